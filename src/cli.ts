@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// argv, env and config file -> `serve` or the full-screen client.
+// Heavy modules are imported lazily so `--help` and `serve` stay quick.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+const USAGE = `parley: a full-screen terminal chat client
+
+Usage:
+  parley [--base-url URL] [--token-file PATH]   open the client
+  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
+                                                run the reference server alone
+  parley --help | --version
+
+Client options:
+  --base-url URL      server to use (else PARLEY_BASE_URL, else the config file's
+                      "baseUrl", else an embedded demo server on a free loopback port)
+  --token-file PATH   read the access token from this file (else PARLEY_TOKEN,
+                      else the config file's "token"); never pass a token as an argument
+
+Server options (parley serve):
+  --host H            address to bind (default 127.0.0.1; anything else warns)
+  --port N            port (default 4317; 0 picks a free one)
+  --db PATH           SQLite database file, or :memory: (default: the XDG data folder)
+  --demo              seed demo users and conversations, and print their tokens
+  --no-demo-replies   demo users do not answer messages
+
+Environment:
+  PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
+  PARLEY_TOKEN        access token
+  XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
+  XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
+  XDG_STATE_HOME      remembered identity and crash logs: $XDG_STATE_HOME/parley/
+  NO_COLOR            no colour
+
+Keys: press ? in the client for every key.
+Exit codes: 0 ok, 1 error, 2 usage.`;
+
+class UsageError extends Error {}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  return String(pkg.version);
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "4317" },
+      db: { type: "string" },
+      demo: { type: "boolean", default: false },
+      "no-demo-replies": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+  }
+  const { join } = await import("node:path");
+  const { parleyPaths } = await import("./config.ts");
+  const { startServer } = await import("./server/index.ts");
+  const { printServeBanner } = await import("./server/main.ts");
+  const db = values.db ?? join(parleyPaths().data, "server.db");
+  const server = await startServer({
+    host: values.host,
+    port,
+    db,
+    demo: values.demo,
+    demoReplies: values.demo && !values["no-demo-replies"],
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  printServeBanner(server, { demo: values.demo });
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  process.once("SIGHUP", stop);
+}
+
+async function client(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      "base-url": { type: "string" },
+      "token-file": { type: "string" },
+      token: { type: "string" },
+    },
+  });
+  if (values.token !== undefined) {
+    throw new UsageError(
+      "A token on the command line would show in `ps`: use PARLEY_TOKEN, --token-file or the config file.",
+    );
+  }
+  const { runClient } = await import("./ui/run.tsx");
+  process.exitCode = await runClient({
+    baseUrl: values["base-url"],
+    tokenFile: values["token-file"],
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (first === "--version" || first === "-v") {
+    process.stdout.write(`parley ${version()}\n`);
+    return;
+  }
+  if (first === "serve") return serve(rest);
+  if (first !== undefined && !first.startsWith("-")) {
+    throw new UsageError(`Unknown command "${first}".`);
+  }
+  return client(argv);
+}
+
+main(process.argv.slice(2)).catch(async (error: unknown) => {
+  const { ConfigError } = await import("./config.ts");
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    process.stderr.write(`parley: ${(error as Error).message}\nTry "parley --help".\n`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`parley: ${error.message}\n`);
+    process.exit(1);
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+    process.stderr.write(`parley: cannot listen there (${code}): ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`parley: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
