@@ -105,10 +105,12 @@ async function client(args: string[]): Promise<void> {
     );
   }
   const { runClient } = await import("./ui/run.tsx");
-  process.exitCode = await runClient({
+  const code = await runClient({
     baseUrl: values["base-url"],
     tokenFile: values["token-file"],
   });
+  // Exit now, even if a socket or timer lingers: a dropped SSH session must not leave us running.
+  process.exit(code);
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -1,0 +1,505 @@
+// The screen: header, sidebar, message pane with composer, status bar; focus, dialogs
+// and the global keys. Server state comes from the query hooks; this component only
+// turns keys into intents.
+import { useQueryClient } from "@tanstack/react-query";
+import { Box, Text, useApp, useWindowSize } from "ink";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { newIdempotencyKey } from "../api/client.ts";
+import type { Conversation, Message } from "../api/schema.ts";
+import { Composer, composerHeight } from "./components/Composer.tsx";
+import { Header } from "./components/Header.tsx";
+import { Help } from "./components/Help.tsx";
+import { type MessageAction, MessagePane } from "./components/MessagePane.tsx";
+import { NewConversation } from "./components/NewConversation.tsx";
+import { ReactionPicker } from "./components/ReactionPicker.tsx";
+import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
+import { StatusBar } from "./components/StatusBar.tsx";
+import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
+import { useContacts } from "./contacts.ts";
+import { clear as clearDraft, type EditorState, fromText } from "./editor.ts";
+import { HINTS } from "./keymap.ts";
+import { PRIORITY, useKeypress } from "./keys.tsx";
+import type { Item } from "./messageLines.ts";
+import { conversationIcons, conversationName } from "./names.ts";
+import {
+  FILTERS,
+  type Filter,
+  useConversationList,
+  useCreateConversation,
+  useDeleteConversation,
+  useOpenConversation,
+  useUpdateConversation,
+} from "./queries/conversations.ts";
+import {
+  discardSend,
+  useDeleteMessage,
+  useEditMessage,
+  useMessages,
+  useOutbox,
+  usePinnedMessage,
+  useSendMessage,
+  useToggleReaction,
+} from "./queries/messages.ts";
+import { useMe, useSession } from "./session.tsx";
+import { clearNotice, connectionStore, noticeStore, reportError, reportInfo } from "./status.ts";
+import { useStore } from "./store.ts";
+import { sanitize } from "./text.ts";
+import { useTheme } from "./theme.ts";
+import { copyToClipboard } from "./terminal.ts";
+
+type Focus = "sidebar" | "messages" | "composer";
+const FOCUS_ORDER: Focus[] = ["sidebar", "messages", "composer"];
+
+type Dialog =
+  | { kind: "help" }
+  | { kind: "react"; message: Message }
+  | { kind: "confirm"; prompt: string; run: () => void }
+  | { kind: "new" }
+  | null;
+
+type Editing = { message: Message; savedDraft: EditorState } | null;
+
+const EMPTY_DRAFT = fromText("");
+
+export function App() {
+  const { columns, rows } = useWindowSize();
+  const { exit } = useApp();
+  const quit = useCallback(() => exit(), [exit]);
+
+  // Ctrl+C quits from anywhere, even over a dialog.
+  useKeypress(
+    (input, key) => {
+      if (key.ctrl && input === "c") {
+        quit();
+        return true;
+      }
+      return false;
+    },
+    { priority: PRIORITY.dialog + 100 },
+  );
+
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS) return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
+  return <ChatScreen columns={columns} rows={rows} onQuit={quit} />;
+}
+
+function TooSmallScreen({ columns, rows, onQuit }: { columns: number; rows: number; onQuit: () => void }) {
+  useKeypress(
+    (input) => {
+      if (input === "q") onQuit();
+      return true;
+    },
+    { priority: PRIORITY.global },
+  );
+  return <TooSmall columns={columns} rows={rows} />;
+}
+
+function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; onQuit: () => void }) {
+  const session = useSession();
+  const theme = useTheme();
+  const me = useMe();
+  const contacts = useContacts();
+  const queryClient = useQueryClient();
+  const connection = useStore(connectionStore);
+  const notice = useStore(noticeStore);
+
+  const [focus, setFocus] = useState<Focus>("sidebar");
+  const [filter, setFilter] = useState<Filter>("all");
+  const [selectedId, setSelectedId] = useState<string>();
+  const [openId, setOpenId] = useState<string>();
+  const [search, setSearch] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [drafts, setDrafts] = useState<Record<string, EditorState>>({});
+  const [editing, setEditing] = useState<Editing>(null);
+
+  const list = useConversationList(filter, search !== null);
+  const conversations = useMemo(() => {
+    if (!search) return list.conversations;
+    const q = search.toLowerCase();
+    return list.conversations.filter((c) => conversationName(c, contacts).toLowerCase().includes(q));
+  }, [list.conversations, search, contacts]);
+
+  // Keep the sidebar cursor on something that exists.
+  useEffect(() => {
+    if (conversations.length > 0 && !conversations.some((c) => c.id === selectedId)) {
+      setSelectedId(conversations[0]!.id);
+    }
+  }, [conversations, selectedId]);
+
+  const openQuery = useOpenConversation(openId);
+  const listed = list.conversations.find((c) => c.id === openId);
+  const open: Conversation | undefined = openQuery.data ?? listed;
+  const history = useMessages(openId);
+  const outbox = useOutbox(openId);
+  const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
+  const items: Item[] = useMemo(
+    () => [
+      ...history.messages.map((message): Item => ({ kind: "message", key: message.id, message })),
+      ...outbox.map((entry): Item => ({ kind: "outbox", key: `out:${entry.idempotencyKey}`, entry })),
+    ],
+    [history.messages, outbox],
+  );
+
+  const send = useSendMessage();
+  const edit = useEditMessage();
+  const removeMessage = useDeleteMessage();
+  const react = useToggleReaction();
+  const updateConversation = useUpdateConversation();
+  const deleteConversation = useDeleteConversation();
+  const createConversation = useCreateConversation();
+
+  // Confirmations fade; errors stay until the next one or the next action.
+  useEffect(() => {
+    if (notice?.kind !== "info") return;
+    const timer = setTimeout(clearNotice, 5000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const draft = (openId && drafts[openId]) || EMPTY_DRAFT;
+  const setDraft = (next: EditorState) => {
+    if (openId) setDrafts((all) => ({ ...all, [openId]: next }));
+  };
+
+  const openConversation = (c: Conversation) => {
+    if (editing) cancelEdit();
+    setOpenId(c.id);
+    setSelectedId(c.id);
+    setFocus("composer");
+  };
+
+  const cancelEdit = () => {
+    if (!editing) return;
+    setDraft(editing.savedDraft);
+    setEditing(null);
+  };
+
+  const nameOf = (c: Conversation) => conversationName(c, contacts);
+
+  const onSidebarAction = (action: SidebarAction, c: Conversation) => {
+    clearNotice();
+    const label = nameOf(c);
+    switch (action) {
+      case "open":
+        return openConversation(c);
+      case "pin":
+        return updateConversation.mutate({ id: c.id, params: { is_pinned: !c.is_pinned }, label });
+      case "mute":
+        return updateConversation.mutate({ id: c.id, params: { is_muted: !c.is_muted }, label });
+      case "archive":
+        return updateConversation.mutate({
+          id: c.id,
+          params: { archived_at: c.archived_at === null ? Math.floor(Date.now() / 1000) : null },
+          label,
+        });
+      case "delete":
+        return setDialog({
+          kind: "confirm",
+          prompt: `Delete the conversation with ${label} and all its messages, for everyone? y deletes, any other key keeps it`,
+          run: () => {
+            if (openId === c.id) setOpenId(undefined);
+            deleteConversation.mutate({ id: c.id, label });
+          },
+        });
+    }
+  };
+
+  const isMine = (m: Message) => me !== undefined && m.contact.username === me;
+
+  const startEdit = (message: Message) => {
+    if (!isMine(message)) {
+      reportError("Cannot edit", new Error("only your own messages can be edited"));
+      return;
+    }
+    setEditing({ message, savedDraft: editing?.savedDraft ?? draft });
+    setDraft(fromText(message.message));
+    setFocus("composer");
+  };
+
+  const onMessageAction = (action: MessageAction, item: Item) => {
+    clearNotice();
+    if (item.kind === "outbox") {
+      const { entry } = item;
+      if (action === "retry" && entry.status === "failed") {
+        send.mutate({ conversationId: entry.conversationId, text: entry.text, idempotencyKey: entry.idempotencyKey });
+      } else if (action === "drop" && entry.status === "failed") {
+        discardSend(queryClient, entry.idempotencyKey);
+        reportInfo("Dropped the unsent message.");
+      } else if (action === "copy") {
+        copyToClipboard(entry.text);
+      } else if (entry.status === "pending") {
+        reportInfo("Still sending…");
+      }
+      return;
+    }
+    const { message } = item;
+    switch (action) {
+      case "react":
+        if (!me) return reportError("Cannot react", new Error("send a message first, so parley learns who you are"));
+        return setDialog({ kind: "react", message });
+      case "edit":
+        return startEdit(message);
+      case "delete":
+        if (!isMine(message)) return reportError("Cannot delete", new Error("only your own messages can be deleted"));
+        return setDialog({
+          kind: "confirm",
+          prompt: "Delete this message for everyone? y deletes, any other key keeps it",
+          run: () => removeMessage.mutate({ message }),
+        });
+      case "pin":
+        if (!open) return;
+        return updateConversation.mutate({
+          id: open.id,
+          params: { pinned_message_id: open.pinned_message_id === message.id ? null : message.id },
+          label: nameOf(open),
+        });
+      case "copy": {
+        const attachment = message.attachments[0];
+        const text = message.message.trim() ? message.message : (attachment?.file_url ?? attachment?.url ?? "");
+        copyToClipboard(text);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  const submit = (text: string) => {
+    if (!openId) return;
+    clearNotice();
+    if (editing) {
+      if (text.trim() !== editing.message.message.trim()) edit.mutate({ message: editing.message, text });
+      setDraft(editing.savedDraft);
+      setEditing(null);
+      return;
+    }
+    send.mutate({ conversationId: openId, text, idempotencyKey: newIdempotencyKey() });
+    setDraft(clearDraft(draft));
+  };
+
+  const editLast = () => {
+    const last = [...history.messages].reverse().find(isMine);
+    if (last) startEdit(last);
+  };
+
+  // Global keys: lowest priority, so panes and dialogs see every key first.
+  useKeypress(
+    (input, key) => {
+      if (key.tab) {
+        const step = key.shift ? -1 : 1;
+        const order = openId ? FOCUS_ORDER : (["sidebar"] as Focus[]);
+        const next = order[(order.indexOf(focus) + step + order.length) % order.length]!;
+        if (focus === "composer" && editing) cancelEdit();
+        setFocus(next);
+        return true;
+      }
+      if (focus === "composer") return false;
+      const digit = Number(input);
+      if (digit >= 1 && digit <= FILTERS.length) {
+        setFilter(FILTERS[digit - 1]!);
+        setSearch(null);
+        setFocus("sidebar");
+      } else if (input === "/") {
+        setSearch("");
+        setFocus("sidebar");
+      } else if (input === "n") setDialog({ kind: "new" });
+      else if (input === "?") setDialog({ kind: "help" });
+      else if (input === "q") onQuit();
+      else if (key.escape && focus === "messages") setFocus("sidebar");
+      else return false;
+      return true;
+    },
+    { priority: PRIORITY.global },
+  );
+
+  // A confirmation owns the next key: y does it, anything else keeps things as they are.
+  useKeypress(
+    (input, key) => {
+      if (dialog?.kind !== "confirm") return false;
+      if (key.ctrl && input === "c") return false;
+      setDialog(null);
+      if (input === "y" || input === "Y") dialog.run();
+      else reportInfo("Kept.");
+      return true;
+    },
+    { priority: PRIORITY.dialog, isActive: dialog?.kind === "confirm" },
+  );
+
+  const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
+  const mainWidth = columns - sidebarWidth;
+  const bodyHeight = rows - 2;
+  const composerRows = dialog?.kind === "new" ? 0 : composerHeight(draft, mainWidth);
+  const pickerRows = dialog?.kind === "react" ? 3 : 0;
+  const newRows = dialog?.kind === "new" ? 9 : 0;
+  const paneHeight = Math.max(4, bodyHeight - composerRows - pickerRows - newRows);
+
+  const blocker = connection.state === "unauthorized" || (connection.state === "offline" && list.conversations.length === 0);
+  const hints =
+    dialog?.kind === "react"
+      ? "←→ choose · Enter or 1-9 toggles your reaction · Esc closes"
+      : editing && focus === "composer"
+        ? HINTS.editing
+        : HINTS[focus];
+
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Header width={columns} me={me} server={session.baseUrl.replace(/^https?:\/\//, "")} />
+      <Box flexDirection="row" height={bodyHeight}>
+        <Sidebar
+          width={sidebarWidth}
+          height={bodyHeight}
+          focused={focus === "sidebar" && dialog === null}
+          filter={filter}
+          conversations={conversations}
+          selectedId={selectedId}
+          openId={openId}
+          me={me}
+          loading={list.isLoading}
+          error={list.error ? sanitize(String((list.error as Error).message)) : undefined}
+          hasMore={list.hasMore}
+          loadMore={list.loadMore}
+          search={search}
+          onSearchChange={setSearch}
+          onSearchDone={(keep) => {
+            if (!keep) setSearch(null);
+            else setSearch((s) => (s === "" ? null : s));
+          }}
+          onSelect={setSelectedId}
+          onAction={onSidebarAction}
+        />
+        {dialog?.kind === "help" ? (
+          <Help width={mainWidth} height={bodyHeight} onClose={() => setDialog(null)} />
+        ) : blocker ? (
+          <Blocker width={mainWidth} height={bodyHeight} />
+        ) : (
+          <Box flexDirection="column" width={mainWidth} height={bodyHeight}>
+            {open ? (
+              <MessagePane
+                key={open.id}
+                title={nameOf(open)}
+                icons={conversationIcons(open)}
+                width={mainWidth}
+                height={paneHeight}
+                focused={focus === "messages" && dialog === null}
+                items={items}
+                me={me}
+                pinned={pinned}
+                loading={history.isLoading}
+                hasOlder={history.hasOlder}
+                isLoadingOlder={history.isLoadingOlder}
+                loadOlder={history.loadOlder}
+                onAction={onMessageAction}
+                onLeave={() => setFocus("sidebar")}
+              />
+            ) : (
+              <Box
+                width={mainWidth}
+                height={paneHeight}
+                borderStyle="round"
+                borderColor={theme.border}
+                flexDirection="column"
+                justifyContent="center"
+                alignItems="center"
+              >
+                <Text bold>No conversation open</Text>
+                <Text color={theme.dim}>↑↓ to choose one · Enter opens it · n starts a new one · ? help</Text>
+              </Box>
+            )}
+            {dialog?.kind === "react" ? (
+              <ReactionPicker
+                width={mainWidth}
+                mine={new Set(
+                  dialog.message.reactions.flatMap((r) =>
+                    Object.entries(r)
+                      .filter(([, users]) => me !== undefined && users.includes(me))
+                      .map(([name]) => name),
+                  ),
+                )}
+                onPick={(name) => {
+                  react.mutate({ message: dialog.message, name, me: me! });
+                  setDialog(null);
+                }}
+                onClose={() => setDialog(null)}
+              />
+            ) : null}
+            {dialog?.kind === "new" ? (
+              <NewConversation
+                width={mainWidth}
+                me={me}
+                onCancel={() => setDialog(null)}
+                onSubmit={(id) => {
+                  setDialog(null);
+                  createConversation.mutate(id.startsWith("grp_") ? { group_id: id } : { contact_id: id }, {
+                    onSuccess: (c) => {
+                      setFilter("all");
+                      openConversation(c);
+                    },
+                  });
+                }}
+              />
+            ) : open ? (
+              <Composer
+                width={mainWidth}
+                focused={focus === "composer" && dialog === null}
+                draft={draft}
+                label={editing ? "editing" : undefined}
+                placeholder={editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`}
+                onChange={setDraft}
+                onSubmit={submit}
+                onEscape={() => {
+                  if (editing) cancelEdit();
+                  setFocus("messages");
+                }}
+                onEditLast={editLast}
+              />
+            ) : null}
+          </Box>
+        )}
+      </Box>
+      <StatusBar
+        width={columns}
+        hints={hints}
+        notice={notice}
+        connection={connection}
+        prompt={dialog?.kind === "confirm" ? dialog.prompt : undefined}
+      />
+    </Box>
+  );
+}
+
+/** Shown instead of the messages while nothing can be loaded: what is wrong, and what to do. */
+function Blocker({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
+  const session = useSession();
+  const connection = useStore(connectionStore);
+  const lines =
+    connection.state === "unauthorized"
+      ? [
+          "The server rejected the token (401).",
+          "Set a valid one in PARLEY_TOKEN, in the config file's \"token\",",
+          "or with --token-file PATH, then start parley again.",
+        ]
+      : [
+          `Cannot reach ${session.baseUrl}`,
+          connection.state === "offline" ? sanitize(connection.reason) : "",
+          "Retrying with back-off; this screen goes away when the server answers.",
+          "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
+        ];
+  return (
+    <Box
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.error}
+      flexDirection="column"
+      justifyContent="center"
+      alignItems="center"
+      paddingX={1}
+    >
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static lines
+        <Text key={i} bold={i === 0} color={i === 0 ? theme.error : undefined} wrap="wrap">
+          {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,129 @@
+// The composer: a multi-line draft edited by grapheme (see editor.ts for why this is not
+// ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
+// your last message, a bracketed paste of several lines becomes one draft.
+import { Box, type Key, Text } from "ink";
+import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import { displayWidth } from "../text.ts";
+import { useTheme } from "../theme.ts";
+
+export const COMPOSER_MAX_LINES = 5;
+
+type Props = {
+  width: number;
+  focused: boolean;
+  draft: EditorState;
+  label: string | undefined;
+  placeholder: string;
+  onChange: (draft: EditorState) => void;
+  onSubmit: (text: string) => void;
+  onEscape: () => void;
+  onEditLast: () => void;
+};
+
+/** Rows the composer needs for this draft at this width, borders included. */
+export function composerHeight(draft: EditorState, width: number): number {
+  const lines = layoutDraft(draft, Math.max(1, width - 4)).lines.length;
+  return Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) + 2;
+}
+
+const segmenter = new Intl.Segmenter();
+
+/** Splits a line at a display column, without splitting a grapheme. */
+function splitAtColumn(line: string, column: number): [string, string, string] {
+  let width = 0;
+  let index = 0;
+  for (const { segment } of segmenter.segment(line)) {
+    if (width >= column) break;
+    width += displayWidth(segment);
+    index += segment.length;
+  }
+  const rest = line.slice(index);
+  const first = segmenter.segment(rest)[Symbol.iterator]().next();
+  const under = first.done ? "" : first.value.segment;
+  return [line.slice(0, index), under, rest.slice(under.length)];
+}
+
+export function Composer(props: Props) {
+  const theme = useTheme();
+  const { draft, focused } = props;
+  const inner = Math.max(1, props.width - 4);
+  useKeypress(
+    (input: string, key: Key) => {
+      if (key.return && !key.meta && !key.shift) {
+        if (draft.value.trim()) props.onSubmit(draft.value);
+        return true;
+      }
+      if (key.escape) {
+        props.onEscape();
+        return true;
+      }
+      if (key.upArrow && draft.value === "") {
+        props.onEditLast();
+        return true;
+      }
+      if (key.tab) return false;
+      const result = applyKey(draft, input, key);
+      if (result.handled) {
+        if (result.state !== draft) props.onChange(result.state);
+        return true;
+      }
+      // Alt+Enter / Shift+Enter: a new line in the draft.
+      if (key.return) {
+        props.onChange(insert(draft, "\n"));
+        return true;
+      }
+      return false;
+    },
+    {
+      priority: PRIORITY.pane,
+      isActive: focused,
+      onPaste: (text) => {
+        props.onChange(insert(draft, text));
+        return true;
+      },
+    },
+  );
+
+  const layout = layoutDraft(draft, inner);
+  const rows = Math.min(COMPOSER_MAX_LINES, Math.max(1, layout.lines.length));
+  const first = Math.max(0, Math.min(layout.cursorLine - rows + 1, layout.lines.length - rows));
+  const shown = layout.lines.slice(first, first + rows);
+  const empty = draft.value === "";
+  return (
+    <Box
+      flexDirection="column"
+      width={props.width}
+      height={rows + 2}
+      borderStyle={focused && !theme.color ? "double" : "round"}
+      borderColor={focused ? theme.focusBorder : theme.border}
+      paddingX={1}
+    >
+      {empty ? (
+        <Text wrap="truncate-end">
+          {focused ? <Text inverse> </Text> : null}
+          <Text color={theme.placeholder} dimColor={!theme.color}>
+            {props.label ? `${props.label} · ` : ""}
+            {props.placeholder}
+          </Text>
+        </Text>
+      ) : (
+        shown.map((line, i) => {
+          const lineIndex = first + i;
+          if (!focused || lineIndex !== layout.cursorLine) {
+            // biome-ignore lint/suspicious/noArrayIndexKey: draft lines are positional
+            return <Text key={lineIndex} wrap="truncate-end">{line || " "}</Text>;
+          }
+          const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
+          return (
+            <Text key={lineIndex} wrap="truncate-end">
+              {before}
+              <Text inverse>{under || " "}</Text>
+              {after}
+            </Text>
+          );
+        })
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,44 @@
+// Renders pre-wrapped lines of segments: one <Text> per line, never wrapped by Ink.
+import { Text } from "ink";
+import { memo } from "react";
+import type { Line, Tone } from "../messageLines.ts";
+import { type Theme, useTheme } from "../theme.ts";
+
+export function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
+  switch (tone) {
+    case "self":
+      return theme.self;
+    case "other":
+      return theme.other;
+    case "dim":
+      return theme.dim;
+    case "error":
+      return theme.error;
+    case "accent":
+      return theme.accent;
+    case "unread":
+      return theme.unread;
+    default:
+      return undefined;
+  }
+}
+
+export const LineView = memo(function LineView({ line, marker }: { line: Line; marker?: string }) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end">
+      {marker !== undefined ? <Text color={theme.accent}>{marker}</Text> : null}
+      {line.map((segment, i) => (
+        <Text
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments of a line never reorder
+          key={i}
+          color={toneColor(theme, segment.tone)}
+          bold={segment.bold}
+          dimColor={!theme.color && segment.tone === "dim"}
+        >
+          {segment.text}
+        </Text>
+      ))}
+    </Text>
+  );
+});

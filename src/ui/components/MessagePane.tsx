@@ -1,0 +1,165 @@
+// The open conversation: title, pinned message, and a hand-windowed list of messages
+// (only what fits is laid out and rendered). Selection moves with ↑↓/jk, PgUp/PgDn, g/G;
+// reaching the top loads older history; new messages keep the view at the bottom unless
+// the user scrolled up, and then the title says "N new".
+import { Box, type Key, Text } from "ink";
+import { type ReactElement, useEffect, useMemo, useState } from "react";
+import type { Message } from "../../api/schema.ts";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
+import { sanitize, truncate } from "../text.ts";
+import { useTheme } from "../theme.ts";
+import { scrollToShow, viewportEndingAt } from "../window.ts";
+import { LineView } from "./Lines.tsx";
+
+export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
+
+type Props = {
+  title: string;
+  icons: string;
+  width: number;
+  height: number;
+  focused: boolean;
+  items: Item[];
+  me: string | undefined;
+  pinned: Message | null | undefined;
+  loading: boolean;
+  hasOlder: boolean;
+  isLoadingOlder: boolean;
+  loadOlder: () => void;
+  onAction: (action: MessageAction, item: Item) => void;
+  onLeave: () => void;
+};
+
+type Scroll = { follow: boolean; selectedKey: string | undefined; bottomKey: string | undefined };
+
+export function MessagePane(props: Props) {
+  const { width, height, items, focused } = props;
+  const theme = useTheme();
+  const innerWidth = Math.max(10, width - 2);
+  const pinnedRows = props.pinned ? 1 : 0;
+  const viewHeight = Math.max(1, height - 2 - 1 - pinnedRows);
+  const lineWidth = innerWidth - 1; // one column for the selection marker
+  const ctx: LayoutContext = useMemo(
+    () => ({ width: lineWidth, me: props.me, now: Math.floor(Date.now() / 1000) }),
+    [lineWidth, props.me],
+  );
+  const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
+  const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;
+
+  const [scroll, setScroll] = useState<Scroll>({ follow: true, selectedKey: undefined, bottomKey: undefined });
+  const last = items.length - 1;
+  const selected = scroll.follow ? last : (indexOf.get(scroll.selectedKey ?? "") ?? last);
+  const bottom = scroll.follow ? last : (indexOf.get(scroll.bottomKey ?? "") ?? last);
+  const view = last >= 0 ? viewportEndingAt(bottom, viewHeight, heightOf) : null;
+  const newBelow = scroll.follow ? 0 : last - bottom;
+
+  // Reaching the oldest loaded message asks for the page before it.
+  const atTop = view !== null && view.top === 0 && (selected === 0 || view.clipTop === 0);
+  const { hasOlder, isLoadingOlder, loadOlder } = props;
+  useEffect(() => {
+    if (atTop && hasOlder && !isLoadingOlder && !scroll.follow) loadOlder();
+  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.follow]);
+  useEffect(() => {
+    // A short conversation that does not fill the pane loads more at once.
+    if (view && view.top === 0 && view.clipTop === 0 && hasOlder && !isLoadingOlder && items.length > 0) {
+      let used = 0;
+      for (let i = 0; i <= last; i++) used += heightOf(i);
+      if (used < viewHeight) loadOlder();
+    }
+  });
+
+  const select = (index: number) => {
+    if (last < 0) return;
+    const next = Math.max(0, Math.min(last, index));
+    if (next === last) {
+      setScroll({ follow: true, selectedKey: undefined, bottomKey: undefined });
+      return;
+    }
+    const nextBottom = scrollToShow(next, bottom, items.length, viewHeight, heightOf);
+    setScroll({ follow: false, selectedKey: items[next]!.key, bottomKey: items[nextBottom]!.key });
+  };
+
+  useKeypress(
+    (input: string, key: Key) => {
+      const item = items[selected];
+      if (key.upArrow || input === "k") select(selected - 1);
+      else if (key.downArrow || input === "j") select(selected + 1);
+      else if (key.pageUp) select(selected - Math.max(1, (view ? bottom - view.top : 1)));
+      else if (key.pageDown) select(selected + Math.max(1, (view ? bottom - view.top : 1)));
+      else if (input === "g" || key.home) select(0);
+      else if (input === "G" || key.end) select(last);
+      else if (key.escape) props.onLeave();
+      else if (!item) return false;
+      else if (key.return && item.kind === "outbox") props.onAction("retry", item);
+      else if (input === "r") props.onAction("react", item);
+      else if (input === "e") props.onAction("edit", item);
+      else if (input === "d") props.onAction(item.kind === "outbox" ? "drop" : "delete", item);
+      else if (input === "P") props.onAction("pin", item);
+      else if (input === "y") props.onAction("copy", item);
+      else return false;
+      return true;
+    },
+    { priority: PRIORITY.pane, isActive: focused },
+  );
+
+  const rows: ReactElement[] = [];
+  if (view) {
+    for (let i = view.top; i <= view.bottom; i++) {
+      const item = items[i]!;
+      let lines = cachedLayout(item, items[i - 1], ctx);
+      if (i === view.top && view.clipTop > 0) lines = lines.slice(view.clipTop);
+      const isSelected = focused && i === selected;
+      lines.forEach((line, n) => {
+        rows.push(
+          <LineView
+            key={`${item.key}:${n}`}
+            line={line}
+            marker={isSelected ? (theme.color ? "▌" : ">") : " "}
+          />,
+        );
+      });
+    }
+  }
+
+  const status = props.loading
+    ? "loading…"
+    : isLoadingOlder
+      ? "loading older…"
+      : newBelow > 0
+        ? `${newBelow} new ↓`
+        : "";
+  const titleRoom = Math.max(1, innerWidth - status.length - 1);
+  return (
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle={focused && !theme.color ? "double" : "round"}
+      borderColor={focused ? theme.focusBorder : theme.border}
+    >
+      <Box height={1} justifyContent="space-between">
+        <Text bold wrap="truncate-end">
+          {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
+        </Text>
+        <Text color={newBelow > 0 ? theme.unread : theme.dim}>{status}</Text>
+      </Box>
+      {props.pinned ? (
+        <Text color={theme.accent} wrap="truncate-end">
+          {truncate(
+            `📌 ${sanitize(props.pinned.message).replace(/\n/g, " ")} — ${sanitize(props.pinned.contact.username)}`,
+            innerWidth,
+          )}
+        </Text>
+      ) : null}
+      <Box flexDirection="column" height={viewHeight} justifyContent="flex-end" overflow="hidden">
+        {items.length === 0 && !props.loading ? (
+          <Text color={theme.dim}>No messages yet. Say hello below.</Text>
+        ) : (
+          rows
+        )}
+      </Box>
+    </Box>
+  );
+}
+

@@ -1,0 +1,54 @@
+// The prompt for a new conversation: a contact id (ct_…) or a group id (grp_…),
+// with the contacts seen so far suggested below it.
+import { Box, Text } from "ink";
+import TextInput from "ink-text-input";
+import { useState } from "react";
+import { useContacts } from "../contacts.ts";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import { sanitize, truncate } from "../text.ts";
+import { useTheme } from "../theme.ts";
+
+type Props = { width: number; me: string | undefined; onSubmit: (id: string) => void; onCancel: () => void };
+
+export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
+  const theme = useTheme();
+  const contacts = useContacts();
+  const [value, setValue] = useState("");
+  const [pick, setPick] = useState(-1);
+  const query = value.trim().toLowerCase();
+  const suggestions = [...contacts.values()]
+    .filter((c) => c.username !== me)
+    .filter((c) => !query || c.username.toLowerCase().includes(query) || c.id.toLowerCase().includes(query))
+    .slice(0, 5);
+  useKeypress(
+    (input, key) => {
+      if (key.ctrl && input === "c") return false;
+      if (key.escape) onCancel();
+      else if (key.downArrow || key.tab) setPick((p) => Math.min(suggestions.length - 1, p + 1));
+      else if (key.upArrow) setPick((p) => Math.max(-1, p - 1));
+      else if (key.return) {
+        const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
+        if (chosen) onSubmit(chosen);
+      }
+      // Everything else is typing, for the text input only: no global key may see it.
+      return true;
+    },
+    { priority: PRIORITY.dialog },
+  );
+  return (
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.focusBorder} paddingX={1}>
+      <Box>
+        <Text bold>new conversation with: </Text>
+        <TextInput value={value} onChange={(v) => { setValue(v); setPick(-1); }} placeholder="ct_… or grp_…" />
+      </Box>
+      {suggestions.map((c, i) => (
+        <Text key={c.id} inverse={i === pick} wrap="truncate-end">
+          {truncate(`  ${sanitize(c.username)}  ${sanitize(c.id)}`, width - 4)}
+        </Text>
+      ))}
+      <Text color={theme.dim} wrap="truncate-end">
+        ↑↓ pick a contact seen so far · Enter starts · Esc cancels
+      </Text>
+    </Box>
+  );
+}

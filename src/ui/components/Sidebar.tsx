@@ -1,0 +1,209 @@
+// Filter tabs, search, and the conversation list (pinned first, two lines a row:
+// name, time and unread count; then a preview of the newest message).
+import { Box, type Key, Text } from "ink";
+import TextInput from "ink-text-input";
+import { memo } from "react";
+import type { Conversation } from "../../api/schema.ts";
+import { useContacts } from "../contacts.ts";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import { conversationIcons, conversationName } from "../names.ts";
+import { type Filter, FILTERS } from "../queries/conversations.ts";
+import { usePreview } from "../queries/messages.ts";
+import { displayWidth, relativeTime, sanitize, truncate } from "../text.ts";
+import { useTheme } from "../theme.ts";
+
+const FILTER_LABELS: Record<Filter, string> = {
+  all: "All",
+  pinned: "Pinned",
+  muted: "Muted",
+  archived: "Archived",
+};
+
+export type SidebarAction = "open" | "pin" | "mute" | "archive" | "delete";
+
+type Props = {
+  width: number;
+  height: number;
+  focused: boolean;
+  filter: Filter;
+  conversations: Conversation[];
+  selectedId: string | undefined;
+  openId: string | undefined;
+  me: string | undefined;
+  loading: boolean;
+  error: string | undefined;
+  hasMore: boolean;
+  loadMore: () => void;
+  search: string | null;
+  onSearchChange: (value: string) => void;
+  onSearchDone: (keep: boolean) => void;
+  onSelect: (id: string) => void;
+  onAction: (action: SidebarAction, conversation: Conversation) => void;
+};
+
+const ROW_HEIGHT = 2;
+
+export function Sidebar(props: Props) {
+  const { width, height, conversations, focused } = props;
+  const theme = useTheme();
+  const inner = Math.max(10, width - 2);
+  const searching = props.search !== null;
+  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
+  const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
+  const index = Math.max(
+    0,
+    conversations.findIndex((c) => c.id === props.selectedId),
+  );
+  const offset = Math.max(0, Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows));
+  const visible = conversations.slice(offset, offset + visibleRows);
+
+  const move = (delta: number) => {
+    if (conversations.length === 0) return;
+    const next = Math.max(0, Math.min(conversations.length - 1, index + delta));
+    props.onSelect(conversations[next]!.id);
+    if (next >= conversations.length - 3) props.loadMore();
+  };
+
+  useKeypress(
+    (input: string, key: Key) => {
+      const current = conversations[index];
+      if (key.upArrow || input === "k") move(-1);
+      else if (key.downArrow || input === "j") move(1);
+      else if (key.pageUp) move(-visibleRows);
+      else if (key.pageDown) move(visibleRows);
+      else if (key.home || input === "g") move(-conversations.length);
+      else if (key.end || input === "G") move(conversations.length);
+      else if (!current) return false;
+      else if (key.return) props.onAction("open", current);
+      else if (input === "p") props.onAction("pin", current);
+      else if (input === "m") props.onAction("mute", current);
+      else if (input === "a") props.onAction("archive", current);
+      else if (input === "D") props.onAction("delete", current);
+      else return false;
+      return true;
+    },
+    { priority: PRIORITY.pane, isActive: focused && !searching },
+  );
+
+  // While searching, the prompt owns typing; ↑↓ still move and Enter opens.
+  useKeypress(
+    (_input: string, key: Key) => {
+      if (key.escape) props.onSearchDone(false);
+      else if (key.upArrow) move(-1);
+      else if (key.downArrow) move(1);
+      else if (key.return) {
+        props.onSearchDone(true);
+        const current = conversations[index];
+        if (current) props.onAction("open", current);
+      } else if (key.ctrl && _input === "c") return false;
+      // Everything else is typing, for the search input only: no global key may see it.
+      return true;
+    },
+    { priority: PRIORITY.dialog, isActive: searching },
+  );
+
+  const tabs = FILTERS.map((f, i) => ({ f, label: ` ${i + 1} ${FILTER_LABELS[f]} ` }));
+  return (
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle={focused && !theme.color ? "double" : "round"}
+      borderColor={focused ? theme.focusBorder : theme.border}
+    >
+      <Box height={1} overflow="hidden">
+        {tabs.map(({ f, label }) => (
+          <Text
+            key={f}
+            inverse={f === props.filter}
+            bold={f === props.filter}
+            color={f === props.filter ? theme.accent : theme.dim}
+          >
+            {inner < 36 ? label.replace(/ (\w)\w+ $/, " $1 ") : label}
+          </Text>
+        ))}
+      </Box>
+      {searching ? (
+        <Box height={1}>
+          <Text color={theme.accent}>/ </Text>
+          <TextInput
+            value={props.search ?? ""}
+            onChange={props.onSearchChange}
+            placeholder="search by name · Enter opens · Esc clears"
+          />
+        </Box>
+      ) : null}
+      <Box flexDirection="column" height={listHeight} overflow="hidden">
+        {visible.map((c) => (
+          <Row
+            key={c.id}
+            conversation={c}
+            width={inner}
+            me={props.me}
+            selected={c.id === props.selectedId}
+            open={c.id === props.openId}
+            focused={focused}
+          />
+        ))}
+        {conversations.length === 0 ? (
+          <Text color={props.error ? theme.error : theme.dim} wrap="wrap">
+            {props.loading
+              ? "loading…"
+              : props.error
+                ? props.error
+                : searching
+                  ? "No conversation matches."
+                  : props.filter === "all"
+                    ? "No conversations. Press n to start one."
+                    : `No ${FILTER_LABELS[props.filter].toLowerCase()} conversations.`}
+          </Text>
+        ) : null}
+      </Box>
+    </Box>
+  );
+}
+
+type RowProps = {
+  conversation: Conversation;
+  width: number;
+  me: string | undefined;
+  selected: boolean;
+  open: boolean;
+  focused: boolean;
+};
+
+const Row = memo(function Row({ conversation: c, width, me, selected, open, focused }: RowProps) {
+  const theme = useTheme();
+  const contacts = useContacts();
+  const preview = usePreview(c, me);
+  const name = conversationName(c, contacts);
+  const icons = conversationIcons(c);
+  const when = c.last_active_at !== null ? relativeTime(c.last_active_at, Math.floor(Date.now() / 1000)) : "new";
+  const unread = preview && preview.unread > 0 && !open ? `${preview.unread}${preview.unreadMore ? "+" : ""}` : "";
+  const right = `${when}${unread ? ` ${unread}` : ""}`;
+  const marker = selected ? "▸" : open ? "•" : " ";
+  const left = `${marker}${icons ? `${icons} ` : ""}`;
+  const nameRoom = Math.max(1, width - displayWidth(left) - displayWidth(right) - 1);
+  const shownName = truncate(name, nameRoom);
+  const gap = Math.max(1, width - displayWidth(left) - displayWidth(shownName) - displayWidth(right));
+  const newest = preview?.newest;
+  const who = newest ? (newest.contact.username === me ? "you: " : c.group_id ? `${sanitize(newest.contact.username)}: ` : "") : "";
+  const attachment = newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
+  const previewText = newest ? `${who}${sanitize(newest.message).replace(/\s+/g, " ") || attachment}` : c.last_active_at === null ? "no messages yet" : "";
+  const highlight = selected && focused;
+  const bold = Boolean(unread) || selected;
+  return (
+    <Box flexDirection="column" height={2}>
+      <Text wrap="truncate-end" inverse={highlight} bold={bold}>
+        <Text color={selected ? theme.accent : undefined}>{left}</Text>
+        <Text>{shownName}</Text>
+        <Text>{" ".repeat(gap)}</Text>
+        <Text color={theme.dim}>{when}</Text>
+        {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
+      </Text>
+      <Text wrap="truncate-end" color={theme.dim} dimColor={!theme.color}>
+        {truncate(`   ${previewText}`, width)}
+      </Text>
+    </Box>
+  );
+});

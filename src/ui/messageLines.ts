@@ -1,0 +1,140 @@
+// A message turned into the terminal lines that show it, already wrapped to the pane's
+// width, so the pane can window by line count without asking Ink to measure anything.
+// Lines are cached per message object and width: scrolling a long history only lays out
+// the messages that come into view.
+import type { Message } from "../api/schema.ts";
+import { emojiFor } from "./emoji.ts";
+import type { OutboxEntry } from "./queries/messages.ts";
+import { clockTime, dayLabel, displayWidth, formatBytes, sanitize, truncate, wrap } from "./text.ts";
+
+export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
+export type Segment = { text: string; tone?: Tone; bold?: boolean };
+export type Line = Segment[];
+
+/** One row of the pane: a sent message or one still in the outbox. */
+export type Item =
+  | { kind: "message"; key: string; message: Message }
+  | { kind: "outbox"; key: string; entry: OutboxEntry };
+
+export type LayoutContext = { width: number; me: string | undefined; now: number };
+
+const GROUP_GAP_SECONDS = 10 * 60;
+const INDENT = "  ";
+
+function senderOf(item: Item, me: string | undefined): string {
+  return item.kind === "outbox" ? (me ?? "") : item.message.contact.username;
+}
+
+function timeOf(item: Item): number {
+  return item.kind === "outbox"
+    ? Math.floor(item.entry.submittedAt / 1000)
+    : item.message.created_at;
+}
+
+function sameDay(a: number, b: number): boolean {
+  return new Date(a * 1000).toDateString() === new Date(b * 1000).toDateString();
+}
+
+function reactionsLine(message: Message, me: string | undefined): Line | null {
+  if (message.reactions.length === 0) return null;
+  const line: Line = [{ text: INDENT }];
+  for (const reaction of message.reactions) {
+    for (const [name, users] of Object.entries(reaction)) {
+      if (users.length === 0) continue;
+      const mine = me !== undefined && users.includes(me);
+      line.push({ text: `${emojiFor(name)} ${users.length}`, tone: mine ? "accent" : "plain", bold: mine });
+      line.push({ text: "  " });
+    }
+  }
+  line.pop();
+  return line;
+}
+
+function attachmentLines(message: Message, width: number): Line[] {
+  return message.attachments.map((a) => {
+    const name = sanitize(a.filename || a.file_url || a.url || "attachment");
+    const size = typeof a.file_size === "number" ? ` (${formatBytes(a.file_size)})` : "";
+    return [{ text: truncate(`${INDENT}📎 ${name}${size}`, width), tone: "accent" }];
+  });
+}
+
+function bodyLines(text: string, width: number, tone: Tone = "plain"): Line[] {
+  const lines = wrap(sanitize(text, { keepNewlines: true }), Math.max(1, width - INDENT.length));
+  return lines.map((l) => [{ text: INDENT + l, tone }]);
+}
+
+/** The lines of `item`, given the item before it (for day separators and sender grouping). */
+export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutContext): Line[] {
+  const { width, me } = ctx;
+  const lines: Line[] = [];
+  const time = timeOf(item);
+  const newDay = !previous || !sameDay(timeOf(previous), time);
+  if (newDay) {
+    const label = ` ${dayLabel(time, ctx.now)} `;
+    const side = Math.max(2, Math.floor((width - label.length) / 2));
+    lines.push([{ text: truncate(`${"─".repeat(side)}${label}${"─".repeat(side)}`, width), tone: "dim" }]);
+  }
+  const sender = senderOf(item, me);
+  const mine = me !== undefined && sender === me;
+  const grouped =
+    !newDay &&
+    previous !== undefined &&
+    senderOf(previous, me) === sender &&
+    time - timeOf(previous) < GROUP_GAP_SECONDS &&
+    previous.kind === item.kind;
+  if (item.kind === "outbox") {
+    const { entry } = item;
+    const state: Segment =
+      entry.status === "pending"
+        ? { text: " · sending…", tone: "dim" }
+        : { text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`, tone: "error" };
+    lines.push([{ text: "you", tone: "self", bold: true }, { text: ` · ${clockTime(time)}`, tone: "dim" }, state]);
+    lines.push(...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim"));
+    return truncateLines(lines, width);
+  }
+  const { message } = item;
+  if (!grouped || message.updated_at !== null || (mine && message.read_at !== null)) {
+    const header: Line = [
+      { text: mine ? "you" : sanitize(sender) || "unknown", tone: mine ? "self" : "other", bold: true },
+      { text: ` · ${clockTime(time)}`, tone: "dim" },
+    ];
+    if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
+    if (mine && message.read_at !== null) header.push({ text: " · read ✓", tone: "dim" });
+    lines.push(header);
+  }
+  lines.push(...bodyLines(message.message, width));
+  lines.push(...attachmentLines(message, width));
+  const reactions = reactionsLine(message, me);
+  if (reactions) lines.push(reactions);
+  return truncateLines(lines, width);
+}
+
+function truncateLines(lines: Line[], width: number): Line[] {
+  return lines.map((line) => {
+    let room = width;
+    const out: Line = [];
+    for (const segment of line) {
+      if (room <= 0) break;
+      const text = truncate(segment.text, room);
+      out.push({ ...segment, text });
+      room -= displayWidth(text);
+    }
+    return out;
+  });
+}
+
+type CacheEntry = { previousKey: string | undefined; width: number; me: string | undefined; lines: Line[] };
+const cache = new WeakMap<object, CacheEntry>();
+
+/** layoutItem, cached on the message or outbox object (new objects come from new data). */
+export function cachedLayout(item: Item, previous: Item | undefined, ctx: LayoutContext): Line[] {
+  const owner = item.kind === "message" ? item.message : item.entry;
+  const hit = cache.get(owner);
+  const previousKey = previous ? `${previous.key}:${timeOf(previous)}` : undefined;
+  if (hit && hit.width === ctx.width && hit.me === ctx.me && hit.previousKey === previousKey) {
+    return hit.lines;
+  }
+  const lines = layoutItem(item, previous, ctx);
+  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, lines });
+  return lines;
+}

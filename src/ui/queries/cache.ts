@@ -1,0 +1,121 @@
+// Pure functions over the query cache's shapes: merging a polled newest page into
+// a loaded history, and the small edits optimistic updates make. Kept free of React
+// so they are tested directly.
+import type { InfiniteData } from "@tanstack/react-query";
+import type { Conversation, Message, Page } from "../../api/schema.ts";
+
+export type MessagePages = InfiniteData<Page<Message>, string | undefined>;
+export type ConversationPages = InfiniteData<Page<Conversation>, string | undefined>;
+
+/** The oldest loaded message's id: the cursor for the next (older) page. */
+export function oldestId(pages: Page<Message>[]): string | undefined {
+  for (let p = pages.length - 1; p >= 0; p--) {
+    const data = pages[p]?.data;
+    if (data && data.length > 0) return data[data.length - 1]?.id;
+  }
+  return undefined;
+}
+
+/**
+ * Merges the polled newest page into the loaded history. Everything the newest page
+ * covers (from its oldest message up) is replaced by it, so new, edited and deleted
+ * messages all show; older loaded pages are kept, so scrolling back is not lost.
+ */
+export function mergeLatest(data: MessagePages | undefined, latest: Page<Message>): MessagePages {
+  if (!data || data.pages.length === 0 || !latest.has_more) {
+    return { pages: [latest], pageParams: [undefined] };
+  }
+  const boundary = latest.data[latest.data.length - 1];
+  if (!boundary) return data;
+  const covered = new Set(latest.data.map((m) => m.id));
+  // No overlap means more arrived than one page holds: the gap cannot be stitched, start over.
+  if (!data.pages.some((page) => page.data.some((m) => covered.has(m.id)))) {
+    return { pages: [latest], pageParams: [undefined] };
+  }
+  const [first, ...rest] = data.pages.map((page) => ({
+    ...page,
+    data: page.data.filter((m) => !covered.has(m.id) && m.created_at <= boundary.created_at),
+  }));
+  // Page boundaries only matter for the cursor of the next older page, which is taken
+  // from the oldest loaded message, so the newest page may grow without re-chunking.
+  return {
+    pages: [{ ...first!, data: [...latest.data, ...first!.data] }, ...rest],
+    pageParams: data.pageParams,
+  };
+}
+
+/** All loaded messages, oldest first, without duplicates (pages can overlap after merges). */
+export function chronological(data: MessagePages | undefined): Message[] {
+  if (!data) return [];
+  const seen = new Set<string>();
+  const out: Message[] = [];
+  for (const page of data.pages) {
+    for (const m of page.data) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      out.push(m);
+    }
+  }
+  return out.reverse();
+}
+
+export function mapMessages(
+  data: MessagePages | undefined,
+  fn: (m: Message) => Message | null,
+): MessagePages | undefined {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      data: page.data.flatMap((m) => {
+        const next = fn(m);
+        return next ? [next] : [];
+      }),
+    })),
+  };
+}
+
+export function prependMessage(data: MessagePages | undefined, message: Message): MessagePages {
+  if (!data || data.pages.length === 0) {
+    return { pages: [{ has_more: false, data: [message] }], pageParams: [undefined] };
+  }
+  if (data.pages.some((p) => p.data.some((m) => m.id === message.id))) {
+    return mapMessages(data, (m) => (m.id === message.id ? message : m))!;
+  }
+  const [first, ...rest] = data.pages;
+  return { ...data, pages: [{ ...first!, data: [message, ...first!.data] }, ...rest] };
+}
+
+export function mapConversations(
+  data: ConversationPages | undefined,
+  fn: (c: Conversation) => Conversation | null,
+): ConversationPages | undefined {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      data: page.data.flatMap((c) => {
+        const next = fn(c);
+        return next ? [next] : [];
+      }),
+    })),
+  };
+}
+
+/** Your reaction toggled: the full user list to send for that name (contract: it replaces). */
+export function toggledReactors(message: Message, name: string, me: string): string[] {
+  const current = message.reactions.find((r) => name in r)?.[name] ?? [];
+  return current.includes(me) ? current.filter((u) => u !== me) : [...current, me];
+}
+
+/** Applies a reaction name's new user list the way the server does. */
+export function withReactors(message: Message, name: string, users: string[]): Message {
+  const exists = message.reactions.some((r) => name in r);
+  let reactions = exists
+    ? message.reactions.map((r) => (name in r ? { [name]: users } : r))
+    : [...message.reactions, { [name]: users }];
+  reactions = reactions.filter((r) => (r[name] ?? [""]).length > 0);
+  return { ...message, reactions };
+}

@@ -1,0 +1,29 @@
+// The one query-key factory. Invalidation by prefix follows from the shape:
+// keys.conversations.all() covers every list and detail, keys.messages.list(id) one history.
+import type { ListConversationsParams } from "../../api/schema.ts";
+
+const root = ["parley"] as const;
+
+export const keys = {
+  root,
+  conversations: {
+    all: () => [...root, "conversations"] as const,
+    lists: () => [...keys.conversations.all(), "list"] as const,
+    list: (params: ListConversationsParams) => [...keys.conversations.lists(), params] as const,
+    detail: (id: string) => [...keys.conversations.all(), "detail", id] as const,
+  },
+  messages: {
+    all: () => [...root, "messages"] as const,
+    /** Infinite history of one conversation, newest page first. */
+    list: (conversationId: string) => [...keys.messages.all(), "list", conversationId] as const,
+    detail: (id: string) => [...keys.messages.all(), "detail", id] as const,
+    /** The newest page, polled and merged into the history. */
+    latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
+    /** Preview and unread count of a sidebar row; refetched only when the activity changes. */
+    preview: (conversationId: string, lastActiveAt: number | null, lastOpenedAt: number | null) =>
+      [...keys.messages.all(), "preview", conversationId, lastActiveAt, lastOpenedAt] as const,
+  },
+  mutations: {
+    send: () => [...root, "send"] as const,
+  },
+};

@@ -1,0 +1,192 @@
+// Starts the full-screen client: resolves server and token (starting the embedded demo
+// server when none is configured), renders with Ink in the alternate screen, and makes
+// sure the terminal is restored on every way out: q, Ctrl+C, SIGTERM, SIGHUP (a dropped
+// SSH connection), and an uncaught error (logged to a file, named in one line on exit).
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render } from "ink";
+import { createApi } from "../api/client.ts";
+import {
+  ConfigError,
+  type Paths,
+  parleyPaths,
+  rememberedUsername,
+  rememberUsername,
+  resolveClientConfig,
+} from "../config.ts";
+import { App } from "./App.tsx";
+import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
+import { KeypressProvider } from "./keys.tsx";
+import { newSessionIdentity, type Session, SessionProvider } from "./session.tsx";
+import { noteQueryResult } from "./status.ts";
+import { setTerminalWriter } from "./terminal.ts";
+import { ThemeContext, themeFor } from "./theme.ts";
+
+export type ClientArgs = { baseUrl?: string; tokenFile?: string };
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onSuccess: () => noteQueryResult(null),
+      onError: (error) => noteQueryResult(error),
+    }),
+    mutationCache: new MutationCache({
+      onSuccess: () => noteQueryResult(null),
+      onError: (error) => noteQueryResult(error),
+    }),
+    defaultOptions: {
+      // The api client already retries reads with backoff; polling does the rest.
+      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** The React tree of the client, shared by the real terminal and the tests. */
+export function Root({
+  session,
+  queryClient,
+  env = process.env,
+  onRenderError,
+}: {
+  session: Session;
+  queryClient: QueryClient;
+  env?: NodeJS.ProcessEnv;
+  onRenderError?: (error: Error) => void;
+}) {
+  return (
+    <ThemeContext.Provider value={themeFor(env)}>
+      <ErrorBoundary onError={onRenderError}>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider session={session}>
+            <KeypressProvider>
+              <App />
+            </KeypressProvider>
+          </SessionProvider>
+        </QueryClientProvider>
+      </ErrorBoundary>
+    </ThemeContext.Provider>
+  );
+}
+
+function identityKey(baseUrl: string, token: string): string {
+  return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
+}
+
+function writeCrashLog(paths: Paths, error: unknown): string {
+  const file = join(paths.state, `crash-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
+  try {
+    mkdirSync(paths.state, { recursive: true });
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeFileSync(file, `${new Date().toISOString()}\n${detail}\n`, { mode: 0o600 });
+  } catch {
+    return "(the crash log could not be written)";
+  }
+  return file;
+}
+
+export async function runClient(args: ClientArgs): Promise<number> {
+  const env = process.env;
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write("parley: this is a full-screen app; run it in a terminal (stdin and stdout must be a TTY).\n");
+    return 1;
+  }
+  if (!env.TERM || env.TERM === "dumb") {
+    process.stderr.write(
+      `parley: TERM=${env.TERM ?? "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.\n`,
+    );
+    return 1;
+  }
+  const paths = parleyPaths();
+  const config = resolveClientConfig({ ...args, env, paths });
+
+  let target: { baseUrl: string; token: string | undefined; username: string | undefined };
+  let embedded: { close(): Promise<void> } | undefined;
+  if (config.baseUrl === undefined) {
+    const { startServer } = await import("../server/index.ts");
+    mkdirSync(paths.data, { recursive: true });
+    const server = await startServer({ db: join(paths.data, "parley.db"), demo: true, demoReplies: true });
+    const user = server.demoUsers[0]!;
+    embedded = server;
+    target = { baseUrl: server.url, token: user.token, username: user.username };
+  } else {
+    target = { baseUrl: config.baseUrl, token: config.token, username: config.username };
+  }
+  const { baseUrl, token } = target;
+  if (!token) {
+    throw new ConfigError(
+      `No token for ${baseUrl}. Set PARLEY_TOKEN, put "token" in ${paths.configFile}, or use --token-file PATH.`,
+    );
+  }
+  const key = identityKey(baseUrl, token);
+  const me = newSessionIdentity(target.username ?? rememberedUsername(paths, key));
+  const session: Session = {
+    api: createApi({ baseUrl, token }),
+    baseUrl,
+    me,
+    onIdentity: (name) => rememberUsername(paths, key, name),
+    notify: { bell: config.bell, desktop: config.notifications },
+  };
+
+  const stdout = process.stdout;
+  setTerminalWriter((data) => stdout.write(data), env);
+  let crash: unknown;
+  const instance = render(
+    <Root
+      session={session}
+      queryClient={createQueryClient()}
+      env={env}
+      onRenderError={(error) => {
+        crash ??= error;
+      }}
+    />,
+    {
+      // We checked for a TTY above; Ink's own guess turns a real terminal non-interactive when CI is set.
+      interactive: true,
+      alternateScreen: true,
+      incrementalRendering: true,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      maxFps: 60,
+    },
+  );
+
+  const finish = (error?: unknown) => {
+    if (error !== undefined) crash ??= error;
+    instance.unmount();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    exitCode = signal === "SIGHUP" ? 129 : 143;
+    finish();
+  };
+  let exitCode = 0;
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+  process.on("uncaughtException", finish);
+  process.on("unhandledRejection", finish);
+  // A dropped SSH connection can also show up as a closed or broken terminal.
+  process.stdout.on("error", () => finish());
+  process.stdin.on("end", () => finish());
+
+  try {
+    await instance.waitUntilExit();
+  } catch (error) {
+    crash ??= error;
+  }
+  setTerminalWriter(null);
+  process.off("SIGTERM", onSignal);
+  process.off("SIGHUP", onSignal);
+  process.off("uncaughtException", finish);
+  process.off("unhandledRejection", finish);
+  await embedded?.close().catch(() => {});
+  if (crash !== undefined) {
+    const file = writeCrashLog(paths, crash);
+    process.stderr.write(
+      `parley: ${crash instanceof Error ? crash.message : String(crash)} (details in ${file})\n`,
+    );
+    return 1;
+  }
+  return exitCode;
+}

@@ -1,0 +1,34 @@
+// Who and where: the api client, the server's address, and who "you" are. Identity can
+// be learned late (from the sender of your first message on a foreign server), so it is
+// a store rather than a constant.
+import { createContext, type ReactNode, useContext } from "react";
+import type { Api } from "../api/client.ts";
+import { createStore, type Store, useStore } from "./store.ts";
+
+export type Session = {
+  api: Api;
+  baseUrl: string;
+  me: Store<string | undefined>;
+  /** Called once when the identity is first learned, to remember it on disk. */
+  onIdentity?: (username: string) => void;
+  notify?: { bell: boolean; desktop: boolean };
+};
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ session, children }: { session: Session; children: ReactNode }) {
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error("useSession needs a SessionProvider above it");
+  return session;
+}
+
+export const useApi = () => useSession().api;
+export const useMe = () => useStore(useSession().me);
+
+export function newSessionIdentity(username?: string): Store<string | undefined> {
+  return createStore(username);
+}

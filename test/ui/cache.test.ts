@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import type { Message, Page } from "../../src/api/schema.ts";
+import {
+  chronological,
+  type MessagePages,
+  mergeLatest,
+  oldestId,
+  prependMessage,
+  toggledReactors,
+  withReactors,
+} from "../../src/ui/queries/cache.ts";
+import { bottomForTop, scrollToShow, viewportEndingAt } from "../../src/ui/window.ts";
+
+function msg(n: number, extra: Partial<Message> = {}): Message {
+  return {
+    id: `msg_${String(n).padStart(4, "0")}`,
+    conversation_id: "conv_1",
+    contact: { id: "ct_b", username: "bob", phone_number: null, avatar_url: null, last_active_at: null, created_at: 0 },
+    message: `m${n}`,
+    reactions: [],
+    attachments: [],
+    read_at: null,
+    created_at: 1000 + n,
+    updated_at: null,
+    ...extra,
+  };
+}
+
+/** Newest first, as the API lists them. */
+function page(from: number, to: number, has_more: boolean): Page<Message> {
+  const data: Message[] = [];
+  for (let n = to; n >= from; n--) data.push(msg(n));
+  return { has_more, data };
+}
+
+function ids(data: MessagePages | undefined) {
+  return chronological(data).map((m) => Number(m.message.slice(1)));
+}
+
+describe("mergeLatest", () => {
+  const loaded: MessagePages = {
+    pages: [page(51, 100, true), page(1, 50, true)],
+    pageParams: [undefined, "msg_0051"],
+  };
+
+  it("adds new messages and keeps older loaded pages and their cursors", () => {
+    const merged = mergeLatest(loaded, page(53, 102, true));
+    expect(ids(merged)).toEqual(Array.from({ length: 102 }, (_, i) => i + 1));
+    expect(merged.pageParams).toEqual(loaded.pageParams);
+    expect(oldestId(merged.pages)).toBe("msg_0001");
+  });
+
+  it("drops messages deleted on the server and shows edits", () => {
+    const latest = page(51, 100, true);
+    latest.data = latest.data.filter((m) => m.message !== "m99").map((m) => (m.message === "m98" ? { ...m, message: "edited" } : m));
+    const merged = mergeLatest(loaded, latest);
+    const all = chronological(merged);
+    expect(all.some((m) => m.message === "m99")).toBe(false);
+    expect(all.find((m) => m.id === "msg_0098")?.message).toBe("edited");
+    expect(all).toHaveLength(99);
+  });
+
+  it("starts over when more arrived than one page holds (no overlap)", () => {
+    const merged = mergeLatest(loaded, page(200, 249, true));
+    expect(ids(merged)).toEqual(Array.from({ length: 50 }, (_, i) => i + 200));
+    expect(merged.pageParams).toEqual([undefined]);
+  });
+
+  it("replaces everything when the newest page is the whole conversation", () => {
+    const merged = mergeLatest(loaded, page(1, 5, false));
+    expect(ids(merged)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("prepends a sent message once, even if the poll already brought it", () => {
+    const once = prependMessage(loaded, msg(101));
+    const twice = prependMessage(once, msg(101));
+    expect(chronological(twice).filter((m) => m.id === "msg_0101")).toHaveLength(1);
+  });
+});
+
+describe("reactions", () => {
+  it("toggles your name in and out of a reaction's list, keeping order of names", () => {
+    const m = msg(1, { reactions: [{ thumbsup: ["bob"] }, { heart: ["alice"] }] });
+    expect(toggledReactors(m, "thumbsup", "alice")).toEqual(["bob", "alice"]);
+    expect(toggledReactors(m, "heart", "alice")).toEqual([]);
+    const removed = withReactors(m, "heart", []);
+    expect(removed.reactions).toEqual([{ thumbsup: ["bob"] }]);
+    const added = withReactors(m, "tada", ["alice"]);
+    expect(added.reactions.map((r) => Object.keys(r)[0])).toEqual(["thumbsup", "heart", "tada"]);
+  });
+});
+
+describe("message windowing", () => {
+  const heights = [3, 1, 2, 4, 1, 1, 2];
+  const heightOf = (i: number) => heights[i]!;
+
+  it("fills the pane upwards from the bottom item and clips the top one", () => {
+    expect(viewportEndingAt(6, 5, heightOf)).toEqual({ top: 3, bottom: 6, clipTop: 3 });
+    expect(viewportEndingAt(1, 10, heightOf)).toEqual({ top: 0, bottom: 1, clipTop: 0 });
+  });
+
+  it("scrolls only as far as needed to show the selection", () => {
+    expect(scrollToShow(5, 6, 7, 5, heightOf)).toBe(6);
+    expect(scrollToShow(2, 6, 7, 5, heightOf)).toBe(bottomForTop(2, 7, 5, heightOf));
+    expect(bottomForTop(2, 7, 5, heightOf)).toBe(2);
+    expect(bottomForTop(4, 7, 5, heightOf)).toBe(6);
+  });
+
+  it("does work proportional to what is visible, not to the history", () => {
+    let calls = 0;
+    viewportEndingAt(9_999, 30, () => {
+      calls++;
+      return 2;
+    });
+    expect(calls).toBe(15);
+  });
+});

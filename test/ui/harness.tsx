@@ -1,0 +1,194 @@
+// Renders the real client tree against the real embedded server, in a terminal of a
+// chosen size, with keys written as the bytes a terminal sends. Frames are read back
+// through @xterm/headless, so what is asserted is what a person would see on screen.
+import { EventEmitter } from "node:events";
+import xterm from "@xterm/headless";
+import { render } from "ink";
+import type { QueryClient } from "@tanstack/react-query";
+import { createApi } from "../../src/api/client.ts";
+import { startServer, type RunningServer } from "../../src/server/index.ts";
+import { createQueryClient, Root } from "../../src/ui/run.tsx";
+import { newSessionIdentity, type Session } from "../../src/ui/session.tsx";
+import { connectionStore, noticeStore } from "../../src/ui/status.ts";
+import { setTerminalWriter } from "../../src/ui/terminal.ts";
+
+class FakeStdout extends EventEmitter {
+  isTTY = true;
+  columns: number;
+  rows: number;
+  written = "";
+  bytes = 0;
+  constructor(
+    columns: number,
+    rows: number,
+    private readonly term: xterm.Terminal,
+  ) {
+    super();
+    this.columns = columns;
+    this.rows = rows;
+  }
+  write = (data: string) => {
+    this.bytes += Buffer.byteLength(data);
+    this.term.write(data);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private chunks: string[] = [];
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read = () => this.chunks.shift() ?? null;
+  write(data: string) {
+    this.chunks.push(data);
+    this.emit("readable");
+  }
+}
+
+export const KEYS = {
+  up: "\x1b[A",
+  down: "\x1b[B",
+  right: "\x1b[C",
+  left: "\x1b[D",
+  enter: "\r",
+  escape: "\x1b",
+  tab: "\t",
+  shiftTab: "\x1b[Z",
+  backspace: "\x7f",
+  ctrlC: "\x03",
+  pageUp: "\x1b[5~",
+  pageDown: "\x1b[6~",
+} as const;
+
+export type Harness = {
+  server: RunningServer;
+  session: Session;
+  queryClient: QueryClient;
+  /** Bytes written to the terminal so far. */
+  bytes(): number;
+  screen(): string;
+  press(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  paste(text: string): Promise<void>;
+  waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  resize(columns: number, rows: number): Promise<void>;
+  clipboard: string[];
+  close(): Promise<void>;
+};
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+export async function startHarness(options: {
+  columns?: number;
+  rows?: number;
+  server?: RunningServer;
+  user?: number;
+  token?: string;
+  baseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  username?: string | null;
+} = {}): Promise<Harness> {
+  const columns = options.columns ?? 120;
+  const rows = options.rows ?? 40;
+  const server = options.server ?? (await startServer({ port: 0, demo: true, demoReplies: false }));
+  const user = server.demoUsers[options.user ?? 0]!;
+  const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 });
+  const stdout = new FakeStdout(columns, rows, term);
+  const stdin = new FakeStdin();
+  const baseUrl = options.baseUrl ?? server.url;
+  const session: Session = {
+    api: createApi({ baseUrl, token: options.token ?? user.token, retries: 0, timeoutMs: 2000 }),
+    baseUrl,
+    me: newSessionIdentity(options.username === null ? undefined : (options.username ?? user.username)),
+    notify: { bell: true, desktop: true },
+  };
+  const queryClient = createQueryClient();
+  connectionStore.set({ state: "connecting" });
+  noticeStore.set(null);
+  const clipboard: string[] = [];
+  setTerminalWriter((data) => {
+    const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
+    if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
+  }, {});
+  const instance = render(<Root session={session} queryClient={queryClient} env={options.env ?? {}} />, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
+    interactive: true,
+    alternateScreen: true,
+    incrementalRendering: true,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+
+  const screen = () => {
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < term.rows; y++) {
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    }
+    return lines.join("\n");
+  };
+  const flush = () => new Promise<void>((resolve) => term.write("", resolve));
+  const harness: Harness = {
+    server,
+    session,
+    queryClient,
+    clipboard,
+    bytes: () => stdout.bytes,
+    screen,
+    async press(...keys) {
+      for (const key of keys) {
+        stdin.write(key);
+        await settle();
+      }
+      await flush();
+    },
+    async type(text) {
+      for (const ch of text) {
+        stdin.write(ch);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await settle();
+      await flush();
+    },
+    async paste(text) {
+      stdin.write(`\x1b[200~${text}\x1b[201~`);
+      await settle();
+      await flush();
+    },
+    async waitFor(predicate, what, timeoutMs = 8000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await flush();
+        const current = screen();
+        if (predicate(current)) return current;
+        if (Date.now() > deadline) {
+          throw new Error(`Timed out waiting for ${what}. Screen:\n${current}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async resize(newColumns, newRows) {
+      stdout.columns = newColumns;
+      stdout.rows = newRows;
+      term.resize(newColumns, newRows);
+      stdout.emit("resize");
+      await settle();
+      await flush();
+    },
+    async close() {
+      instance.unmount();
+      instance.cleanup();
+      queryClient.clear();
+      setTerminalWriter(null);
+      if (!options.server) await server.close();
+    },
+  };
+  return harness;
+}
