@@ -45,15 +45,43 @@ export type Contact = z.output<typeof Contact>;
 export const Reaction = z.record(z.string(), z.array(z.string()));
 export type Reaction = z.output<typeof Reaction>;
 
+/**
+ * Reactions as the client reads them: `null` is none, an object with several names is split
+ * into one object per name (also a bare `{name: [...]}` map instead of an array), user names
+ * that are not strings are dropped, and so is every name left without users.
+ */
+const Reactions = z
+  .unknown()
+  .optional()
+  .transform((value): Reaction[] => {
+    const items = Array.isArray(value) ? value : value && typeof value === "object" ? [value] : [];
+    return items.flatMap((item) =>
+      item && typeof item === "object" && !Array.isArray(item)
+        ? Object.entries(item).flatMap(([name, users]) => {
+            const names = Array.isArray(users)
+              ? users.filter((u): u is string => typeof u === "string")
+              : [];
+            return names.length > 0 ? [{ [name]: names }] : [];
+          })
+        : [],
+    );
+  });
+
+/** A field of an attachment: a value of the wrong type becomes null instead of losing the attachment. */
+const LooseString = z.string().nullish().catch(null);
+
 export const Attachment = z.object({
-  id: Id.optional(),
-  message_id: Id.optional(),
-  filename: z.string().nullish(),
-  file_url: z.string().nullish(),
-  url: z.string().nullish(),
-  file_type: z.string().nullish(),
-  file_size: z.number().nullish(),
-  created_at: Timestamp,
+  id: Id.optional().catch(undefined),
+  message_id: Id.optional().catch(undefined),
+  filename: LooseString,
+  file_url: LooseString,
+  url: LooseString,
+  file_type: LooseString,
+  file_size: z
+    .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)])
+    .nullish()
+    .catch(null),
+  created_at: Timestamp.catch(null),
 });
 export type Attachment = z.output<typeof Attachment>;
 
@@ -78,10 +106,7 @@ export const Message = z.object({
     .string()
     .nullish()
     .transform((v) => v ?? ""),
-  reactions: z
-    .array(Reaction)
-    .nullish()
-    .transform((v) => v ?? []),
+  reactions: Reactions,
   attachments: Attachments,
   read_at: Timestamp,
   created_at: Timestamp.transform((v) => v ?? 0),
@@ -147,19 +172,52 @@ export type ErrorBody = {
   param?: string;
 };
 
+/** A string field of an error body: numbers become strings, anything else (null) is absent. */
+const ErrorText = z
+  .unknown()
+  .transform((v) =>
+    typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined,
+  )
+  .optional();
+
 const ErrorFields = z.object({
-  type: z.string().optional(),
-  code: z.string().optional(),
-  message: z.string().optional(),
-  param: z.string().optional(),
+  type: ErrorText,
+  code: ErrorText,
+  message: ErrorText,
+  param: ErrorText,
+  // RFC 9457 problem details, as some gateways send them.
+  detail: ErrorText,
+  title: ErrorText,
 });
 
-/** The flat body of contract.md, or Stripe's nested `{ error: {...} }`. */
+export type ErrorFields = { type?: string; code?: string; message?: string; param?: string };
+
+function errorFields(v: z.output<typeof ErrorFields>, fallbackMessage?: string): ErrorFields {
+  const message = v.message ?? v.detail ?? fallbackMessage ?? v.title;
+  return {
+    ...(v.type !== undefined && { type: v.type }),
+    ...(v.code !== undefined && { code: v.code }),
+    ...(message !== undefined && { message }),
+    ...(v.param !== undefined && { param: v.param }),
+  };
+}
+
+/**
+ * The flat body of contract.md, Stripe's nested `{ error: {...} }`, or the common
+ * `{ "error": "<message>" }`. Fields of the wrong type (`"param": null`) are ignored.
+ */
 export const ErrorResponse = z
-  .union([z.object({ error: ErrorFields }), ErrorFields])
-  .transform((v) =>
-    "error" in v && typeof v.error === "object" ? v.error : (v as z.output<typeof ErrorFields>),
-  );
+  .looseObject({ error: z.unknown().optional() })
+  .transform((body): ErrorFields => {
+    const nested = body.error;
+    if (nested && typeof nested === "object" && !Array.isArray(nested)) {
+      return errorFields(ErrorFields.parse(nested));
+    }
+    return errorFields(
+      ErrorFields.parse(body),
+      typeof nested === "string" && nested !== "" ? nested : undefined,
+    );
+  });
 
 // ---- request parameters (what the client sends and the server accepts) ----
 

@@ -1,0 +1,27 @@
+export {
+  type Api,
+  type ApiOptions,
+  type ConversationsApi,
+  createApi,
+  isRateLimited,
+  isTransient,
+  type MessagesApi,
+  newIdempotencyKey,
+  type PostOptions,
+  parseAnswer,
+  type RetryPolicy,
+  retryDelay,
+  withRetries,
+} from "./client.ts";
+export {
+  ApiError,
+  type ApiErrorCode,
+  type ApiErrorInit,
+  type ApiErrorType,
+  type ClientErrorCode,
+  errorFromResponse,
+  isApiError,
+  parseRetryAfter,
+} from "./errors.ts";
+export { encodeForm, type FormValue } from "./form.ts";
+export * from "./schema.ts";
