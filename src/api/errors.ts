@@ -30,9 +30,9 @@ export class ApiError extends Error {
   readonly type: ApiErrorType;
   readonly code: ApiErrorCode;
   /** The parameter at fault, when the server named one. */
-  readonly param?: string;
+  declare readonly param?: string;
   /** Seconds to wait before trying again (from `Retry-After`). */
-  readonly retryAfter?: number;
+  declare readonly retryAfter?: number;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import {
+  isRateLimited,
+  isTransient,
+  newIdempotencyKey,
+  type RetryPolicy,
+  retryDelay,
+  withRetries,
+} from "../../src/api/client.ts";
+import {
+  ApiError,
+  errorFromResponse,
+  isApiError,
+  networkError,
+  networkErrorCode,
+  parseRetryAfter,
+  timeoutError,
+} from "../../src/api/errors.ts";
+
+const policy: RetryPolicy = { retries: 3, baseDelayMs: 200, maxDelayMs: 30_000 };
+
+const fail = (status: number, retryAfter?: number) =>
+  new ApiError({
+    status,
+    type: status >= 500 ? "api_error" : "invalid_request",
+    code: "x",
+    message: "x",
+    ...(retryAfter !== undefined && { retryAfter }),
+  });
+const offline = () =>
+  networkError("http://h", Object.assign(new Error("x"), { code: "ECONNREFUSED" }));
+
+describe("retryDelay", () => {
+  it("doubles from the base, with jitter between half and all of it", () => {
+    expect(retryDelay(fail(503), 0, policy, () => 0)).toBe(100);
+    expect(retryDelay(fail(503), 0, policy, () => 1)).toBe(200);
+    expect(retryDelay(fail(503), 1, policy, () => 1)).toBe(400);
+    expect(retryDelay(fail(503), 2, policy, () => 0.5)).toBe(600);
+    for (let i = 0; i < 50; i++) {
+      const d = retryDelay(fail(503), 3, policy);
+      expect(d).toBeGreaterThanOrEqual(800);
+      expect(d).toBeLessThanOrEqual(1600);
+    }
+  });
+
+  it("never exceeds the cap", () => {
+    expect(retryDelay(fail(503), 20, policy, () => 1)).toBe(30_000);
+  });
+
+  it("waits exactly Retry-After when the server gave one, capped", () => {
+    expect(retryDelay(fail(429, 2), 0, policy, () => 0)).toBe(2000);
+    expect(retryDelay(fail(429, 0), 2, policy)).toBe(0);
+    expect(retryDelay(fail(429, 3600), 0, policy)).toBe(30_000);
+  });
+});
+
+describe("withRetries", () => {
+  const run = async (outcomes: (ApiError | Error | string)[], canRetry = isTransient) => {
+    const waits: number[] = [];
+    let calls = 0;
+    const result = withRetries(
+      async () => {
+        const outcome = outcomes[Math.min(calls++, outcomes.length - 1)];
+        if (outcome instanceof Error) throw outcome;
+        return outcome;
+      },
+      canRetry,
+      policy,
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    return { result: await result.catch((e: unknown) => e), waits, calls: () => calls };
+  };
+
+  it("returns the first success", async () => {
+    const r = await run(["ok"]);
+    expect(r.result).toBe("ok");
+    expect(r.waits).toEqual([]);
+  });
+
+  it("retries transient failures, then succeeds", async () => {
+    const r = await run([fail(503), offline(), fail(429, 1), "ok"]);
+    expect(r.result).toBe("ok");
+    expect(r.calls()).toBe(4);
+    expect(r.waits).toHaveLength(3);
+    expect(r.waits[2]).toBe(1000);
+  });
+
+  it("gives up after `retries` retries with the last error", async () => {
+    const last = fail(500);
+    const r = await run([fail(503), fail(502), fail(504), last, "never"]);
+    expect(r.result).toBe(last);
+    expect(r.calls()).toBe(4);
+  });
+
+  it("does not retry what canRetry refuses", async () => {
+    const notFound = fail(404);
+    const r = await run([notFound, "ok"]);
+    expect(r.result).toBe(notFound);
+    expect(r.calls()).toBe(1);
+    const down = fail(503);
+    const put = await run([down, "ok"], isRateLimited);
+    expect(put.result).toBe(down);
+    const limited = await run([fail(429), "ok"], isRateLimited);
+    expect(limited.result).toBe("ok");
+  });
+
+  it("does not retry errors that are not ApiErrors (bugs stay visible)", async () => {
+    const bug = new TypeError("bug");
+    const r = await run([bug, "ok"]);
+    expect(r.result).toBe(bug);
+    expect(r.calls()).toBe(1);
+  });
+
+  it("does not retry a timeout", async () => {
+    const timeout = timeoutError("http://h", 1000);
+    const r = await run([timeout, "ok"]);
+    expect(r.result).toBe(timeout);
+  });
+});
+
+describe("isTransient", () => {
+  it("covers no answer, 429 and 5xx, nothing else", () => {
+    expect(isTransient(offline())).toBe(true);
+    expect(isTransient(fail(429))).toBe(true);
+    expect(isTransient(fail(500))).toBe(true);
+    expect(isTransient(fail(503))).toBe(true);
+    expect(isTransient(fail(400))).toBe(false);
+    expect(isTransient(fail(409))).toBe(false);
+    expect(isTransient(timeoutError("http://h", 10))).toBe(false);
+  });
+});
+
+describe("errors", () => {
+  it("parses Retry-After as seconds or as an HTTP date", () => {
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter("5")).toBe(5);
+    expect(parseRetryAfter(" 0 ")).toBe(0);
+    const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now)).toBe(30);
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:27:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon")).toBeUndefined();
+  });
+
+  it("finds the system error code deep in fetch's causes, also in an AggregateError", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    const wrapped = new Error("wrapper", {
+      cause: new TypeError("fetch failed", { cause: refused }),
+    });
+    expect(networkErrorCode(wrapped)).toBe("ECONNREFUSED");
+    const aggregate = new TypeError("fetch failed", {
+      cause: new AggregateError([refused, refused], "all failed"),
+    });
+    expect(networkErrorCode(aggregate)).toBe("ECONNREFUSED");
+    expect(networkErrorCode(new Error("plain"))).toBeUndefined();
+    expect(networkErrorCode("string")).toBeUndefined();
+  });
+
+  it("says what went wrong when there is no code", () => {
+    const error = networkError(
+      "http://h:1",
+      new TypeError("fetch failed", { cause: new Error("bad port") }),
+    );
+    expect(error.message).toBe("Cannot reach http://h:1 (bad port).");
+    expect(networkError("http://h:1", undefined).message).toBe("Cannot reach http://h:1.");
+  });
+
+  it("builds an ApiError from any error answer", () => {
+    const e = errorFromResponse({
+      status: 429,
+      body: '{"type":"invalid_request","code":"rate_limited","message":"Too many requests."}',
+      retryAfter: "3",
+    });
+    expect(e).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      retryAfter: 3,
+      message: "Too many requests.",
+    });
+    expect(isApiError(e)).toBe(true);
+    expect(e).not.toHaveProperty("param");
+    expect(errorFromResponse({ status: 418, body: "" })).toMatchObject({
+      code: "invalid_response",
+      type: "invalid_request",
+      message: "The server answered 418 without saying why.",
+    });
+    expect(
+      errorFromResponse({ status: 504, body: '"timeout"', contentType: "application/json" }),
+    ).toMatchObject({
+      code: "internal",
+      type: "api_error",
+    });
+  });
+
+  it("isApiError tells ApiErrors from other errors", () => {
+    expect(isApiError(fail(400))).toBe(true);
+    expect(isApiError(new Error("x"))).toBe(false);
+    expect(isApiError({ status: 400, code: "x" })).toBe(false);
+    expect(isApiError(undefined)).toBe(false);
+  });
+});
+
+describe("newIdempotencyKey", () => {
+  it("makes a fresh UUID each time", () => {
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
+  });
+});
