@@ -1,0 +1,74 @@
+// The Hono app: authentication, limits, the two resource routers, and one place that turns
+// every failure into the contract's flat error body.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { MAX_BODY_BYTES } from "../api/schema.ts";
+import { authenticate, rateLimit } from "./auth.ts";
+import type { AppEnv, Services } from "./env.ts";
+import { HttpError, internalError } from "./errors.ts";
+import { idempotency } from "./idempotency.ts";
+import type { RateLimit } from "./rate-limit.ts";
+import { errorJson } from "./respond.ts";
+import { conversationRoutes } from "./routes/conversations.ts";
+import { messageRoutes } from "./routes/messages.ts";
+
+/** Called before every authenticated request; tests throw from it to see a 500. */
+export type FaultHook = (request: { method: string; path: string }) => void;
+
+export type AppOptions = {
+  rateLimit: RateLimit | false;
+  faults?: FaultHook | undefined;
+  log: (line: string) => void;
+};
+
+const tooLarge = () =>
+  new HttpError(
+    413,
+    "payload_too_large",
+    `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB. Send less at once.`,
+  );
+
+export function createApp(services: Services, options: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return errorJson(c, error);
+    if (error instanceof HTTPException && error.status === 413) return errorJson(c, tooLarge());
+    options.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+    return errorJson(c, internalError());
+  });
+  app.notFound((c) =>
+    errorJson(
+      c,
+      new HttpError(
+        404,
+        "not_found",
+        `There is no ${c.req.path} here. The API's paths are /v1/messages and /v1/conversations.`,
+      ),
+    ),
+  );
+
+  app.use(authenticate(services));
+  if (options.rateLimit) app.use(rateLimit(options.rateLimit));
+  const faults = options.faults;
+  if (faults) {
+    app.use(async (c, next) => {
+      faults({ method: c.req.method, path: c.req.path });
+      await next();
+    });
+  }
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw tooLarge();
+      },
+    }),
+  );
+  app.use(idempotency(services));
+
+  app.route("/v1/messages", messageRoutes(services));
+  app.route("/v1/conversations", conversationRoutes(services));
+  return app;
+}

@@ -1,0 +1,49 @@
+// Bearer authentication and the per-token rate limit.
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Services } from "./env.ts";
+import { HttpError } from "./errors.ts";
+import { createRateLimiter, type RateLimit } from "./rate-limit.ts";
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+const unauthenticated = (message: string) =>
+  new HttpError(401, "unauthenticated", message, { headers: { "WWW-Authenticate": "Bearer" } });
+
+export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header) {
+      throw unauthenticated(
+        "Send your access token in an Authorization header: Authorization: Bearer <token>.",
+      );
+    }
+    const token = BEARER.exec(header)?.[1];
+    if (!token) {
+      throw unauthenticated('The Authorization header must have the form "Bearer <token>".');
+    }
+    const user = services.store.users.byToken(token);
+    if (!user) {
+      throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
+    }
+    const now = services.now();
+    if ((user.last_active_at ?? 0) < now - 30) services.store.users.touch(user.id, now);
+    c.set("user", user);
+    await next();
+  };
+}
+
+export function rateLimit(limit: RateLimit): MiddlewareHandler<AppEnv> {
+  const limiter = createRateLimiter(limit);
+  return async (c, next) => {
+    const wait = limiter.take(c.get("user").id);
+    if (wait > 0) {
+      throw new HttpError(
+        429,
+        "rate_limited",
+        `Too many requests with this token. Wait ${wait} second${wait === 1 ? "" : "s"} and try again.`,
+        { headers: { "Retry-After": String(wait) } },
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,46 @@
+// The demo users. Every fresh database gets them, so the server is usable without --demo;
+// their tokens are stored, so the same tokens come back on every start.
+import { randomBytes } from "node:crypto";
+import type { Store } from "../store/index.ts";
+
+export type DemoUser = { username: string; token: string; contactId: string };
+
+/** The first is who the client signs in as. */
+export const DEMO_USERNAMES = ["alice", "bob", "carol", "dave", "erin", "frank"] as const;
+export type DemoUsername = (typeof DEMO_USERNAMES)[number];
+
+const PHONES: Record<DemoUsername, string> = {
+  alice: "+1 415 555 0101",
+  bob: "+1 415 555 0102",
+  carol: "+44 20 7946 0103",
+  dave: "+1 646 555 0104",
+  erin: "+49 30 901820 05",
+  frank: "+1 512 555 0106",
+};
+
+export const contactId = (username: string) => `ct_${username}`;
+
+const newToken = () => `prly_${randomBytes(24).toString("base64url")}`;
+
+const DAY = 86_400;
+
+/** Creates the demo users when the database has no users yet; returns them, alice first. */
+export function ensureDemoUsers(store: Store, now: number): DemoUser[] {
+  store.transaction(() => {
+    if (store.users.all().length > 0) return;
+    DEMO_USERNAMES.forEach((username, index) => {
+      store.users.insert({
+        id: contactId(username),
+        username,
+        phone_number: PHONES[username],
+        avatar_url: `https://avatars.example.com/${username}.png`,
+        token: newToken(),
+        created_at: now - 120 * DAY + index * 3 * DAY,
+      });
+    });
+  });
+  return DEMO_USERNAMES.flatMap((username) => {
+    const user = store.users.byId(contactId(username));
+    return user ? [{ username, token: user.token, contactId: user.id }] : [];
+  });
+}

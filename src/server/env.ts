@@ -1,0 +1,29 @@
+// What the middleware leaves on the Hono context for the handlers.
+import type { Store } from "./store/index.ts";
+import type { User } from "./store/users.ts";
+
+export type Params = Record<string, unknown>;
+
+export type AppEnv = {
+  Variables: {
+    user: User;
+    /** The parsed request body, once read. */
+    body: Params;
+    /** The JSON text of a successful response, for Idempotency-Key replays. */
+    responseBody: string;
+  };
+};
+
+/** What the routes need besides the request. */
+export type Services = {
+  store: Store;
+  /** Unix seconds. */
+  now: () => number;
+  newId: (prefix: "msg_" | "conv_" | "att_") => string;
+  onMessageSent: (message: {
+    id: string;
+    conversationId: string;
+    senderId: string;
+    text: string;
+  }) => void;
+};

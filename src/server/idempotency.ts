@@ -1,0 +1,69 @@
+// Idempotency-Key on POST: the same user and key within 24 h get the first response again,
+// and nothing new is created; the same key with other parameters is a 409.
+import { createHash } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv, Services } from "./env.ts";
+import { HttpError, invalid } from "./errors.ts";
+import { readBody } from "./params.ts";
+import { JSON_CONTENT_TYPE } from "./respond.ts";
+
+const conflict = (message: string) => new HttpError(409, "idempotency_conflict", message);
+
+export function idempotency(services: Services): MiddlewareHandler<AppEnv> {
+  const inFlight = new Set<string>();
+  return async (c, next) => {
+    const key = c.req.method === "POST" ? c.req.header("idempotency-key") : undefined;
+    if (key === undefined) return next();
+    if (key.length === 0 || key.length > 255) {
+      throw invalid(
+        "Idempotency-Key",
+        "The Idempotency-Key header must be 1 to 255 characters long.",
+      );
+    }
+    const user = c.get("user");
+    const body = await readBody(c);
+    const fingerprint = createHash("sha256")
+      .update(`${c.req.method} ${c.req.path} ${canonicalJson(body)}`)
+      .digest("base64url");
+    const now = services.now();
+    const seen = services.store.idempotency.find(user.id, key, now);
+    if (seen) {
+      if (seen.fingerprint !== fingerprint) {
+        throw conflict(
+          "This Idempotency-Key was already used with other parameters. Use a new key for a new request.",
+        );
+      }
+      return c.body(seen.body, seen.status as ContentfulStatusCode, {
+        "content-type": JSON_CONTENT_TYPE,
+        "Idempotent-Replayed": "true",
+      });
+    }
+    const slot = `${user.id}\n${key}`;
+    if (inFlight.has(slot)) {
+      throw conflict(
+        "A request with this Idempotency-Key is still in progress. Retry in a moment.",
+      );
+    }
+    inFlight.add(slot);
+    try {
+      await next();
+    } finally {
+      inFlight.delete(slot);
+    }
+    const text = c.get("responseBody");
+    if (c.res.status === 200 && text !== undefined) {
+      services.store.idempotency.save(user.id, key, { fingerprint, status: 200, body: text }, now);
+    }
+  };
+}
+
+/** JSON with object keys sorted, so equal parameters give equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

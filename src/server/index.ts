@@ -1,0 +1,113 @@
+// The embedded reference server: `startServer` is what `npm start`, `parley serve` and the
+// tests use.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { createApp, type FaultHook } from "./app.ts";
+import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
+import { seedDemoConversations } from "./demo/seed.ts";
+import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
+import type { Services } from "./env.ts";
+import { createIdMaker } from "./ids.ts";
+import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
+import { openStore } from "./store/index.ts";
+
+export type { DemoUser } from "./demo/users.ts";
+
+export type RunningServer = {
+  url: string;
+  host: string;
+  port: number;
+  demoUsers: DemoUser[];
+  close(): Promise<void>;
+};
+
+export type StartOptions = {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** A file path (parent folders are created) or ":memory:" (the default). */
+  db?: string;
+  /** Seed demo conversations into a database that has none yet. */
+  demo?: boolean;
+  /** Demo users answer messages; default true with `demo`. */
+  demoReplies?: boolean;
+  log?: (line: string) => void;
+  /** Per token; `false` turns it off. Default 100 per second, bursts of 300. */
+  rateLimit?: RateLimit | false;
+  /** How long a demo reply takes, in ms. Default [2000, 6000]. */
+  demoReplyDelayMs?: [number, number];
+  /** For tests: called before each authenticated request; what it throws becomes a 500. */
+  faults?: FaultHook;
+  /** For tests: the clock, in Unix seconds. */
+  now?: () => number;
+};
+
+const CLOSE_GRACE_MS = 2000;
+
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const host = opts.host ?? "127.0.0.1";
+  const log = opts.log ?? (() => {});
+  const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+  const store = openStore(opts.db ?? ":memory:");
+  let replier: DemoReplier | undefined;
+  try {
+    // Without users nobody could sign in, so every fresh database gets the demo users.
+    const demoUsers = ensureDemoUsers(store, now());
+    if (opts.demo) seedDemoConversations(store, now());
+    const newId = createIdMaker();
+    if (opts.demo && (opts.demoReplies ?? true)) {
+      replier = createDemoReplier({
+        store,
+        now,
+        newId,
+        delayMs: opts.demoReplyDelayMs ?? [2000, 6000],
+        random: Math.random,
+        log,
+      });
+    }
+    const services: Services = {
+      store,
+      now,
+      newId,
+      onMessageSent: (message) => replier?.onMessageSent(message),
+    };
+    const app = createApp(services, {
+      rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
+      faults: opts.faults,
+      log,
+    });
+    const server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    log(`parley server listening on ${url}`);
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= new Promise<void>((resolve) => {
+        replier?.close();
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          store.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    };
+    return { url, host, port, demoUsers, close };
+  } catch (error) {
+    replier?.close();
+    store.close();
+    throw error;
+  }
+}

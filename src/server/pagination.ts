@@ -1,0 +1,46 @@
+// Cursor pagination shared by both lists: `starting_after` / `ending_before` name an item.
+import type { z } from "zod";
+import { DEFAULT_LIMIT } from "../api/schema.ts";
+import { invalid } from "./errors.ts";
+import { id, limit } from "./params.ts";
+import type { Cursor } from "./store/cursor.ts";
+import type { PageJson } from "./wire.ts";
+
+export const pageParams = {
+  limit: limit.default(DEFAULT_LIMIT),
+  starting_after: id.optional(),
+  ending_before: id.optional(),
+};
+
+export type PageParams = z.output<z.ZodObject<typeof pageParams>>;
+
+export type PageCursors = { after?: Cursor; before?: Cursor };
+
+/** Looks the cursor item up with `find`; an id that is not in the list is a 400. */
+export function cursors(params: PageParams, find: (id: string) => Cursor | undefined): PageCursors {
+  const { starting_after: after, ending_before: before } = params;
+  if (after !== undefined && before !== undefined) {
+    throw invalid("ending_before", "Send starting_after or ending_before, not both.");
+  }
+  const name = after !== undefined ? "starting_after" : "ending_before";
+  const cursorId = after ?? before;
+  if (cursorId === undefined) return {};
+  const cursor = find(cursorId);
+  if (!cursor) {
+    throw invalid(
+      name,
+      `The parameter "${name}" names "${cursorId}", which is not an item of this list. Use an id from a page you were given.`,
+    );
+  }
+  return after !== undefined ? { after: cursor } : { before: cursor };
+}
+
+/**
+ * `items` were fetched with `limit + 1` to learn whether there is more. Going forward the
+ * extra item is the last; going back (`ending_before`) it is the first, furthest from the cursor.
+ */
+export function toPage<T>(items: T[], limit: number, page: PageCursors): PageJson<T> {
+  const hasMore = items.length > limit;
+  if (!hasMore) return { has_more: false, data: items };
+  return { has_more: true, data: page.before ? items.slice(1) : items.slice(0, limit) };
+}

@@ -1,0 +1,160 @@
+// /v1/messages: spec 4.2.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv, Services } from "../env.ts";
+import { forbidden, invalid, notFound } from "../errors.ts";
+import { cursors, pageParams, toPage } from "../pagination.ts";
+import {
+  type AttachmentInput,
+  attachments,
+  id,
+  messageText,
+  reactions,
+  readBody,
+  readQuery,
+  validate,
+} from "../params.ts";
+import { json, methodNotAllowed } from "../respond.ts";
+import type { MessageScope } from "../store/messages.ts";
+
+const ListQuery = z.object({ conversation_id: id.optional(), ...pageParams });
+
+const SendBody = z.object({
+  conversation_id: id,
+  message: messageText,
+  attachments: attachments.optional(),
+});
+
+const UpdateBody = z.object({
+  message: messageText.optional(),
+  reactions: reactions.optional(),
+  attachments: attachments.optional(),
+});
+
+/** Without a filename the last segment of the URL's path names the file. */
+function filenameOf(a: AttachmentInput): string | null {
+  if (a.filename) return a.filename;
+  const last = new URL(a.file_url).pathname.split("/").pop();
+  if (!last) return null;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+export function messageRoutes(s: Services) {
+  const { messages, conversations } = s.store;
+  const routes = new Hono<AppEnv>();
+
+  const newAttachments = (list: AttachmentInput[] | undefined) =>
+    (list ?? []).map((a) => ({
+      id: s.newId("att_"),
+      filename: filenameOf(a),
+      file_url: a.file_url,
+      file_type: a.file_type ?? null,
+      file_size: a.file_size ?? null,
+    }));
+
+  /** The message, if the user is a member of its conversation. */
+  function visibleHead(messageId: string, userId: string) {
+    const head = messages.head(messageId);
+    if (!head || !conversations.isMember(head.conversation_id, userId)) {
+      throw notFound("message", messageId);
+    }
+    return head;
+  }
+
+  routes.get("/", (c) => {
+    const query = validate(ListQuery, readQuery(c));
+    const user = c.get("user");
+    let scope: MessageScope = { userId: user.id };
+    if (query.conversation_id !== undefined) {
+      if (!conversations.isMember(query.conversation_id, user.id)) {
+        throw notFound("conversation", query.conversation_id, "conversation_id");
+      }
+      scope = { conversationId: query.conversation_id };
+    }
+    const page = cursors(query, (cursorId) => messages.cursor(cursorId, scope));
+    return json(c, toPage(messages.list(scope, query.limit + 1, page), query.limit, page));
+  });
+
+  routes.post("/", async (c) => {
+    const params = validate(SendBody, await readBody(c));
+    const user = c.get("user");
+    if (!conversations.isMember(params.conversation_id, user.id)) {
+      throw notFound("conversation", params.conversation_id, "conversation_id");
+    }
+    const now = s.now();
+    const messageId = s.newId("msg_");
+    s.store.transaction(() => {
+      messages.insert({
+        id: messageId,
+        conversationId: params.conversation_id,
+        senderId: user.id,
+        body: params.message,
+        createdAt: now,
+      });
+      messages.addAttachments(messageId, newAttachments(params.attachments), now);
+      conversations.setActivity(params.conversation_id, now);
+    });
+    s.onMessageSent({
+      id: messageId,
+      conversationId: params.conversation_id,
+      senderId: user.id,
+      text: params.message,
+    });
+    return json(c, messages.get(messageId));
+  });
+
+  routes.get("/:id", (c) => {
+    const head = visibleHead(c.req.param("id"), c.get("user").id);
+    return json(c, messages.get(head.id));
+  });
+
+  routes.put("/:id", async (c) => {
+    const params = validate(UpdateBody, await readBody(c));
+    const user = c.get("user");
+    const head = visibleHead(c.req.param("id"), user.id);
+    if (params.message !== undefined && head.sender_id !== user.id) {
+      throw forbidden("Only the sender of a message can edit its text.");
+    }
+    const reactionList = Object.entries(params.reactions ?? {});
+    if (reactionList.some(([, names]) => names.length > 0)) {
+      const members = new Set(conversations.members(head.conversation_id).map((m) => m.username));
+      for (const [name, names] of reactionList) {
+        const stranger = names.find((username) => !members.has(username));
+        if (stranger !== undefined) {
+          throw invalid(
+            `reactions[${name}]`,
+            `The parameter "reactions[${name}]" lists "${stranger}", who is not a member of this conversation.`,
+          );
+        }
+      }
+    }
+    const now = s.now();
+    s.store.transaction(() => {
+      if (params.message !== undefined) messages.setBody(head.id, params.message);
+      for (const [name, names] of reactionList) messages.setReaction(head.id, name, names);
+      messages.addAttachments(head.id, newAttachments(params.attachments), now);
+      messages.setUpdated(head.id, now);
+    });
+    return json(c, messages.get(head.id));
+  });
+
+  routes.delete("/:id", (c) => {
+    const user = c.get("user");
+    const head = visibleHead(c.req.param("id"), user.id);
+    if (head.sender_id !== user.id) throw forbidden("Only the sender of a message can delete it.");
+    s.store.transaction(() => {
+      messages.remove(head.id);
+      conversations.unpinMessage(head.id);
+      conversations.recomputeActivity(head.conversation_id);
+    });
+    return json(c, { id: head.id, deleted: true });
+  });
+
+  routes.all("/", methodNotAllowed(["GET", "POST"]));
+  routes.all("/:id", methodNotAllowed(["GET", "PUT", "DELETE"]));
+  return routes;
+}

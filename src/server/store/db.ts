@@ -1,0 +1,53 @@
+// Opens the SQLite database and brings its schema up to date.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { MIGRATIONS } from "./migrations.ts";
+
+export function openDatabase(path: string): DatabaseSync {
+  const inMemory = path === ":memory:" || path === "";
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(inMemory ? ":memory:" : path);
+  db.exec("PRAGMA busy_timeout = 5000");
+  if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+  // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
+  // WAL file before the response goes out. Only a power cut can drop the last commits.
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: DatabaseSync): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const row = db.prepare("SELECT max(version) AS version FROM schema_version").get() as
+    | { version: number | null }
+    | undefined;
+  const current = row?.version ?? 0;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
+    );
+  }
+  const record = db.prepare("INSERT INTO schema_version (version) VALUES (?)");
+  for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+    transaction(db, () => {
+      db.exec(MIGRATIONS[version - 1]!);
+      record.run(version);
+    });
+  }
+}
+
+/** Runs `fn` in a transaction; inside one already, it simply joins it. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  if (db.isTransaction) return fn();
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}

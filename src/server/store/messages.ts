@@ -1,0 +1,211 @@
+// Messages with their sender, reactions and attachments. A page takes three queries
+// (messages, then the reactions and attachments of all of them), never one per message.
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { AttachmentJson, MessageJson, ReactionJson } from "../wire.ts";
+import type { Cursor } from "./cursor.ts";
+
+type Row = {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  body: string;
+  read_at: number | null;
+  created_at: number;
+  updated_at: number | null;
+  username: string;
+  phone_number: string | null;
+  avatar_url: string | null;
+  sender_active_at: number | null;
+  sender_created_at: number;
+};
+
+/** The bare message, for permission checks. */
+export type MessageHead = { id: string; conversation_id: string; sender_id: string; body: string };
+
+export type NewAttachment = {
+  id: string;
+  filename: string | null;
+  file_url: string;
+  file_type: string | null;
+  file_size: number | null;
+};
+
+const SELECT = `
+  SELECT m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at,
+         u.username, u.phone_number, u.avatar_url,
+         u.last_active_at AS sender_active_at, u.created_at AS sender_created_at
+  FROM messages m JOIN users u ON u.id = m.sender_id`;
+
+const IN_CONVERSATION = "m.conversation_id = :conversation";
+const OF_USER =
+  "m.conversation_id IN (SELECT conversation_id FROM memberships WHERE user_id = :user)";
+const NEWEST_FIRST = "ORDER BY m.created_at DESC, m.id DESC LIMIT :limit";
+const OLDEST_FIRST = "ORDER BY m.created_at ASC, m.id ASC LIMIT :limit";
+const OLDER = "(m.created_at, m.id) < (:key, :id)";
+const NEWER = "(m.created_at, m.id) > (:key, :id)";
+
+export type MessageScope = { conversationId: string } | { userId: string };
+
+export function createMessageStore(db: DatabaseSync) {
+  const one = db.prepare(`${SELECT} WHERE m.id = ?`);
+  const head = db.prepare("SELECT id, conversation_id, sender_id, body FROM messages WHERE id = ?");
+  const list = {
+    conversation: {
+      first: db.prepare(`${SELECT} WHERE ${IN_CONVERSATION} ${NEWEST_FIRST}`),
+      after: db.prepare(`${SELECT} WHERE ${IN_CONVERSATION} AND ${OLDER} ${NEWEST_FIRST}`),
+      before: db.prepare(`${SELECT} WHERE ${IN_CONVERSATION} AND ${NEWER} ${OLDEST_FIRST}`),
+    },
+    user: {
+      first: db.prepare(`${SELECT} WHERE ${OF_USER} ${NEWEST_FIRST}`),
+      after: db.prepare(`${SELECT} WHERE ${OF_USER} AND ${OLDER} ${NEWEST_FIRST}`),
+      before: db.prepare(`${SELECT} WHERE ${OF_USER} AND ${NEWER} ${OLDEST_FIRST}`),
+    },
+  };
+  const reactionsOf = db.prepare(
+    `SELECT message_id, name, usernames FROM reactions
+     WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, position`,
+  );
+  const attachmentsOf = db.prepare(
+    `SELECT id, message_id, filename, file_url, file_type, file_size, created_at FROM attachments
+     WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, id`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO messages (id, conversation_id, sender_id, body, read_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAttachment = db.prepare(
+    `INSERT INTO attachments (id, message_id, filename, file_url, file_type, file_size, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const setBody = db.prepare("UPDATE messages SET body = ? WHERE id = ?");
+  const setUpdated = db.prepare("UPDATE messages SET updated_at = ? WHERE id = ?");
+  const upsertReaction = db.prepare(
+    `INSERT INTO reactions (message_id, name, position, usernames)
+     VALUES (:message, :name,
+       (SELECT coalesce(max(position), 0) + 1 FROM reactions WHERE message_id = :message), :usernames)
+     ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`,
+  );
+  const deleteReaction = db.prepare("DELETE FROM reactions WHERE message_id = ? AND name = ?");
+  const remove = db.prepare("DELETE FROM messages WHERE id = ?");
+  const cursorIn = db.prepare(
+    "SELECT created_at AS key, id FROM messages WHERE id = ? AND conversation_id = ?",
+  );
+  const cursorOf = db.prepare(
+    `SELECT m.created_at AS key, m.id FROM messages m
+     JOIN memberships ms ON ms.conversation_id = m.conversation_id AND ms.user_id = ?
+     WHERE m.id = ?`,
+  );
+
+  function hydrate(rows: Row[]): MessageJson[] {
+    if (rows.length === 0) return [];
+    const ids = JSON.stringify(rows.map((row) => row.id));
+    const reactions = new Map<string, ReactionJson[]>();
+    for (const r of reactionsOf.all(ids) as {
+      message_id: string;
+      name: string;
+      usernames: string;
+    }[]) {
+      const list = reactions.get(r.message_id) ?? [];
+      list.push({ [r.name]: JSON.parse(r.usernames) as string[] });
+      reactions.set(r.message_id, list);
+    }
+    const attachments = new Map<string, AttachmentJson[]>();
+    for (const a of attachmentsOf.all(ids) as AttachmentJson[]) {
+      const list = attachments.get(a.message_id) ?? [];
+      list.push({ ...a });
+      attachments.set(a.message_id, list);
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      conversation_id: row.conversation_id,
+      contact: {
+        id: row.sender_id,
+        username: row.username,
+        phone_number: row.phone_number,
+        avatar_url: row.avatar_url,
+        last_active_at: row.sender_active_at,
+        created_at: row.sender_created_at,
+      },
+      message: row.body,
+      reactions: reactions.get(row.id) ?? [],
+      attachments: attachments.get(row.id) ?? [],
+      read_at: row.read_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }));
+  }
+
+  return {
+    get(id: string): MessageJson | undefined {
+      const row = one.get(id) as Row | undefined;
+      return row && hydrate([row])[0];
+    },
+    head: (id: string) => head.get(id) as MessageHead | undefined,
+    /** The sort key of a message within the scope, for a cursor. */
+    cursor(id: string, scope: MessageScope): Cursor | undefined {
+      return (
+        "conversationId" in scope
+          ? cursorIn.get(id, scope.conversationId)
+          : cursorOf.get(scope.userId, id)
+      ) as Cursor | undefined;
+    },
+    /** Newest first; one more row than `limit` when there is more. */
+    list(
+      scope: MessageScope,
+      limit: number,
+      page: { after?: Cursor; before?: Cursor },
+    ): MessageJson[] {
+      const statements = "conversationId" in scope ? list.conversation : list.user;
+      const params: Record<string, SQLInputValue> =
+        "conversationId" in scope
+          ? { conversation: scope.conversationId, limit }
+          : { user: scope.userId, limit };
+      if (page.before) {
+        const rows = statements.before.all({ ...params, ...page.before }) as Row[];
+        return hydrate(rows.reverse());
+      }
+      if (page.after) return hydrate(statements.after.all({ ...params, ...page.after }) as Row[]);
+      return hydrate(statements.first.all(params) as Row[]);
+    },
+    insert(message: {
+      id: string;
+      conversationId: string;
+      senderId: string;
+      body: string;
+      createdAt: number;
+      readAt?: number | null;
+    }): void {
+      insert.run(
+        message.id,
+        message.conversationId,
+        message.senderId,
+        message.body,
+        message.readAt ?? null,
+        message.createdAt,
+      );
+    },
+    addAttachments(messageId: string, list: readonly NewAttachment[], createdAt: number): void {
+      for (const a of list) {
+        insertAttachment.run(
+          a.id,
+          messageId,
+          a.filename,
+          a.file_url,
+          a.file_type,
+          a.file_size,
+          createdAt,
+        );
+      }
+    },
+    setBody: (id: string, body: string) => setBody.run(body, id),
+    setUpdated: (id: string, at: number) => setUpdated.run(at, id),
+    /** Replaces the user list of one reaction name; an empty list removes the name. */
+    setReaction(id: string, name: string, usernames: readonly string[]): void {
+      if (usernames.length === 0) deleteReaction.run(id, name);
+      else upsertReaction.run({ message: id, name, usernames: JSON.stringify(usernames) });
+    },
+    remove: (id: string) => remove.run(id),
+  };
+}
+
+export type MessageStore = ReturnType<typeof createMessageStore>;

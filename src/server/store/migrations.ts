@@ -1,0 +1,91 @@
+// Ordered schema migrations. Append only: never edit one that has shipped.
+export const MIGRATIONS: readonly string[] = [
+  // 1: users, groups, conversations with per-user state, messages and what hangs off them.
+  `
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE,
+    phone_number TEXT,
+    avatar_url TEXT,
+    token TEXT NOT NULL UNIQUE,
+    last_active_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE groups (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE group_members (
+    group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    PRIMARY KEY (group_id, user_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE conversations (
+    id TEXT PRIMARY KEY,
+    group_id TEXT UNIQUE REFERENCES groups(id) ON DELETE CASCADE,
+    -- "<lower user id>|<higher user id>" for a conversation between two contacts
+    pair_key TEXT UNIQUE,
+    pinned_message_id TEXT,
+    last_active_at INTEGER,
+    created_at INTEGER NOT NULL,
+    CHECK ((group_id IS NULL) <> (pair_key IS NULL))
+  );
+  -- Who sees a conversation, and their own settings on it.
+  CREATE TABLE memberships (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    contact_id TEXT REFERENCES users(id),
+    is_pinned INTEGER NOT NULL DEFAULT 0,
+    is_muted INTEGER NOT NULL DEFAULT 0,
+    archived_at INTEGER,
+    last_opened_at INTEGER,
+    PRIMARY KEY (user_id, conversation_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX memberships_by_conversation ON memberships(conversation_id);
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    sender_id TEXT NOT NULL REFERENCES users(id),
+    body TEXT NOT NULL,
+    read_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER
+  );
+  CREATE INDEX messages_by_conversation ON messages(conversation_id, created_at DESC, id DESC);
+  CREATE INDEX messages_by_time ON messages(created_at DESC, id DESC);
+  CREATE INDEX messages_unread ON messages(conversation_id) WHERE read_at IS NULL;
+  CREATE TABLE reactions (
+    message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    -- order in which the names were first used on the message
+    position INTEGER NOT NULL,
+    usernames TEXT NOT NULL, -- JSON array of user names
+    PRIMARY KEY (message_id, name)
+  ) WITHOUT ROWID;
+  CREATE TABLE attachments (
+    id TEXT PRIMARY KEY,
+    message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    filename TEXT,
+    file_url TEXT NOT NULL,
+    file_type TEXT,
+    file_size INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX attachments_by_message ON attachments(message_id, id);
+  CREATE TABLE idempotency_keys (
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_time ON idempotency_keys(created_at);
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
