@@ -132,7 +132,10 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch(async (error: unknown) => {
   const { ConfigError } = await import("./config.ts");
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+  if (
+    error instanceof UsageError ||
+    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+  ) {
     process.stderr.write(`parley: ${(error as Error).message}\nTry "parley --help".\n`);
     process.exit(2);
   }

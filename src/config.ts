@@ -10,7 +10,12 @@ export type Paths = { config: string; data: string; state: string; configFile: s
 /** XDG folders on Linux ($XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley, $XDG_STATE_HOME/parley). */
 export function parleyPaths(): Paths {
   const p = envPaths("parley", { suffix: "" });
-  return { config: p.config, data: p.data, state: p.log, configFile: join(p.config, "config.json") };
+  return {
+    config: p.config,
+    data: p.data,
+    state: p.log,
+    configFile: join(p.config, "config.json"),
+  };
 }
 
 export const ConfigFile = z
@@ -75,7 +80,9 @@ export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
     try {
       token = readFileSync(opts.tokenFile, "utf8").trim();
     } catch (error) {
-      throw new ConfigError(`Cannot read the token file ${opts.tokenFile}: ${(error as Error).message}`);
+      throw new ConfigError(
+        `Cannot read the token file ${opts.tokenFile}: ${(error as Error).message}`,
+      );
     }
     if (!token) throw new ConfigError(`The token file ${opts.tokenFile} is empty.`);
   }

@@ -43,9 +43,9 @@ import {
 import { useMe, useSession } from "./session.tsx";
 import { clearNotice, connectionStore, noticeStore, reportError, reportInfo } from "./status.ts";
 import { useStore } from "./store.ts";
+import { copyToClipboard } from "./terminal.ts";
 import { sanitize } from "./text.ts";
 import { useTheme } from "./theme.ts";
-import { copyToClipboard } from "./terminal.ts";
 
 type Focus = "sidebar" | "messages" | "composer";
 const FOCUS_ORDER: Focus[] = ["sidebar", "messages", "composer"];
@@ -78,11 +78,20 @@ export function App() {
     { priority: PRIORITY.dialog + 100 },
   );
 
-  if (columns < MIN_COLUMNS || rows < MIN_ROWS) return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS)
+    return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
   return <ChatScreen columns={columns} rows={rows} onQuit={quit} />;
 }
 
-function TooSmallScreen({ columns, rows, onQuit }: { columns: number; rows: number; onQuit: () => void }) {
+function TooSmallScreen({
+  columns,
+  rows,
+  onQuit,
+}: {
+  columns: number;
+  rows: number;
+  onQuit: () => void;
+}) {
   useKeypress(
     (input) => {
       if (input === "q") onQuit();
@@ -93,7 +102,15 @@ function TooSmallScreen({ columns, rows, onQuit }: { columns: number; rows: numb
   return <TooSmall columns={columns} rows={rows} />;
 }
 
-function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; onQuit: () => void }) {
+function ChatScreen({
+  columns,
+  rows,
+  onQuit,
+}: {
+  columns: number;
+  rows: number;
+  onQuit: () => void;
+}) {
   const session = useSession();
   const theme = useTheme();
   const me = useMe();
@@ -115,7 +132,9 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
   const conversations = useMemo(() => {
     if (!search) return list.conversations;
     const q = search.toLowerCase();
-    return list.conversations.filter((c) => conversationName(c, contacts).toLowerCase().includes(q));
+    return list.conversations.filter((c) =>
+      conversationName(c, contacts).toLowerCase().includes(q),
+    );
   }, [list.conversations, search, contacts]);
 
   // Keep the sidebar cursor on something that exists.
@@ -134,7 +153,9 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
   const items: Item[] = useMemo(
     () => [
       ...history.messages.map((message): Item => ({ kind: "message", key: message.id, message })),
-      ...outbox.map((entry): Item => ({ kind: "outbox", key: `out:${entry.idempotencyKey}`, entry })),
+      ...outbox.map(
+        (entry): Item => ({ kind: "outbox", key: `out:${entry.idempotencyKey}`, entry }),
+      ),
     ],
     [history.messages, outbox],
   );
@@ -219,7 +240,11 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
     if (item.kind === "outbox") {
       const { entry } = item;
       if (action === "retry" && entry.status === "failed") {
-        send.mutate({ conversationId: entry.conversationId, text: entry.text, idempotencyKey: entry.idempotencyKey });
+        send.mutate({
+          conversationId: entry.conversationId,
+          text: entry.text,
+          idempotencyKey: entry.idempotencyKey,
+        });
       } else if (action === "drop" && entry.status === "failed") {
         discardSend(queryClient, entry.idempotencyKey);
         reportInfo("Dropped the unsent message.");
@@ -233,12 +258,17 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
     const { message } = item;
     switch (action) {
       case "react":
-        if (!me) return reportError("Cannot react", new Error("send a message first, so parley learns who you are"));
+        if (!me)
+          return reportError(
+            "Cannot react",
+            new Error("send a message first, so parley learns who you are"),
+          );
         return setDialog({ kind: "react", message });
       case "edit":
         return startEdit(message);
       case "delete":
-        if (!isMine(message)) return reportError("Cannot delete", new Error("only your own messages can be deleted"));
+        if (!isMine(message))
+          return reportError("Cannot delete", new Error("only your own messages can be deleted"));
         return setDialog({
           kind: "confirm",
           prompt: "Delete this message for everyone? y deletes, any other key keeps it",
@@ -253,7 +283,9 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
         });
       case "copy": {
         const attachment = message.attachments[0];
-        const text = message.message.trim() ? message.message : (attachment?.file_url ?? attachment?.url ?? "");
+        const text = message.message.trim()
+          ? message.message
+          : (attachment?.file_url ?? attachment?.url ?? "");
         copyToClipboard(text);
         return;
       }
@@ -266,7 +298,8 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
     if (!openId) return;
     clearNotice();
     if (editing) {
-      if (text.trim() !== editing.message.message.trim()) edit.mutate({ message: editing.message, text });
+      if (text.trim() !== editing.message.message.trim())
+        edit.mutate({ message: editing.message, text });
       setDraft(editing.savedDraft);
       setEditing(null);
       return;
@@ -331,7 +364,9 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
   const newRows = dialog?.kind === "new" ? 9 : 0;
   const paneHeight = Math.max(4, bodyHeight - composerRows - pickerRows - newRows);
 
-  const blocker = connection.state === "unauthorized" || (connection.state === "offline" && list.conversations.length === 0);
+  const blocker =
+    connection.state === "unauthorized" ||
+    (connection.state === "offline" && list.conversations.length === 0);
   const hints =
     dialog?.kind === "react"
       ? "←→ choose · Enter or 1-9 toggles your reaction · Esc closes"
@@ -400,19 +435,23 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
                 alignItems="center"
               >
                 <Text bold>No conversation open</Text>
-                <Text color={theme.dim}>↑↓ to choose one · Enter opens it · n starts a new one · ? help</Text>
+                <Text color={theme.dim}>
+                  ↑↓ to choose one · Enter opens it · n starts a new one · ? help
+                </Text>
               </Box>
             )}
             {dialog?.kind === "react" ? (
               <ReactionPicker
                 width={mainWidth}
-                mine={new Set(
-                  dialog.message.reactions.flatMap((r) =>
-                    Object.entries(r)
-                      .filter(([, users]) => me !== undefined && users.includes(me))
-                      .map(([name]) => name),
-                  ),
-                )}
+                mine={
+                  new Set(
+                    dialog.message.reactions.flatMap((r) =>
+                      Object.entries(r)
+                        .filter(([, users]) => me !== undefined && users.includes(me))
+                        .map(([name]) => name),
+                    ),
+                  )
+                }
                 onPick={(name) => {
                   react.mutate({ message: dialog.message, name, me: me! });
                   setDialog(null);
@@ -427,12 +466,15 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
                 onCancel={() => setDialog(null)}
                 onSubmit={(id) => {
                   setDialog(null);
-                  createConversation.mutate(id.startsWith("grp_") ? { group_id: id } : { contact_id: id }, {
-                    onSuccess: (c) => {
-                      setFilter("all");
-                      openConversation(c);
+                  createConversation.mutate(
+                    id.startsWith("grp_") ? { group_id: id } : { contact_id: id },
+                    {
+                      onSuccess: (c) => {
+                        setFilter("all");
+                        openConversation(c);
+                      },
                     },
-                  });
+                  );
                 }}
               />
             ) : open ? (
@@ -441,7 +483,9 @@ function ChatScreen({ columns, rows, onQuit }: { columns: number; rows: number; 
                 focused={focus === "composer" && dialog === null}
                 draft={draft}
                 label={editing ? "editing" : undefined}
-                placeholder={editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`}
+                placeholder={
+                  editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
+                }
                 onChange={setDraft}
                 onSubmit={submit}
                 onEscape={() => {
@@ -474,7 +518,7 @@ function Blocker({ width, height }: { width: number; height: number }) {
     connection.state === "unauthorized"
       ? [
           "The server rejected the token (401).",
-          "Set a valid one in PARLEY_TOKEN, in the config file's \"token\",",
+          'Set a valid one in PARLEY_TOKEN, in the config file\'s "token",',
           "or with --token-file PATH, then start parley again.",
         ]
       : [

@@ -5,7 +5,15 @@
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
 import type { OutboxEntry } from "./queries/messages.ts";
-import { clockTime, dayLabel, displayWidth, formatBytes, sanitize, truncate, wrap } from "./text.ts";
+import {
+  clockTime,
+  dayLabel,
+  displayWidth,
+  formatBytes,
+  sanitize,
+  truncate,
+  wrap,
+} from "./text.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
 export type Segment = { text: string; tone?: Tone; bold?: boolean };
@@ -42,7 +50,11 @@ function reactionsLine(message: Message, me: string | undefined): Line | null {
     for (const [name, users] of Object.entries(reaction)) {
       if (users.length === 0) continue;
       const mine = me !== undefined && users.includes(me);
-      line.push({ text: `${emojiFor(name)} ${users.length}`, tone: mine ? "accent" : "plain", bold: mine });
+      line.push({
+        text: `${emojiFor(name)} ${users.length}`,
+        tone: mine ? "accent" : "plain",
+        bold: mine,
+      });
       line.push({ text: "  " });
     }
   }
@@ -72,7 +84,9 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   if (newDay) {
     const label = ` ${dayLabel(time, ctx.now)} `;
     const side = Math.max(2, Math.floor((width - label.length) / 2));
-    lines.push([{ text: truncate(`${"─".repeat(side)}${label}${"─".repeat(side)}`, width), tone: "dim" }]);
+    lines.push([
+      { text: truncate(`${"─".repeat(side)}${label}${"─".repeat(side)}`, width), tone: "dim" },
+    ]);
   }
   const sender = senderOf(item, me);
   const mine = me !== undefined && sender === me;
@@ -87,15 +101,26 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     const state: Segment =
       entry.status === "pending"
         ? { text: " · sending…", tone: "dim" }
-        : { text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`, tone: "error" };
-    lines.push([{ text: "you", tone: "self", bold: true }, { text: ` · ${clockTime(time)}`, tone: "dim" }, state]);
+        : {
+            text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`,
+            tone: "error",
+          };
+    lines.push([
+      { text: "you", tone: "self", bold: true },
+      { text: ` · ${clockTime(time)}`, tone: "dim" },
+      state,
+    ]);
     lines.push(...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim"));
     return truncateLines(lines, width);
   }
   const { message } = item;
   if (!grouped || message.updated_at !== null || (mine && message.read_at !== null)) {
     const header: Line = [
-      { text: mine ? "you" : sanitize(sender) || "unknown", tone: mine ? "self" : "other", bold: true },
+      {
+        text: mine ? "you" : sanitize(sender) || "unknown",
+        tone: mine ? "self" : "other",
+        bold: true,
+      },
       { text: ` · ${clockTime(time)}`, tone: "dim" },
     ];
     if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
@@ -123,7 +148,12 @@ function truncateLines(lines: Line[], width: number): Line[] {
   });
 }
 
-type CacheEntry = { previousKey: string | undefined; width: number; me: string | undefined; lines: Line[] };
+type CacheEntry = {
+  previousKey: string | undefined;
+  width: number;
+  me: string | undefined;
+  lines: Line[];
+};
 const cache = new WeakMap<object, CacheEntry>();
 
 /** layoutItem, cached on the message or outbox object (new objects come from new data). */

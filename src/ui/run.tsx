@@ -90,7 +90,9 @@ function writeCrashLog(paths: Paths, error: unknown): string {
 export async function runClient(args: ClientArgs): Promise<number> {
   const env = process.env;
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
-    process.stderr.write("parley: this is a full-screen app; run it in a terminal (stdin and stdout must be a TTY).\n");
+    process.stderr.write(
+      "parley: this is a full-screen app; run it in a terminal (stdin and stdout must be a TTY).\n",
+    );
     return 1;
   }
   if (!env.TERM || env.TERM === "dumb") {
@@ -107,7 +109,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
   if (config.baseUrl === undefined) {
     const { startServer } = await import("../server/index.ts");
     mkdirSync(paths.data, { recursive: true });
-    const server = await startServer({ db: join(paths.data, "parley.db"), demo: true, demoReplies: true });
+    const server = await startServer({
+      db: join(paths.data, "parley.db"),
+      demo: true,
+      demoReplies: true,
+    });
     const user = server.demoUsers[0]!;
     embedded = server;
     target = { baseUrl: server.url, token: user.token, username: user.username };

@@ -9,7 +9,10 @@ let write: Writer | null = null;
 let insideTmux = false;
 
 /** run.tsx points this at the real terminal; tests point it at a buffer. */
-export function setTerminalWriter(writer: Writer | null, env: NodeJS.ProcessEnv = process.env): void {
+export function setTerminalWriter(
+  writer: Writer | null,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   write = writer;
   insideTmux = Boolean(env.TMUX);
 }
@@ -26,7 +29,9 @@ export function copyToClipboard(text: string): void {
   if (!write) return;
   const data = Buffer.from(text, "utf8").toString("base64");
   write(passthrough(`\x1b]52;c;${data}\x07`));
-  reportInfo(`Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`);
+  reportInfo(
+    `Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`,
+  );
 }
 
 /** Strips everything that could end the sequence early or start another. */
@@ -38,7 +43,11 @@ export function notificationText(text: string, max = 200): string {
     .slice(0, max);
 }
 
-export function notify(title: string, body: string, options: { bell: boolean; desktop: boolean }): void {
+export function notify(
+  title: string,
+  body: string,
+  options: { bell: boolean; desktop: boolean },
+): void {
   if (!write) return;
   if (options.bell) write("\x07");
   if (options.desktop) {

@@ -11,7 +11,11 @@ export type Viewport = {
   clipTop: number;
 };
 
-export function viewportEndingAt(bottom: number, height: number, heightOf: (i: number) => number): Viewport {
+export function viewportEndingAt(
+  bottom: number,
+  height: number,
+  heightOf: (i: number) => number,
+): Viewport {
   let used = 0;
   let top = bottom;
   for (let i = bottom; i >= 0; i--) {
@@ -23,7 +27,12 @@ export function viewportEndingAt(bottom: number, height: number, heightOf: (i: n
 }
 
 /** The bottom index that shows `index` as the topmost whole item (as far as the items allow). */
-export function bottomForTop(index: number, count: number, height: number, heightOf: (i: number) => number): number {
+export function bottomForTop(
+  index: number,
+  count: number,
+  height: number,
+  heightOf: (i: number) => number,
+): number {
   let used = 0;
   let bottom = index;
   for (let i = index; i < count; i++) {

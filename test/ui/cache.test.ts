@@ -15,7 +15,14 @@ function msg(n: number, extra: Partial<Message> = {}): Message {
   return {
     id: `msg_${String(n).padStart(4, "0")}`,
     conversation_id: "conv_1",
-    contact: { id: "ct_b", username: "bob", phone_number: null, avatar_url: null, last_active_at: null, created_at: 0 },
+    contact: {
+      id: "ct_b",
+      username: "bob",
+      phone_number: null,
+      avatar_url: null,
+      last_active_at: null,
+      created_at: 0,
+    },
     message: `m${n}`,
     reactions: [],
     attachments: [],
@@ -52,7 +59,9 @@ describe("mergeLatest", () => {
 
   it("drops messages deleted on the server and shows edits", () => {
     const latest = page(51, 100, true);
-    latest.data = latest.data.filter((m) => m.message !== "m99").map((m) => (m.message === "m98" ? { ...m, message: "edited" } : m));
+    latest.data = latest.data
+      .filter((m) => m.message !== "m99")
+      .map((m) => (m.message === "m98" ? { ...m, message: "edited" } : m));
     const merged = mergeLatest(loaded, latest);
     const all = chronological(merged);
     expect(all.some((m) => m.message === "m99")).toBe(false);

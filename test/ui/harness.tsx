@@ -2,11 +2,11 @@
 // chosen size, with keys written as the bytes a terminal sends. Frames are read back
 // through @xterm/headless, so what is asserted is what a person would see on screen.
 import { EventEmitter } from "node:events";
+import type { QueryClient } from "@tanstack/react-query";
 import xterm from "@xterm/headless";
 import { render } from "ink";
-import type { QueryClient } from "@tanstack/react-query";
 import { createApi } from "../../src/api/client.ts";
-import { startServer, type RunningServer } from "../../src/server/index.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { createQueryClient, Root } from "../../src/ui/run.tsx";
 import { newSessionIdentity, type Session } from "../../src/ui/session.tsx";
 import { connectionStore, noticeStore } from "../../src/ui/status.ts";
@@ -18,14 +18,12 @@ class FakeStdout extends EventEmitter {
   rows: number;
   written = "";
   bytes = 0;
-  constructor(
-    columns: number,
-    rows: number,
-    private readonly term: xterm.Terminal,
-  ) {
+  private readonly term: xterm.Terminal;
+  constructor(columns: number, rows: number, term: xterm.Terminal) {
     super();
     this.columns = columns;
     this.rows = rows;
+    this.term = term;
   }
   write = (data: string) => {
     this.bytes += Buffer.byteLength(data);
@@ -75,7 +73,11 @@ export type Harness = {
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
   paste(text: string): Promise<void>;
-  waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  waitFor(
+    predicate: (screen: string) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
   clipboard: string[];
   close(): Promise<void>;
@@ -83,16 +85,18 @@ export type Harness = {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
-export async function startHarness(options: {
-  columns?: number;
-  rows?: number;
-  server?: RunningServer;
-  user?: number;
-  token?: string;
-  baseUrl?: string;
-  env?: NodeJS.ProcessEnv;
-  username?: string | null;
-} = {}): Promise<Harness> {
+export async function startHarness(
+  options: {
+    columns?: number;
+    rows?: number;
+    server?: RunningServer;
+    user?: number;
+    token?: string;
+    baseUrl?: string;
+    env?: NodeJS.ProcessEnv;
+    username?: string | null;
+  } = {},
+): Promise<Harness> {
   const columns = options.columns ?? 120;
   const rows = options.rows ?? 40;
   const server = options.server ?? (await startServer({ port: 0, demo: true, demoReplies: false }));
@@ -104,7 +108,9 @@ export async function startHarness(options: {
   const session: Session = {
     api: createApi({ baseUrl, token: options.token ?? user.token, retries: 0, timeoutMs: 2000 }),
     baseUrl,
-    me: newSessionIdentity(options.username === null ? undefined : (options.username ?? user.username)),
+    me: newSessionIdentity(
+      options.username === null ? undefined : (options.username ?? user.username),
+    ),
     notify: { bell: true, desktop: true },
   };
   const queryClient = createQueryClient();
@@ -115,16 +121,19 @@ export async function startHarness(options: {
     const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
     if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
   }, {});
-  const instance = render(<Root session={session} queryClient={queryClient} env={options.env ?? {}} />, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
-    interactive: true,
-    alternateScreen: true,
-    incrementalRendering: true,
-    patchConsole: false,
-    exitOnCtrlC: false,
-  });
+  const instance = render(
+    <Root session={session} queryClient={queryClient} env={options.env ?? {}} />,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
+      interactive: true,
+      alternateScreen: true,
+      incrementalRendering: true,
+      patchConsole: false,
+      exitOnCtrlC: false,
+    },
+  );
 
   const screen = () => {
     const buffer = term.buffer.active;

@@ -63,7 +63,7 @@ export function Composer(props: Props) {
         return true;
       }
       if (key.tab) return false;
-      const result = applyKey(draft, input, key);
+      const result = applyKey(draft, input, key, { width: inner });
       if (result.handled) {
         if (result.state !== draft) props.onChange(result.state);
         return true;
@@ -111,8 +111,11 @@ export function Composer(props: Props) {
         shown.map((line, i) => {
           const lineIndex = first + i;
           if (!focused || lineIndex !== layout.cursorLine) {
-            // biome-ignore lint/suspicious/noArrayIndexKey: draft lines are positional
-            return <Text key={lineIndex} wrap="truncate-end">{line || " "}</Text>;
+            return (
+              <Text key={lineIndex} wrap="truncate-end">
+                {line || " "}
+              </Text>
+            );
           }
           const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
           return (

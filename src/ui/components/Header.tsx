@@ -2,10 +2,21 @@ import { Box, Text } from "ink";
 import { sanitize, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
-export function Header({ width, me, server }: { width: number; me: string | undefined; server: string }) {
+export function Header({
+  width,
+  me,
+  server,
+}: {
+  width: number;
+  me: string | undefined;
+  server: string;
+}) {
   const theme = useTheme();
   const right = "? help";
-  const left = truncate(` parley · ${me ? sanitize(me) : "(you: not known yet)"} @ ${server}`, width - right.length - 2);
+  const left = truncate(
+    ` parley · ${me ? sanitize(me) : "(you: not known yet)"} @ ${server}`,
+    width - right.length - 2,
+  );
   return (
     <Box width={width} height={1} justifyContent="space-between">
       <Text bold color={theme.accent} wrap="truncate-end">

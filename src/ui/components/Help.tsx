@@ -5,7 +5,15 @@ import { padEnd, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 /** The whole key table; any key closes it (Ctrl+C still quits). */
-export function Help({ width, height, onClose }: { width: number; height: number; onClose: () => void }) {
+export function Help({
+  width,
+  height,
+  onClose,
+}: {
+  width: number;
+  height: number;
+  onClose: () => void;
+}) {
   const theme = useTheme();
   useKeypress(
     (input, key) => {
@@ -26,7 +34,9 @@ export function Help({ width, height, onClose }: { width: number; height: number
   }
   const room = Math.max(1, height - 4);
   const twoColumns = lines.length > room && inner >= 100;
-  const columns = twoColumns ? [lines.slice(0, Math.ceil(lines.length / 2)), lines.slice(Math.ceil(lines.length / 2))] : [lines];
+  const columns = twoColumns
+    ? [lines.slice(0, Math.ceil(lines.length / 2)), lines.slice(Math.ceil(lines.length / 2))]
+    : [lines];
   return (
     <Box
       flexDirection="column"

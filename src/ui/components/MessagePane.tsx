@@ -47,7 +47,11 @@ export function MessagePane(props: Props) {
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;
 
-  const [scroll, setScroll] = useState<Scroll>({ follow: true, selectedKey: undefined, bottomKey: undefined });
+  const [scroll, setScroll] = useState<Scroll>({
+    follow: true,
+    selectedKey: undefined,
+    bottomKey: undefined,
+  });
   const last = items.length - 1;
   const selected = scroll.follow ? last : (indexOf.get(scroll.selectedKey ?? "") ?? last);
   const bottom = scroll.follow ? last : (indexOf.get(scroll.bottomKey ?? "") ?? last);
@@ -62,7 +66,14 @@ export function MessagePane(props: Props) {
   }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.follow]);
   useEffect(() => {
     // A short conversation that does not fill the pane loads more at once.
-    if (view && view.top === 0 && view.clipTop === 0 && hasOlder && !isLoadingOlder && items.length > 0) {
+    if (
+      view &&
+      view.top === 0 &&
+      view.clipTop === 0 &&
+      hasOlder &&
+      !isLoadingOlder &&
+      items.length > 0
+    ) {
       let used = 0;
       for (let i = 0; i <= last; i++) used += heightOf(i);
       if (used < viewHeight) loadOlder();
@@ -85,8 +96,8 @@ export function MessagePane(props: Props) {
       const item = items[selected];
       if (key.upArrow || input === "k") select(selected - 1);
       else if (key.downArrow || input === "j") select(selected + 1);
-      else if (key.pageUp) select(selected - Math.max(1, (view ? bottom - view.top : 1)));
-      else if (key.pageDown) select(selected + Math.max(1, (view ? bottom - view.top : 1)));
+      else if (key.pageUp) select(selected - Math.max(1, view ? bottom - view.top : 1));
+      else if (key.pageDown) select(selected + Math.max(1, view ? bottom - view.top : 1));
       else if (input === "g" || key.home) select(0);
       else if (input === "G" || key.end) select(last);
       else if (key.escape) props.onLeave();
@@ -113,6 +124,7 @@ export function MessagePane(props: Props) {
       lines.forEach((line, n) => {
         rows.push(
           <LineView
+            // biome-ignore lint/suspicious/noArrayIndexKey: a message's lines are positional
             key={`${item.key}:${n}`}
             line={line}
             marker={isSelected ? (theme.color ? "▌" : ">") : " "}
@@ -162,4 +174,3 @@ export function MessagePane(props: Props) {
     </Box>
   );
 }
-

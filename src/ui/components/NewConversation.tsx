@@ -8,7 +8,12 @@ import { PRIORITY, useKeypress } from "../keys.tsx";
 import { sanitize, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
-type Props = { width: number; me: string | undefined; onSubmit: (id: string) => void; onCancel: () => void };
+type Props = {
+  width: number;
+  me: string | undefined;
+  onSubmit: (id: string) => void;
+  onCancel: () => void;
+};
 
 export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   const theme = useTheme();
@@ -18,7 +23,10 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   const query = value.trim().toLowerCase();
   const suggestions = [...contacts.values()]
     .filter((c) => c.username !== me)
-    .filter((c) => !query || c.username.toLowerCase().includes(query) || c.id.toLowerCase().includes(query))
+    .filter(
+      (c) =>
+        !query || c.username.toLowerCase().includes(query) || c.id.toLowerCase().includes(query),
+    )
     .slice(0, 5);
   useKeypress(
     (input, key) => {
@@ -36,10 +44,23 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
     { priority: PRIORITY.dialog },
   );
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor={theme.focusBorder} paddingX={1}>
+    <Box
+      flexDirection="column"
+      width={width}
+      borderStyle="round"
+      borderColor={theme.focusBorder}
+      paddingX={1}
+    >
       <Box>
         <Text bold>new conversation with: </Text>
-        <TextInput value={value} onChange={(v) => { setValue(v); setPick(-1); }} placeholder="ct_… or grp_…" />
+        <TextInput
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            setPick(-1);
+          }}
+          placeholder="ct_… or grp_…"
+        />
       </Box>
       {suggestions.map((c, i) => (
         <Text key={c.id} inverse={i === pick} wrap="truncate-end">

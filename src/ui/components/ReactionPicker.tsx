@@ -5,7 +5,12 @@ import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { useTheme } from "../theme.ts";
 
-type Props = { width: number; mine: ReadonlySet<string>; onPick: (name: string) => void; onClose: () => void };
+type Props = {
+  width: number;
+  mine: ReadonlySet<string>;
+  onPick: (name: string) => void;
+  onClose: () => void;
+};
 
 export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
   const theme = useTheme();
@@ -15,10 +20,13 @@ export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
     (input, key) => {
       if (key.ctrl && input === "c") return false;
       if (key.escape || input === "q") onClose();
-      else if (key.leftArrow || input === "h") setIndex((i) => (i + choices.length - 1) % choices.length);
-      else if (key.rightArrow || input === "l" || key.tab) setIndex((i) => (i + 1) % choices.length);
+      else if (key.leftArrow || input === "h")
+        setIndex((i) => (i + choices.length - 1) % choices.length);
+      else if (key.rightArrow || input === "l" || key.tab)
+        setIndex((i) => (i + 1) % choices.length);
       else if (key.return) onPick(choices[index]!);
-      else if (/^[1-9]$/.test(input) && Number(input) <= choices.length) onPick(choices[Number(input) - 1]!);
+      else if (/^[1-9]$/.test(input) && Number(input) <= choices.length)
+        onPick(choices[Number(input) - 1]!);
       return true;
     },
     { priority: PRIORITY.dialog },
@@ -28,7 +36,12 @@ export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
       <Text wrap="truncate-end">
         <Text bold>react </Text>
         {choices.map((name, i) => (
-          <Text key={name} inverse={i === index} bold={mine.has(name)} color={mine.has(name) ? theme.accent : undefined}>
+          <Text
+            key={name}
+            inverse={i === index}
+            bold={mine.has(name)}
+            color={mine.has(name) ? theme.accent : undefined}
+          >
             {` ${i + 1}${emojiFor(name)} `}
           </Text>
         ))}

@@ -7,7 +7,7 @@ import type { Conversation } from "../../api/schema.ts";
 import { useContacts } from "../contacts.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
-import { type Filter, FILTERS } from "../queries/conversations.ts";
+import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/messages.ts";
 import { displayWidth, relativeTime, sanitize, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
@@ -54,7 +54,10 @@ export function Sidebar(props: Props) {
     0,
     conversations.findIndex((c) => c.id === props.selectedId),
   );
-  const offset = Math.max(0, Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows));
+  const offset = Math.max(
+    0,
+    Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows),
+  );
   const visible = conversations.slice(offset, offset + visibleRows);
 
   const move = (delta: number) => {
@@ -178,18 +181,38 @@ const Row = memo(function Row({ conversation: c, width, me, selected, open, focu
   const preview = usePreview(c, me);
   const name = conversationName(c, contacts);
   const icons = conversationIcons(c);
-  const when = c.last_active_at !== null ? relativeTime(c.last_active_at, Math.floor(Date.now() / 1000)) : "new";
-  const unread = preview && preview.unread > 0 && !open ? `${preview.unread}${preview.unreadMore ? "+" : ""}` : "";
+  const when =
+    c.last_active_at !== null
+      ? relativeTime(c.last_active_at, Math.floor(Date.now() / 1000))
+      : "new";
+  const unread =
+    preview && preview.unread > 0 && !open
+      ? `${preview.unread}${preview.unreadMore ? "+" : ""}`
+      : "";
   const right = `${when}${unread ? ` ${unread}` : ""}`;
   const marker = selected ? "▸" : open ? "•" : " ";
   const left = `${marker}${icons ? `${icons} ` : ""}`;
   const nameRoom = Math.max(1, width - displayWidth(left) - displayWidth(right) - 1);
   const shownName = truncate(name, nameRoom);
-  const gap = Math.max(1, width - displayWidth(left) - displayWidth(shownName) - displayWidth(right));
+  const gap = Math.max(
+    1,
+    width - displayWidth(left) - displayWidth(shownName) - displayWidth(right),
+  );
   const newest = preview?.newest;
-  const who = newest ? (newest.contact.username === me ? "you: " : c.group_id ? `${sanitize(newest.contact.username)}: ` : "") : "";
-  const attachment = newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
-  const previewText = newest ? `${who}${sanitize(newest.message).replace(/\s+/g, " ") || attachment}` : c.last_active_at === null ? "no messages yet" : "";
+  const who = newest
+    ? newest.contact.username === me
+      ? "you: "
+      : c.group_id
+        ? `${sanitize(newest.contact.username)}: `
+        : ""
+    : "";
+  const attachment =
+    newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
+  const previewText = newest
+    ? `${who}${sanitize(newest.message).replace(/\s+/g, " ") || attachment}`
+    : c.last_active_at === null
+      ? "no messages yet"
+      : "";
   const highlight = selected && focused;
   const bold = Boolean(unread) || selected;
   return (

@@ -18,20 +18,37 @@ function connectionLabel(connection: Connection): string {
   }
 }
 
-type Props = { width: number; hints: string; notice: Notice; connection: Connection; prompt?: string };
+type Props = {
+  width: number;
+  hints: string;
+  notice: Notice;
+  connection: Connection;
+  prompt?: string;
+};
 
 export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
   const theme = useTheme();
   const right = connectionLabel(connection);
   const room = Math.max(1, width - right.length - 2);
   const rightColor =
-    connection.state === "online" ? theme.success : connection.state === "connecting" ? theme.dim : theme.error;
+    connection.state === "online"
+      ? theme.success
+      : connection.state === "connecting"
+        ? theme.dim
+        : theme.error;
   let left = <Text color={theme.dim}>{truncate(` ${hints}`, room)}</Text>;
   if (prompt) {
-    left = <Text color={theme.warning} bold>{truncate(` ${prompt}`, room)}</Text>;
+    left = (
+      <Text color={theme.warning} bold>
+        {truncate(` ${prompt}`, room)}
+      </Text>
+    );
   } else if (notice) {
     left = (
-      <Text color={notice.kind === "error" ? theme.error : theme.success} bold={notice.kind === "error"}>
+      <Text
+        color={notice.kind === "error" ? theme.error : theme.success}
+        bold={notice.kind === "error"}
+      >
         {truncate(` ${notice.kind === "error" ? "✗ " : "✓ "}${sanitize(notice.text)}`, room)}
       </Text>
     );

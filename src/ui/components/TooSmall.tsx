@@ -5,8 +5,16 @@ export const MIN_ROWS = 15;
 
 export function TooSmall({ columns, rows }: { columns: number; rows: number }) {
   return (
-    <Box width={columns} height={rows} flexDirection="column" justifyContent="center" alignItems="center">
-      <Text bold wrap="truncate-end">terminal too small</Text>
+    <Box
+      width={columns}
+      height={rows}
+      flexDirection="column"
+      justifyContent="center"
+      alignItems="center"
+    >
+      <Text bold wrap="truncate-end">
+        terminal too small
+      </Text>
       <Text wrap="truncate-end">{`${columns}x${rows}, needs ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
       <Text wrap="truncate-end">q quits</Text>
     </Box>

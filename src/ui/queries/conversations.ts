@@ -158,8 +158,10 @@ function patchConversation(
 
 /** What a change does, in words for the status bar: [to do, done]. */
 function describeUpdate(params: UpdateConversationParams): [string, string] {
-  if (params.is_pinned !== undefined) return params.is_pinned ? ["pin", "Pinned"] : ["unpin", "Unpinned"];
-  if (params.is_muted !== undefined) return params.is_muted ? ["mute", "Muted"] : ["unmute", "Unmuted"];
+  if (params.is_pinned !== undefined)
+    return params.is_pinned ? ["pin", "Pinned"] : ["unpin", "Unpinned"];
+  if (params.is_muted !== undefined)
+    return params.is_muted ? ["mute", "Muted"] : ["unmute", "Unmuted"];
   if (params.archived_at !== undefined)
     return params.archived_at === null ? ["restore", "Restored"] : ["archive", "Archived"];
   if (params.pinned_message_id !== undefined)
@@ -173,8 +175,14 @@ export function useUpdateConversation() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, params }: { id: string; params: UpdateConversationParams; label?: string }) =>
-      api.conversations.update(id, params),
+    mutationFn: ({
+      id,
+      params,
+    }: {
+      id: string;
+      params: UpdateConversationParams;
+      label?: string;
+    }) => api.conversations.update(id, params),
     onMutate: async ({ id, params }) => {
       const snapshot = await snapshotConversations(queryClient);
       patchConversation(queryClient, id, (c) => ({ ...c, ...params }) as Conversation);
@@ -224,7 +232,8 @@ export function useCreateConversation() {
       queryClient.setQueryData(keys.conversations.detail(conversation.id), conversation);
       // Shown at once at the top of the unpinned list; the refetch puts it in its place.
       queryClient.setQueryData<ConversationPages>(keys.conversations.list(UNPINNED), (data) => {
-        if (!data || data.pages.some((p) => p.data.some((c) => c.id === conversation.id))) return data;
+        if (!data || data.pages.some((p) => p.data.some((c) => c.id === conversation.id)))
+          return data;
         const [first, ...rest] = data.pages;
         return { ...data, pages: [{ ...first!, data: [conversation, ...first!.data] }, ...rest] };
       });

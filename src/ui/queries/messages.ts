@@ -57,7 +57,10 @@ export function useMessages(conversationId: string | undefined) {
   const latest = useQuery({
     queryKey: keys.messages.latest(conversationId ?? ""),
     queryFn: async () => {
-      const page = await api.messages.list({ conversation_id: conversationId!, limit: LATEST_PAGE });
+      const page = await api.messages.list({
+        conversation_id: conversationId!,
+        limit: LATEST_PAGE,
+      });
       learnContacts(page.data);
       return page;
     },
@@ -67,10 +70,13 @@ export function useMessages(conversationId: string | undefined) {
   useEffect(() => {
     if (!conversationId || !latest.data) return;
     queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), (data) =>
-      mergeLatest(data, latest.data),
+      mergeLatest(data as MessagePages | undefined, latest.data),
     );
   }, [queryClient, conversationId, latest.data]);
-  const messages = useMemo(() => chronological(history.data), [history.data]);
+  const messages = useMemo(
+    () => chronological(history.data as MessagePages | undefined),
+    [history.data],
+  );
   return {
     messages,
     isLoading: history.isLoading,
@@ -89,7 +95,10 @@ export type Preview = { newest: Message | undefined; unread: number; unreadMore:
  * A sidebar row's preview and unread count. Its key holds the conversation's activity
  * and open times, so it is fetched again only when one of them changes.
  */
-export function usePreview(conversation: Conversation, me: string | undefined): Preview | undefined {
+export function usePreview(
+  conversation: Conversation,
+  me: string | undefined,
+): Preview | undefined {
   const api = useApi();
   const { data } = useQuery({
     queryKey: keys.messages.preview(
@@ -98,7 +107,10 @@ export function usePreview(conversation: Conversation, me: string | undefined): 
       conversation.last_opened_at,
     ),
     queryFn: async () => {
-      const page = await api.messages.list({ conversation_id: conversation.id, limit: PREVIEW_PAGE });
+      const page = await api.messages.list({
+        conversation_id: conversation.id,
+        limit: PREVIEW_PAGE,
+      });
       learnContacts(page.data);
       return page;
     },
@@ -194,7 +206,8 @@ export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
       const v = attempt.variables;
       if (!v || v.conversationId !== conversationId) continue;
       const prev = latestByKey.get(v.idempotencyKey);
-      if (!prev || prev.submittedAt <= attempt.submittedAt) latestByKey.set(v.idempotencyKey, attempt);
+      if (!prev || prev.submittedAt <= attempt.submittedAt)
+        latestByKey.set(v.idempotencyKey, attempt);
     }
     const out: OutboxEntry[] = [];
     for (const attempt of latestByKey.values()) {
@@ -279,7 +292,11 @@ export function useEditMessage() {
   const api = useApi();
   return useMessageMutation<{ message: Message; text: string }>({
     run: ({ message, text }) => api.messages.update(message.id, { message: text }),
-    optimistic: (m, { text }) => ({ ...m, message: text, updated_at: Math.floor(Date.now() / 1000) }),
+    optimistic: (m, { text }) => ({
+      ...m,
+      message: text,
+      updated_at: Math.floor(Date.now() / 1000),
+    }),
     failure: "Could not edit the message",
   });
 }

@@ -1,0 +1,116 @@
+// Drives the real, built `parley` in a real pseudo-terminal: a tmux session on its own
+// socket, keys sent with send-keys, the screen read back with capture-pane.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const CLI = join(ROOT, "dist/cli.js");
+
+export function hasTmux(): boolean {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type Pane = {
+  home: string;
+  send(...keys: string[]): void;
+  /** Text typed literally (no key names). */
+  type(text: string): void;
+  screen(): string;
+  info(format: string): string;
+  waitFor(
+    predicate: (screen: string) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<string>;
+  resize(columns: number, rows: number): void;
+  kill(): void;
+};
+
+let counter = 0;
+
+/**
+ * Starts `command` (run by bash, after `cd` to the repo) in a detached tmux session of
+ * the given size, with its own XDG folders so every run starts from a fresh demo.
+ */
+export function startPane(options: {
+  command: string;
+  columns?: number;
+  rows?: number;
+  env?: Record<string, string>;
+  home?: string;
+}): Pane {
+  const socket = `parley-e2e-${process.pid}-${counter++}`;
+  const home = options.home ?? mkdtempSync(join(tmpdir(), "parley-e2e-"));
+  const env: Record<string, string> = {
+    TERM: "xterm-256color",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    PATH: process.env.PATH ?? "",
+    LANG: "C.UTF-8",
+    ...options.env,
+  };
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      encoding: "utf8",
+      env: { ...env, TMUX: "" },
+    });
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "main",
+    "-x",
+    String(options.columns ?? 120),
+    "-y",
+    String(options.rows ?? 40),
+    ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
+    "bash",
+    "--noprofile",
+    "--norc",
+    "-c",
+    `cd ${JSON.stringify(ROOT)}; ${options.command}; echo "EXITED=$?"; sleep 600`,
+  );
+  tmux("set-option", "-t", "main", "status", "off");
+  const pane: Pane = {
+    home,
+    send: (...keys) => {
+      tmux("send-keys", "-t", "main", ...keys);
+    },
+    type: (text) => {
+      tmux("send-keys", "-t", "main", "-l", text);
+    },
+    screen: () => tmux("capture-pane", "-p", "-t", "main"),
+    info: (format) => tmux("display-message", "-p", "-t", "main", format).trim(),
+    async waitFor(predicate, what, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const screen = pane.screen();
+        if (predicate(screen)) return screen;
+        if (Date.now() > deadline)
+          throw new Error(`Timed out waiting for ${what}. Screen:\n${screen}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    resize: (columns, rows) => {
+      tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows));
+    },
+    kill: () => {
+      try {
+        tmux("kill-server");
+      } catch {
+        // already gone
+      }
+      if (!options.home) rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return pane;
+}
