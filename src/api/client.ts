@@ -8,7 +8,7 @@
 import { ofetch } from "ofetch";
 import type { z } from "zod";
 import {
-  type ApiError,
+  ApiError,
   describeBody,
   errorFromResponse,
   invalidResponse,
@@ -198,7 +198,8 @@ export function createApi(options: ApiOptions): Api {
 
   /** One attempt: an answer with a status below 400, or an ApiError. */
   async function attempt(call: Call): Promise<Answer> {
-    const query = call.query ? encodeForm(call.query) : "";
+    const query = call.query ? encode(call.query) : "";
+    const body = call.body ? encode(call.body) : undefined;
     const headers: Record<string, string> = {};
     if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
     if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
@@ -208,7 +209,7 @@ export function createApi(options: ApiOptions): Api {
       response = await $fetch.raw<string, "text">(query ? `${call.path}?${query}` : call.path, {
         method: call.method,
         headers,
-        ...(call.body && { body: encodeForm(call.body) }),
+        ...(body !== undefined && { body }),
         signal,
         responseType: "text",
       });
@@ -361,12 +362,32 @@ export function createApi(options: ApiOptions): Api {
   return { baseUrl, messages, conversations };
 }
 
-/** Only the parameters an endpoint has, so that nothing else a caller carries is sent. */
+/** The form encoding of parameters; a value that cannot be sent is the caller's error, as an ApiError. */
+function encode(params: Form): string {
+  try {
+    return encodeForm(params);
+  } catch (error) {
+    throw new ApiError({
+      status: 0,
+      type: "invalid_request",
+      code: "parameter_invalid",
+      message: error instanceof Error ? error.message : String(error),
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Only the parameters an endpoint has, so that nothing else a caller carries is sent. An empty
+ * list of attachments adds nothing and is left out rather than sent as `attachments=`.
+ */
 function pick(params: object, keys: readonly string[]): Form {
   const source = params as Record<string, FormValue>;
   const out: Record<string, FormValue> = {};
   for (const key of keys) {
-    if (source[key] !== undefined) out[key] = source[key];
+    const value = source[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    out[key] = value;
   }
   return out;
 }

@@ -141,6 +141,19 @@ describe("requests as sent on the wire", () => {
     expect(a).not.toBe(b);
   });
 
+  it("leaves out an empty attachments list, and refuses a number that cannot be sent", async () => {
+    const server = await serve(json(200, message("m")));
+    const client = api(server);
+    await client.messages.update("m", { attachments: [] });
+    expect(server.seen[0]?.body).toBe("");
+    expect(await failure(client.messages.list({ limit: Number.NaN }))).toMatchObject({
+      status: 0,
+      code: "parameter_invalid",
+      message: "Cannot send NaN as a form value.",
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it("encodes ids in paths and never parses them", async () => {
     const server = await serve((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
