@@ -22,11 +22,13 @@ export type AppOptions = {
   log: (line: string) => void;
 };
 
+// The rest of the body is never read, so the connection cannot carry another request.
 const tooLarge = () =>
   new HttpError(
     413,
     "payload_too_large",
     `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB. Send less at once.`,
+    { headers: { Connection: "close" } },
   );
 
 export function createApp(services: Services, options: AppOptions): Hono<AppEnv> {

@@ -1,0 +1,196 @@
+// Every status code of contract.md's error table, and the shape of the error body.
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "../../src/api/schema.ts";
+import { clientFor, failure, groupConversation, message, useServer } from "./helpers.ts";
+
+describe("errors", () => {
+  const t = useServer();
+
+  it("401 without an Authorization header, with another scheme, or with an unknown token", async () => {
+    const url = t.server.url;
+    const none = await fetch(`${url}/v1/messages`);
+    const body = await none.json();
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe("Bearer");
+    expect(body).toMatchObject({ type: "invalid_request", code: "unauthenticated" });
+    const basic = await fetch(`${url}/v1/messages`, {
+      headers: { authorization: "Basic YWxpY2U6eA==" },
+    });
+    expect(basic.status).toBe(401);
+    failure(await clientFor(url, "prly_nope").get("/v1/conversations"), 401, "unauthenticated");
+    failure(await clientFor(url, "").get("/v1/unknown"), 401, "unauthenticated");
+  });
+
+  it("404 for an unknown path or id", async () => {
+    const alice = t.as("alice");
+    failure(await alice.get("/v1/nothing"), 404, "not_found");
+    failure(await alice.get("/v2/messages"), 404, "not_found");
+    failure(await alice.get("/v1/messages/msg_unknown"), 404, "not_found");
+    failure(await alice.get("/v1/conversations/conv_unknown"), 404, "not_found");
+    failure(
+      await alice.put("/v1/conversations/conv_unknown", { is_muted: true }),
+      404,
+      "not_found",
+    );
+    failure(await alice.del("/v1/messages/msg_unknown"), 404, "not_found");
+  });
+
+  it("404, not 403, for another user's conversation and its messages", async () => {
+    const bob = t.as("bob");
+    const alice = t.as("alice");
+    const backend = await groupConversation(bob, "grp_backend");
+    const sent = message(
+      await bob.post("/v1/messages", { conversation_id: backend, message: "hi" }),
+    );
+    const notFound = failure(await alice.get(`/v1/conversations/${backend}`), 404, "not_found");
+    const unknown = failure(await alice.get("/v1/conversations/conv_x"), 404, "not_found");
+    // The same answer as for an id that does not exist: nothing is revealed.
+    expect(notFound.message.replace(backend, "ID")).toBe(unknown.message.replace("conv_x", "ID"));
+    failure(await alice.put(`/v1/conversations/${backend}`, { is_muted: true }), 404, "not_found");
+    failure(await alice.del(`/v1/conversations/${backend}`), 404, "not_found");
+    failure(await alice.get(`/v1/messages/${sent.id}`), 404, "not_found");
+    failure(
+      await alice.put(`/v1/messages/${sent.id}`, { reactions: { eyes: ["alice"] } }),
+      404,
+      "not_found",
+    );
+    failure(await alice.del(`/v1/messages/${sent.id}`), 404, "not_found");
+    failure(
+      await alice.get("/v1/messages", { conversation_id: backend }),
+      404,
+      "not_found",
+      "conversation_id",
+    );
+    failure(
+      await alice.post("/v1/messages", { conversation_id: backend, message: "let me in" }),
+      404,
+      "not_found",
+      "conversation_id",
+    );
+  });
+
+  it("405 with an Allow header for a method the path does not have", async () => {
+    const alice = t.as("alice");
+    const patch = await alice.send("PATCH", "/v1/messages");
+    failure(patch, 405, "method_not_allowed");
+    expect(patch.headers.get("allow")).toBe("GET, POST");
+    const del = await alice.send("DELETE", "/v1/conversations");
+    failure(del, 405, "method_not_allowed");
+    const post = await alice.send("POST", "/v1/messages/msg_x");
+    failure(post, 405, "method_not_allowed");
+    expect(post.headers.get("allow")).toBe("GET, PUT, DELETE");
+  });
+
+  it("415 for a body that is neither form nor JSON", async () => {
+    const alice = t.as("alice");
+    const body = "conversation_id=x&message=hi";
+    for (const type of ["text/plain", "multipart/form-data; boundary=x", "application/xml"]) {
+      const reply = await alice.send("POST", "/v1/messages", {
+        body,
+        headers: { "content-type": type },
+      });
+      failure(reply, 415, "unsupported_media_type");
+    }
+    const put = await alice.send("PUT", "/v1/conversations/conv_x", {
+      body: "is_muted=true",
+      headers: { "content-type": "text/csv" },
+    });
+    failure(put, 415, "unsupported_media_type");
+    const untyped = await alice.send("POST", "/v1/messages", { body: new Blob([body]) });
+    failure(untyped, 415, "unsupported_media_type");
+  });
+
+  it("413 for a body over 1 MiB, with or without Content-Length", async () => {
+    const alice = t.as("alice");
+    const big = `conversation_id=x&message=${"a".repeat(MAX_BODY_BYTES)}`;
+    failure(await alice.post("/v1/messages", big), 413, "payload_too_large");
+    const chunks = new ReadableStream({
+      start(controller) {
+        const piece = new TextEncoder().encode("a".repeat(64 * 1024));
+        controller.enqueue(new TextEncoder().encode("message="));
+        for (let i = 0; i < 17; i++) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+    const streamed = await alice.send("POST", "/v1/messages", {
+      body: chunks,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      duplex: "half",
+    } as RequestInit);
+    failure(streamed, 413, "payload_too_large");
+  });
+
+  it("400 parameter_missing and parameter_invalid name the parameter", async () => {
+    const alice = t.as("alice");
+    failure(
+      await alice.post("/v1/messages", { message: "hi" }),
+      400,
+      "parameter_missing",
+      "conversation_id",
+    );
+    failure(await alice.get("/v1/messages", { limit: 0 }), 400, "parameter_invalid", "limit");
+    const bad = failure(
+      await alice.get("/v1/conversations", { limit: "ten" }),
+      400,
+      "parameter_invalid",
+      "limit",
+    );
+    expect(bad.message).toBe('The parameter "limit" must be an integer from 1 to 100.');
+    const json = await alice.send("POST", "/v1/messages", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    failure(json, 400, "parameter_invalid");
+    const array = await alice.post("/v1/conversations", "[1,2]", { as: "json" });
+    failure(array, 400, "parameter_invalid");
+  });
+
+  it("403 for editing or deleting someone else's message", async () => {
+    const design = await groupConversation(t.as("alice"), "grp_design");
+    const sent = message(
+      await t.as("carol").post("/v1/messages", { conversation_id: design, message: "mine" }),
+    );
+    failure(
+      await t.as("alice").put(`/v1/messages/${sent.id}`, { message: "yours now" }),
+      403,
+      "forbidden",
+    );
+    failure(await t.as("alice").del(`/v1/messages/${sent.id}`), 403, "forbidden");
+    expect(message(await t.as("alice").get(`/v1/messages/${sent.id}`)).message).toBe("mine");
+  });
+});
+
+describe("429", () => {
+  const t = useServer({ rateLimit: { perSecond: 1, burst: 3 } });
+
+  it("limits each token, says when to retry, and leaves other tokens alone", async () => {
+    const alice = t.as("alice");
+    for (let i = 0; i < 3; i++) expect((await alice.get("/v1/conversations")).status).toBe(200);
+    const limited = await alice.get("/v1/conversations");
+    failure(limited, 429, "rate_limited");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await t.as("bob").get("/v1/conversations")).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await alice.get("/v1/conversations")).status).toBe(200);
+  });
+});
+
+describe("500", () => {
+  const logged: string[] = [];
+  const t = useServer({
+    log: (line) => logged.push(line),
+    faults: ({ method, path }) => {
+      if (method === "GET" && path === "/v1/conversations") {
+        throw new Error("disk on fire at /var/secret/db.sqlite");
+      }
+    },
+  });
+
+  it("answers internal / api_error with no details, and logs them", async () => {
+    const reply = await t.as("alice").get("/v1/conversations");
+    const body = failure(reply, 500, "internal");
+    expect(JSON.stringify(body)).not.toMatch(/disk|secret|sqlite|Error|at /);
+    expect(logged.some((line) => line.includes("disk on fire"))).toBe(true);
+    expect((await t.as("alice").get("/v1/messages")).status).toBe(200);
+  });
+});

@@ -1,0 +1,112 @@
+// Reactions: each name sent replaces its list, an empty value removes it, others stay,
+// and names keep the order in which they were first used.
+import { describe, expect, it } from "vitest";
+import { failure, groupConversation, message, useServer } from "./helpers.ts";
+
+describe("reactions", () => {
+  const t = useServer();
+
+  async function fresh() {
+    const alice = t.as("alice");
+    const id = await groupConversation(alice, "grp_design");
+    return message(
+      await alice.post("/v1/messages", { conversation_id: id, message: "react to me" }),
+    ).id;
+  }
+
+  it("replaces, keeps and removes names as the contract says, in first-use order", async () => {
+    const [alice, bob, carol] = [t.as("alice"), t.as("bob"), t.as("carol")];
+    const id = await fresh();
+    let m = message(await bob.put(`/v1/messages/${id}`, "reactions[thumbsup][]=bob"));
+    expect(m.reactions).toEqual([{ thumbsup: ["bob"] }]);
+    expect(m.updated_at).not.toBeNull();
+    m = message(
+      await carol.put(`/v1/messages/${id}`, "reactions[heart][]=carol&reactions[%2B1][]=carol"),
+    );
+    expect(m.reactions).toEqual([{ thumbsup: ["bob"] }, { heart: ["carol"] }, { "+1": ["carol"] }]);
+    m = message(
+      await alice.put(
+        `/v1/messages/${id}`,
+        "reactions[thumbsup][]=bob&reactions[thumbsup][]=alice",
+      ),
+    );
+    expect(m.reactions).toEqual([
+      { thumbsup: ["bob", "alice"] },
+      { heart: ["carol"] },
+      { "+1": ["carol"] },
+    ]);
+    m = message(await carol.put(`/v1/messages/${id}`, "reactions[heart]="));
+    expect(m.reactions).toEqual([{ thumbsup: ["bob", "alice"] }, { "+1": ["carol"] }]);
+    m = message(await carol.put(`/v1/messages/${id}`, "reactions[heart][]=alice"));
+    expect(m.reactions).toEqual([
+      { thumbsup: ["bob", "alice"] },
+      { "+1": ["carol"] },
+      { heart: ["alice"] },
+    ]);
+    m = message(
+      await bob.put(
+        `/v1/messages/${id}`,
+        { reactions: { thumbsup: ["alice"], "+1": [] } },
+        { as: "json" },
+      ),
+    );
+    expect(m.reactions).toEqual([{ thumbsup: ["alice"] }, { heart: ["alice"] }]);
+    m = message(
+      await bob.put(`/v1/messages/${id}`, { reactions: { heart: null } }, { as: "json" }),
+    );
+    expect(m.reactions).toEqual([{ thumbsup: ["alice"] }]);
+    expect(message(await t.as("erin").get(`/v1/messages/${id}`)).reactions).toEqual([
+      { thumbsup: ["alice"] },
+    ]);
+  });
+
+  it("accepts the response's own shape and drops duplicates", async () => {
+    const id = await fresh();
+    const m = message(
+      await t
+        .as("erin")
+        .put(
+          `/v1/messages/${id}`,
+          { reactions: [{ tada: ["erin", "erin", "bob"] }, { eyes: ["carol"] }] },
+          { as: "json" },
+        ),
+    );
+    expect(m.reactions).toEqual([{ tada: ["erin", "bob"] }, { eyes: ["carol"] }]);
+  });
+
+  it("rejects bad names and users who are not members", async () => {
+    const alice = t.as("alice");
+    const id = await fresh();
+    failure(
+      await alice.put(`/v1/messages/${id}`, "reactions[Thumbs Up][]=alice"),
+      400,
+      "parameter_invalid",
+      "reactions[Thumbs Up]",
+    );
+    failure(
+      await alice.put(`/v1/messages/${id}`, `reactions[${"x".repeat(33)}][]=alice`),
+      400,
+      "parameter_invalid",
+      `reactions[${"x".repeat(33)}]`,
+    );
+    failure(
+      await alice.put(`/v1/messages/${id}`, "reactions[heart][]=dave"),
+      400,
+      "parameter_invalid",
+      "reactions[heart]",
+    );
+    failure(
+      await alice.put(`/v1/messages/${id}`, "reactions[heart][]=nobody"),
+      400,
+      "parameter_invalid",
+      "reactions[heart]",
+    );
+    failure(
+      await alice.put(`/v1/messages/${id}`, "reactions=heart"),
+      400,
+      "parameter_invalid",
+      "reactions",
+    );
+    expect(message(await alice.get(`/v1/messages/${id}`)).reactions).toEqual([]);
+  });
+});
