@@ -176,9 +176,12 @@ function ChatScreen({
   }, [notice]);
 
   const draft = (openId && drafts[openId]) || EMPTY_DRAFT;
-  const setDraft = (next: EditorState) => {
-    if (openId) setDrafts((all) => ({ ...all, [openId]: next }));
+  // Keys can arrive several in one read and are handled before React re-renders, so
+  // edits apply to the latest draft, never to the one this render saw.
+  const updateDraft = (edit: (current: EditorState) => EditorState) => {
+    if (openId) setDrafts((all) => ({ ...all, [openId]: edit(all[openId] ?? EMPTY_DRAFT) }));
   };
+  const setDraft = (next: EditorState) => updateDraft(() => next);
 
   const openConversation = (c: Conversation) => {
     if (editing) cancelEdit();
@@ -359,7 +362,7 @@ function ChatScreen({
   const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
   const mainWidth = columns - sidebarWidth;
   const bodyHeight = rows - 2;
-  const composerRows = dialog?.kind === "new" ? 0 : composerHeight(draft, mainWidth);
+  const composerRows = dialog?.kind === "new" || !open ? 0 : composerHeight(draft, mainWidth);
   const pickerRows = dialog?.kind === "react" ? 3 : 0;
   const newRows = dialog?.kind === "new" ? 9 : 0;
   const paneHeight = Math.max(4, bodyHeight - composerRows - pickerRows - newRows);
@@ -486,7 +489,7 @@ function ChatScreen({
                 placeholder={
                   editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
                 }
-                onChange={setDraft}
+                onEdit={updateDraft}
                 onSubmit={submit}
                 onEscape={() => {
                   if (editing) cancelEdit();

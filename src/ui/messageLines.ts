@@ -11,6 +11,7 @@ import {
   displayWidth,
   formatBytes,
   sanitize,
+  terminalForm,
   truncate,
   wrap,
 } from "./text.ts";
@@ -24,7 +25,13 @@ export type Item =
   | { kind: "message"; key: string; message: Message }
   | { kind: "outbox"; key: string; entry: OutboxEntry };
 
-export type LayoutContext = { width: number; me: string | undefined; now: number };
+export type LayoutContext = {
+  width: number;
+  me: string | undefined;
+  now: number;
+  /** Your newest message the other side has read: the one that says "read ✓". */
+  readMarkerId?: string;
+};
 
 const GROUP_GAP_SECONDS = 10 * 60;
 const INDENT = "  ";
@@ -83,10 +90,9 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   const newDay = !previous || !sameDay(timeOf(previous), time);
   if (newDay) {
     const label = ` ${dayLabel(time, ctx.now)} `;
-    const side = Math.max(2, Math.floor((width - label.length) / 2));
-    lines.push([
-      { text: truncate(`${"─".repeat(side)}${label}${"─".repeat(side)}`, width), tone: "dim" },
-    ]);
+    const left = Math.max(2, Math.floor((width - label.length) / 2));
+    const right = Math.max(2, width - left - label.length);
+    lines.push([{ text: `${"─".repeat(left)}${label}${"─".repeat(right)}`, tone: "dim" }]);
   }
   const sender = senderOf(item, me);
   const mine = me !== undefined && sender === me;
@@ -114,7 +120,8 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     return truncateLines(lines, width);
   }
   const { message } = item;
-  if (!grouped || message.updated_at !== null || (mine && message.read_at !== null)) {
+  const readMarker = message.id === ctx.readMarkerId;
+  if (!grouped || message.updated_at !== null || readMarker) {
     const header: Line = [
       {
         text: mine ? "you" : sanitize(sender) || "unknown",
@@ -124,7 +131,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       { text: ` · ${clockTime(time)}`, tone: "dim" },
     ];
     if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
-    if (mine && message.read_at !== null) header.push({ text: " · read ✓", tone: "dim" });
+    if (readMarker) header.push({ text: " · read ✓", tone: "dim" });
     lines.push(header);
   }
   lines.push(...bodyLines(message.message, width));
@@ -140,7 +147,7 @@ function truncateLines(lines: Line[], width: number): Line[] {
     const out: Line = [];
     for (const segment of line) {
       if (room <= 0) break;
-      const text = truncate(segment.text, room);
+      const text = truncate(terminalForm(segment.text), room);
       out.push({ ...segment, text });
       room -= displayWidth(text);
     }
@@ -152,6 +159,7 @@ type CacheEntry = {
   previousKey: string | undefined;
   width: number;
   me: string | undefined;
+  marked: boolean;
   lines: Line[];
 };
 const cache = new WeakMap<object, CacheEntry>();
@@ -161,10 +169,17 @@ export function cachedLayout(item: Item, previous: Item | undefined, ctx: Layout
   const owner = item.kind === "message" ? item.message : item.entry;
   const hit = cache.get(owner);
   const previousKey = previous ? `${previous.key}:${timeOf(previous)}` : undefined;
-  if (hit && hit.width === ctx.width && hit.me === ctx.me && hit.previousKey === previousKey) {
+  const marked = item.key === ctx.readMarkerId;
+  if (
+    hit &&
+    hit.width === ctx.width &&
+    hit.me === ctx.me &&
+    hit.previousKey === previousKey &&
+    hit.marked === marked
+  ) {
     return hit.lines;
   }
   const lines = layoutItem(item, previous, ctx);
-  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, lines });
+  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, marked, lines });
   return lines;
 }

@@ -181,9 +181,27 @@ export function sanitize(s: string, options?: SanitizeOptions): string {
   return out + s.slice(copied);
 }
 
-/** Columns the string takes in a terminal (by grapheme; see string-width). */
+// Terminals disagree about a few emoji: tmux 3.3 draws 👍🏽 (skin tone) in 4 columns and ❤️
+// (VS16) in 1, where string-width and Ink say 2. A line that is wider on screen than Ink
+// thinks wraps at the edge and corrupts the frame, so these width-changing code points
+// are dropped from what is drawn (👍🏽 shows as 👍, ❤️ as ❤) and from what is measured. The
+// text itself (drafts, what is sent) keeps them.
+const UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/gu;
+const HAS_UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+
+/** The form of `s` that every terminal draws at the width string-width computes. */
+export function terminalForm(s: string): string {
+  return HAS_UNSTABLE_WIDTH.test(s) ? s.replace(UNSTABLE_WIDTH, "") : s;
+}
+
+/** Server text as it is drawn: sanitised, in its terminal form. */
+export function screenText(s: string, options?: SanitizeOptions): string {
+  return terminalForm(sanitize(s, options));
+}
+
+/** Columns the string takes in a terminal, drawn in its terminalForm. */
 export function displayWidth(s: string): number {
-  return stringWidth(s);
+  return stringWidth(terminalForm(s));
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -200,7 +218,7 @@ function graphemeWidth(g: string): number {
   let w = widthCache.get(g);
   if (w === undefined) {
     if (widthCache.size >= 4096) widthCache.clear();
-    w = stringWidth(g);
+    w = stringWidth(terminalForm(g));
     widthCache.set(g, w);
   }
   return w;
@@ -339,7 +357,7 @@ export function truncate(s: string, width: number, ellipsis = "…"): string {
 
 /** Pads `s` with spaces to `width` columns (by display width); never cuts. */
 export function padEnd(s: string, width: number): string {
-  const w = stringWidth(s);
+  const w = displayWidth(s);
   return w >= width ? s : s + " ".repeat(Math.floor(width - w));
 }
 

@@ -50,7 +50,7 @@ describe("emojiFor", () => {
 });
 
 describe("COMMON_REACTIONS", () => {
-  it("is a short ordered list of distinct codes that all map to a two-column emoji", () => {
+  it("is a short ordered list of distinct codes that all map to an emoji of a stable width", () => {
     expect(COMMON_REACTIONS.length).toBeGreaterThanOrEqual(8);
     expect(COMMON_REACTIONS.length).toBeLessThanOrEqual(10);
     expect(COMMON_REACTIONS[0]).toBe("thumbsup");
@@ -58,7 +58,8 @@ describe("COMMON_REACTIONS", () => {
     const emoji = COMMON_REACTIONS.map(emojiFor);
     for (const e of emoji) {
       expect(isEmoji(e)).toBe(true);
-      expect(displayWidth(e)).toBe(2);
+      // ❤️ is drawn without its VS16 (see terminalForm), one column, as tmux draws it.
+      expect(displayWidth(e)).toBe(e === "❤️" ? 1 : 2);
     }
     expect(new Set(emoji).size).toBe(emoji.length);
   });

@@ -7,6 +7,8 @@ import {
   padEnd,
   relativeTime,
   sanitize,
+  screenText,
+  terminalForm,
   truncate,
   wrap,
   wrapRanges,
@@ -376,5 +378,16 @@ describe("formatBytes", () => {
   it("does not make up sizes for nonsense", () => {
     expect(formatBytes(-1)).toBe("0 B");
     expect(formatBytes(Number.NaN)).toBe("0 B");
+  });
+});
+
+describe("terminalForm", () => {
+  it("drops the code points terminals disagree about, so measured width is drawn width", () => {
+    expect(terminalForm("ok 👍🏽")).toBe("ok 👍");
+    expect(terminalForm("❤️")).toBe("❤");
+    expect(displayWidth("👍🏽")).toBe(2);
+    expect(displayWidth("❤️")).toBe(1);
+    expect(displayWidth("a👨‍👩‍👧b")).toBe(4);
+    expect(screenText("\x1b[31m👍🏽")).toBe("␛👍");
   });
 });

@@ -4,7 +4,7 @@
 import { Box, type Key, Text } from "ink";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
-import { displayWidth } from "../text.ts";
+import { displayWidth, terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 export const COMPOSER_MAX_LINES = 5;
@@ -15,7 +15,8 @@ type Props = {
   draft: EditorState;
   label: string | undefined;
   placeholder: string;
-  onChange: (draft: EditorState) => void;
+  /** Applies an edit to the latest draft (several keys can arrive before a re-render). */
+  onEdit: (edit: (draft: EditorState) => EditorState) => void;
   onSubmit: (text: string) => void;
   onEscape: () => void;
   onEditLast: () => void;
@@ -63,14 +64,13 @@ export function Composer(props: Props) {
         return true;
       }
       if (key.tab) return false;
-      const result = applyKey(draft, input, key, { width: inner });
-      if (result.handled) {
-        if (result.state !== draft) props.onChange(result.state);
+      if (applyKey(draft, input, key, { width: inner }).handled) {
+        props.onEdit((current) => applyKey(current, input, key, { width: inner }).state);
         return true;
       }
       // Alt+Enter / Shift+Enter: a new line in the draft.
       if (key.return) {
-        props.onChange(insert(draft, "\n"));
+        props.onEdit((current) => insert(current, "\n"));
         return true;
       }
       return false;
@@ -79,7 +79,7 @@ export function Composer(props: Props) {
       priority: PRIORITY.pane,
       isActive: focused,
       onPaste: (text) => {
-        props.onChange(insert(draft, text));
+        props.onEdit((current) => insert(current, text));
         return true;
       },
     },
@@ -113,16 +113,16 @@ export function Composer(props: Props) {
           if (!focused || lineIndex !== layout.cursorLine) {
             return (
               <Text key={lineIndex} wrap="truncate-end">
-                {line || " "}
+                {terminalForm(line) || " "}
               </Text>
             );
           }
           const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
           return (
             <Text key={lineIndex} wrap="truncate-end">
-              {before}
-              <Text inverse>{under || " "}</Text>
-              {after}
+              {terminalForm(before)}
+              <Text inverse>{terminalForm(under) || " "}</Text>
+              {terminalForm(after)}
             </Text>
           );
         })

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { sanitize, truncate } from "../text.ts";
+import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 export function Header({
@@ -14,7 +14,7 @@ export function Header({
   const theme = useTheme();
   const right = "? help";
   const left = truncate(
-    ` parley · ${me ? sanitize(me) : "(you: not known yet)"} @ ${server}`,
+    ` parley · ${me ? screenText(me) : "(you: not known yet)"} @ ${server}`,
     width - right.length - 2,
   );
   return (

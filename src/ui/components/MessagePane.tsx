@@ -7,7 +7,7 @@ import { type ReactElement, useEffect, useMemo, useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
-import { sanitize, truncate } from "../text.ts";
+import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 import { scrollToShow, viewportEndingAt } from "../window.ts";
 import { LineView } from "./Lines.tsx";
@@ -40,9 +40,17 @@ export function MessagePane(props: Props) {
   const pinnedRows = props.pinned ? 1 : 0;
   const viewHeight = Math.max(1, height - 2 - 1 - pinnedRows);
   const lineWidth = innerWidth - 1; // one column for the selection marker
+  const readMarkerId = useMemo(() => {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i]!;
+      if (item.kind !== "message" || item.message.contact.username !== props.me) continue;
+      if (item.message.read_at !== null) return item.message.id;
+    }
+    return undefined;
+  }, [items, props.me]);
   const ctx: LayoutContext = useMemo(
-    () => ({ width: lineWidth, me: props.me, now: Math.floor(Date.now() / 1000) }),
-    [lineWidth, props.me],
+    () => ({ width: lineWidth, me: props.me, now: Math.floor(Date.now() / 1000), readMarkerId }),
+    [lineWidth, props.me, readMarkerId],
   );
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;
@@ -159,7 +167,7 @@ export function MessagePane(props: Props) {
       {props.pinned ? (
         <Text color={theme.accent} wrap="truncate-end">
           {truncate(
-            `📌 ${sanitize(props.pinned.message).replace(/\n/g, " ")} — ${sanitize(props.pinned.contact.username)}`,
+            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${screenText(props.pinned.contact.username)}`,
             innerWidth,
           )}
         </Text>

@@ -5,7 +5,7 @@ import TextInput from "ink-text-input";
 import { useState } from "react";
 import { useContacts } from "../contacts.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
-import { sanitize, truncate } from "../text.ts";
+import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 type Props = {
@@ -64,7 +64,7 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
       </Box>
       {suggestions.map((c, i) => (
         <Text key={c.id} inverse={i === pick} wrap="truncate-end">
-          {truncate(`  ${sanitize(c.username)}  ${sanitize(c.id)}`, width - 4)}
+          {truncate(`  ${screenText(c.username)}  ${screenText(c.id)}`, width - 4)}
         </Text>
       ))}
       <Text color={theme.dim} wrap="truncate-end">

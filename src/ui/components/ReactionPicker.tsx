@@ -3,6 +3,7 @@ import { Box, Text } from "ink";
 import { useState } from "react";
 import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
+import { terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 type Props = {
@@ -42,7 +43,7 @@ export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
             bold={mine.has(name)}
             color={mine.has(name) ? theme.accent : undefined}
           >
-            {` ${i + 1}${emojiFor(name)} `}
+            {` ${i + 1}${terminalForm(emojiFor(name))} `}
           </Text>
         ))}
         <Text color={theme.dim}> ←→ Enter · Esc</Text>

@@ -9,7 +9,7 @@ import { PRIORITY, useKeypress } from "../keys.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/messages.ts";
-import { displayWidth, relativeTime, sanitize, truncate } from "../text.ts";
+import { displayWidth, relativeTime, screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 const FILTER_LABELS: Record<Filter, string> = {
@@ -105,7 +105,10 @@ export function Sidebar(props: Props) {
     { priority: PRIORITY.dialog, isActive: searching },
   );
 
-  const tabs = FILTERS.map((f, i) => ({ f, label: ` ${i + 1} ${FILTER_LABELS[f]} ` }));
+  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc".
+  const long = FILTERS.map((f, i) => `${i + 1} ${FILTER_LABELS[f]}`);
+  const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
+  const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
   return (
     <Box
       flexDirection="column"
@@ -115,14 +118,16 @@ export function Sidebar(props: Props) {
       borderColor={focused ? theme.focusBorder : theme.border}
     >
       <Box height={1} overflow="hidden">
-        {tabs.map(({ f, label }) => (
-          <Text
-            key={f}
-            inverse={f === props.filter}
-            bold={f === props.filter}
-            color={f === props.filter ? theme.accent : theme.dim}
-          >
-            {inner < 36 ? label.replace(/ (\w)\w+ $/, " $1 ") : label}
+        {tabs.map(({ f, label }, i) => (
+          <Text key={f}>
+            {i > 0 ? " " : ""}
+            <Text
+              inverse={f === props.filter}
+              bold={f === props.filter}
+              color={f === props.filter ? theme.accent : theme.dim}
+            >
+              {label}
+            </Text>
           </Text>
         ))}
       </Box>
@@ -187,7 +192,7 @@ const Row = memo(function Row({ conversation: c, width, me, selected, open, focu
       : "new";
   const unread =
     preview && preview.unread > 0 && !open
-      ? `${preview.unread}${preview.unreadMore ? "+" : ""}`
+      ? `●${preview.unread}${preview.unreadMore ? "+" : ""}`
       : "";
   const right = `${when}${unread ? ` ${unread}` : ""}`;
   const marker = selected ? "▸" : open ? "•" : " ";
@@ -203,13 +208,13 @@ const Row = memo(function Row({ conversation: c, width, me, selected, open, focu
     ? newest.contact.username === me
       ? "you: "
       : c.group_id
-        ? `${sanitize(newest.contact.username)}: `
+        ? `${screenText(newest.contact.username)}: `
         : ""
     : "";
   const attachment =
     newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
   const previewText = newest
-    ? `${who}${sanitize(newest.message).replace(/\s+/g, " ") || attachment}`
+    ? `${who}${screenText(newest.message).replace(/\s+/g, " ") || attachment}`
     : c.last_active_at === null
       ? "no messages yet"
       : "";

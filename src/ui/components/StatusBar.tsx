@@ -2,7 +2,7 @@
 // left, the connection state on the right.
 import { Box, Text } from "ink";
 import type { Connection, Notice } from "../status.ts";
-import { sanitize, truncate } from "../text.ts";
+import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 function connectionLabel(connection: Connection): string {
@@ -49,7 +49,7 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
         color={notice.kind === "error" ? theme.error : theme.success}
         bold={notice.kind === "error"}
       >
-        {truncate(` ${notice.kind === "error" ? "✗ " : "✓ "}${sanitize(notice.text)}`, room)}
+        {truncate(` ${notice.kind === "error" ? "✗ " : "✓ "}${screenText(notice.text)}`, room)}
       </Text>
     );
   }
