@@ -60,15 +60,16 @@ async function main(): Promise<void> {
     demoReplies: values.demo && !values["no-demo-replies"],
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  printServeBanner(server, { demo: values.demo });
   const stop = () => {
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
+  // Before the banner: whoever reads it may signal at once.
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  printServeBanner(server, { demo: values.demo });
 }
 
 if (import.meta.main) {

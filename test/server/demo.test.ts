@@ -1,0 +1,209 @@
+// The demo data and the demo users' replies.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import {
+  clientFor,
+  contactConversation,
+  conversation,
+  conversationPage,
+  groupConversation,
+  message,
+  messagePage,
+  useServer,
+  waitFor,
+} from "./helpers.ts";
+
+describe("demo data", () => {
+  const t = useServer();
+
+  it("has the six users, alice first, with readable contact ids", () => {
+    expect(t.server.demoUsers.map((u) => u.username)).toEqual([
+      "alice",
+      "bob",
+      "carol",
+      "dave",
+      "erin",
+      "frank",
+    ]);
+    expect(t.server.demoUsers[0]).toMatchObject({ username: "alice", contactId: "ct_alice" });
+    expect(new Set(t.server.demoUsers.map((u) => u.token)).size).toBe(6);
+  });
+
+  it("gives alice more than a page of conversations, some pinned, muted and archived", async () => {
+    const list = conversationPage(
+      await t.as("alice").get("/v1/conversations", { limit: 100 }),
+    ).data;
+    expect(list.length).toBeGreaterThanOrEqual(12);
+    expect(list.some((c) => c.is_pinned)).toBe(true);
+    expect(list.some((c) => c.is_muted)).toBe(true);
+    expect(list.some((c) => c.archived_at !== null)).toBe(true);
+    expect(list.some((c) => c.pinned_message_id !== null)).toBe(true);
+    expect(list.filter((c) => c.group_id !== null).map((c) => c.group_id)).toContain("grp_design");
+    expect(list.filter((c) => c.contact_id !== null).length).toBe(5);
+    const now = Math.floor(Date.now() / 1000);
+    expect(list.every((c) => c.last_active_at !== null && c.last_active_at <= now)).toBe(true);
+  });
+
+  it("has a busy team channel with reactions and pdf and png attachments", async () => {
+    const alice = t.as("alice");
+    const team = await groupConversation(alice, "grp_team");
+    const all = [];
+    let after: string | undefined;
+    do {
+      const page = messagePage(
+        await alice.get("/v1/messages", {
+          conversation_id: team,
+          limit: 100,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      );
+      all.push(...page.data);
+      after = page.has_more ? page.data.at(-1)!.id : undefined;
+    } while (after);
+    expect(all.length).toBeGreaterThanOrEqual(500);
+    expect(new Set(all.map((m) => m.contact.username)).size).toBe(6);
+    const days = (all[0]!.created_at - all.at(-1)!.created_at) / 86_400;
+    expect(days).toBeGreaterThan(3);
+    expect(all.filter((m) => m.reactions.length > 0).length).toBeGreaterThan(20);
+    const recent = messagePage(await alice.get("/v1/messages", { limit: 100 })).data;
+    expect(recent.some((m) => m.read_at === null && m.contact.username !== "alice")).toBe(true);
+
+    const files = [];
+    for (const c of conversationPage(await alice.get("/v1/conversations", { limit: 100 })).data) {
+      const page = messagePage(
+        await alice.get("/v1/messages", { conversation_id: c.id, limit: 100 }),
+      );
+      files.push(...page.data.flatMap((m) => m.attachments));
+    }
+    expect(files.some((f) => f.file_type === "application/pdf" && (f.file_size ?? 0) > 0)).toBe(
+      true,
+    );
+    expect(files.some((f) => f.file_type === "image/png" && f.filename?.endsWith(".png"))).toBe(
+      true,
+    );
+  });
+
+  it("hides the conversations alice is not part of", async () => {
+    const bob = t.as("bob");
+    const backend = conversationPage(
+      await bob.get("/v1/conversations", { group_id: "grp_backend" }),
+    ).data;
+    expect(backend).toHaveLength(1);
+    expect((await t.as("alice").get(`/v1/conversations/${backend[0]!.id}`)).status).toBe(404);
+  });
+});
+
+describe("demo database on disk", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-demo-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("seeds quickly, once, and brings the same tokens back on the next start", async () => {
+    const db = join(dir, "nested", "folder", "demo.db");
+    const started = performance.now();
+    const first = await startServer({ db, demo: true, demoReplies: false });
+    expect(performance.now() - started).toBeLessThan(1000);
+    const alice = clientFor(first.url, first.demoUsers[0]!.token);
+    const before = conversationPage(await alice.get("/v1/conversations", { limit: 100 })).data;
+    await alice.put(`/v1/conversations/${before[0]!.id}`, { is_muted: true });
+    await first.close();
+
+    const second = await startServer({ db, demo: true, demoReplies: false });
+    expect(second.demoUsers).toEqual(first.demoUsers);
+    const again = clientFor(second.url, second.demoUsers[0]!.token);
+    const after = conversationPage(await again.get("/v1/conversations", { limit: 100 })).data;
+    expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
+    expect(after[0]!.is_muted).toBe(true);
+    await second.close();
+  });
+
+  it("without demo, a fresh database gets the users but no conversations", async () => {
+    const server = await startServer({ db: join(dir, "plain.db") });
+    try {
+      expect(server.demoUsers.map((u) => u.username)[0]).toBe("alice");
+      const alice = clientFor(server.url, server.demoUsers[0]!.token);
+      expect(conversationPage(await alice.get("/v1/conversations")).data).toEqual([]);
+      const id = await contactConversation(alice, "ct_bob");
+      expect(
+        message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" })).message,
+      ).toBe("hi");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("demo replies", () => {
+  const t = useServer({ demoReplies: true, demoReplyDelayMs: [50, 150] });
+
+  /** Waits for the other side to answer or react to `sent`. */
+  async function answer(conversationId: string, sentId: string) {
+    const alice = t.as("alice");
+    return waitFor(async () => {
+      const page = messagePage(
+        await alice.get("/v1/messages", { conversation_id: conversationId, limit: 5 }),
+      );
+      const reply = page.data.find((m) => m.contact.username !== "alice" && m.id > sentId);
+      const reacted = message(await alice.get(`/v1/messages/${sentId}`)).reactions;
+      return reply || reacted.length > 0 ? { reply, reacted } : undefined;
+    });
+  }
+
+  it("lets the contact answer or react a moment later, and never answers an answer", async () => {
+    const alice = t.as("alice");
+    const id = await contactConversation(alice, "ct_bob");
+    const sent = message(
+      await alice.post("/v1/messages", { conversation_id: id, message: "are we shipping friday?" }),
+    );
+    const { reply, reacted } = await answer(id, sent.id);
+    if (reply) {
+      expect(reply.contact.username).toBe("bob");
+      expect(reply.message.length).toBeGreaterThan(0);
+    }
+    for (const r of reacted) expect(Object.values(r)[0]).toEqual(["bob"]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const later = messagePage(
+      await alice.get("/v1/messages", { conversation_id: id, limit: 10 }),
+    ).data;
+    expect(later.filter((m) => m.id > sent.id).length).toBeLessThanOrEqual(1);
+    expect(conversation(await alice.get(`/v1/conversations/${id}`)).last_active_at).toBe(
+      later[0]!.created_at,
+    );
+  });
+
+  it("answers in a group from another member", async () => {
+    const alice = t.as("alice");
+    const id = await groupConversation(alice, "grp_design");
+    const members = ["bob", "carol", "erin"];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const sent = message(
+        await alice.post("/v1/messages", { conversation_id: id, message: `thanks! ${attempt}` }),
+      );
+      const { reply, reacted } = await answer(id, sent.id);
+      for (const r of reacted) expect(members).toContain(Object.values(r)[0]![0]);
+      if (reply) {
+        expect(members).toContain(reply.contact.username);
+        return;
+      }
+    }
+    throw new Error("no written reply in ten tries");
+  });
+
+  it("clears pending replies on close", async () => {
+    const logged: string[] = [];
+    const server = await startServer({
+      demo: true,
+      demoReplyDelayMs: [200, 200],
+      log: (line) => logged.push(line),
+    });
+    const alice = clientFor(server.url, server.demoUsers[0]!.token);
+    const id = await contactConversation(alice, "ct_carol");
+    message(await alice.post("/v1/messages", { conversation_id: id, message: "hello?" }));
+    await server.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A timer left behind would have tried the closed database and logged its failure.
+    expect(logged.filter((line) => line.includes("demo reply"))).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+// The small pieces that are easier to pin down directly than over HTTP.
+import { describe, expect, it } from "vitest";
+import { createIdMaker } from "../../src/server/ids.ts";
+import { isLoopback, printServeBanner } from "../../src/server/main.ts";
+import { createRateLimiter } from "../../src/server/rate-limit.ts";
+
+describe("ids", () => {
+  it("sort in creation order, also within one millisecond and when the clock steps back", () => {
+    let ms = 1_700_000_000_000;
+    const next = createIdMaker(() => ms);
+    const ids = [next("msg_"), next("msg_"), next("msg_")];
+    ms -= 5000;
+    ids.push(next("msg_"));
+    ms += 10_000;
+    ids.push(next("msg_"));
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.every((id) => /^msg_[0-9a-z]{19}$/.test(id))).toBe(true);
+  });
+});
+
+describe("rate limiter", () => {
+  it("allows a burst, then the sustained rate, and says how long to wait", () => {
+    let ms = 0;
+    const limiter = createRateLimiter({ perSecond: 2, burst: 3 }, () => ms);
+    expect([limiter.take("a"), limiter.take("a"), limiter.take("a")]).toEqual([0, 0, 0]);
+    expect(limiter.take("a")).toBe(1);
+    expect(limiter.take("b")).toBe(0);
+    ms += 500;
+    expect(limiter.take("a")).toBe(0);
+    expect(limiter.take("a")).toBe(1);
+  });
+});
+
+describe("serve banner", () => {
+  const server = {
+    url: "http://0.0.0.0:4317",
+    host: "0.0.0.0",
+    port: 4317,
+    demoUsers: [
+      { username: "alice", token: "t1", contactId: "ct_alice" },
+      { username: "bob", token: "t2", contactId: "ct_bob" },
+    ],
+    close: async () => {},
+  };
+
+  it("prints the base URL, one token line per demo user, and warns off loopback", () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const lines = printServeBanner(
+      server,
+      { demo: true },
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
+    expect(lines).toEqual([
+      "export PARLEY_BASE_URL=http://0.0.0.0:4317",
+      "export PARLEY_TOKEN=t1  # alice",
+      "export PARLEY_TOKEN=t2  # bob",
+    ]);
+    expect(out).toEqual(lines);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/warning/);
+    const quiet: string[] = [];
+    printServeBanner(
+      { ...server, host: "127.0.0.1" },
+      { demo: false },
+      () => {},
+      (l) => quiet.push(l),
+    );
+    expect(quiet).toEqual([]);
+  });
+
+  it("knows which hosts are loopback", () => {
+    for (const host of [
+      "127.0.0.1",
+      "127.1.2.3",
+      "::1",
+      "[::1]",
+      "localhost",
+      "::ffff:127.0.0.1",
+    ]) {
+      expect(isLoopback(host), host).toBe(true);
+    }
+    for (const host of ["0.0.0.0", "::", "192.168.1.5", "example.com", "128.0.0.1"]) {
+      expect(isLoopback(host), host).toBe(false);
+    }
+  });
+});
