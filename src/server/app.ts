@@ -60,14 +60,21 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
       await next();
     });
   }
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw tooLarge();
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw tooLarge();
+    },
+  });
+  app.use((c, next) => {
+    if (c.req.method !== "POST" && c.req.method !== "PUT") return next();
+    // With a Content-Length the header says it all, and the body is then read straight
+    // from the socket; hono's bodyLimit would wrap it in a web stream first.
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding")) return limitBody(c, next);
+    if (Number(length) > MAX_BODY_BYTES) throw tooLarge();
+    return next();
+  });
   app.use(idempotency(services));
 
   app.route("/v1/messages", messageRoutes(services));

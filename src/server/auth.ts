@@ -26,7 +26,10 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
       throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
     }
     const now = services.now();
-    if ((user.last_active_at ?? 0) < now - 30) services.store.users.touch(user.id, now);
+    if ((user.last_active_at ?? 0) < now - 30) {
+      services.store.users.touch(user.id, now);
+      user.last_active_at = now;
+    }
     c.set("user", user);
     await next();
   };

@@ -1,4 +1,5 @@
 // What the middleware leaves on the Hono context for the handlers.
+import type { PageCache } from "./page-cache.ts";
 import type { Store } from "./store/index.ts";
 import type { User } from "./store/users.ts";
 
@@ -17,6 +18,7 @@ export type AppEnv = {
 /** What the routes need besides the request. */
 export type Services = {
   store: Store;
+  pages: PageCache;
   /** Unix seconds. */
   now: () => number;
   newId: (prefix: "msg_" | "conv_" | "att_") => string;

@@ -9,6 +9,7 @@ import { seedDemoConversations } from "./demo/seed.ts";
 import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
 import { createIdMaker } from "./ids.ts";
+import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { openStore } from "./store/index.ts";
 
@@ -42,6 +43,8 @@ export type StartOptions = {
   faults?: FaultHook;
   /** For tests: the clock, in Unix seconds. */
   now?: () => number;
+  /** Keep finished message pages until the data changes (default true); off to benchmark the uncached path. */
+  pageCache?: boolean;
 };
 
 const CLOSE_GRACE_MS = 2000;
@@ -69,6 +72,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     const services: Services = {
       store,
+      pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
       now,
       newId,
       onMessageSent: (message) => replier?.onMessageSent(message),

@@ -8,9 +8,18 @@ export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** A 200 with `value` as JSON; the text is kept for Idempotency-Key replays. */
 export function json(c: Context<AppEnv>, value: unknown): Response {
-  const text = JSON.stringify(value);
+  return jsonText(c, JSON.stringify(value));
+}
+
+/** A 200 with JSON that is already text. */
+export function jsonText(c: Context<AppEnv>, text: string): Response {
   c.set("responseBody", text);
   return c.body(text, 200, { "content-type": JSON_CONTENT_TYPE });
+}
+
+/** A 200 with JSON that is already encoded; never replayed, as only GETs use it. */
+export function jsonBytes(c: Context<AppEnv>, bytes: Uint8Array): Response {
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "content-type": JSON_CONTENT_TYPE });
 }
 
 export function errorJson(c: Context, error: HttpError): Response {

@@ -148,6 +148,37 @@ describe("GET /v1/messages", () => {
   });
 });
 
+describe("list freshness", () => {
+  const t = useServer();
+
+  it("shows every change in the next list, though pages are cached", async () => {
+    const [alice, bob] = [t.as("alice"), t.as("bob")];
+    const id = await contactConversation(alice, "ct_bob");
+    const newest = async (who = alice) =>
+      messagePage(await who.get("/v1/messages", { conversation_id: id, limit: 3 })).data[0]!;
+    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "v1" }));
+    expect((await newest()).id).toBe(sent.id);
+    expect((await newest(bob)).read_at).toBeNull();
+    await alice.put(`/v1/messages/${sent.id}`, { message: "v2" });
+    expect((await newest()).message).toBe("v2");
+    await bob.put(`/v1/messages/${sent.id}`, { reactions: { heart: ["bob"] } });
+    expect((await newest(bob)).reactions).toEqual([{ heart: ["bob"] }]);
+    await bob.put(`/v1/messages/${sent.id}`, {
+      attachments: [{ file_url: "https://x.example.com/f.png" }],
+    });
+    expect((await newest()).attachments).toHaveLength(1);
+    await bob.get(`/v1/conversations/${id}`);
+    expect((await newest()).read_at).not.toBeNull();
+    const all = messagePage(await alice.get("/v1/messages", { limit: 1 })).data[0]!;
+    expect(all.id).toBe(sent.id);
+    await alice.del(`/v1/messages/${sent.id}`);
+    expect((await newest()).id).not.toBe(sent.id);
+    expect(messagePage(await alice.get("/v1/messages", { limit: 1 })).data[0]!.id).not.toBe(
+      sent.id,
+    );
+  });
+});
+
 describe("POST /v1/messages", () => {
   const t = useServer();
 
@@ -213,6 +244,7 @@ describe("POST /v1/messages", () => {
     });
     expect(pdf?.id).toMatch(/^att_/);
     expect(png).toMatchObject({ filename: "photo one.png", file_type: null, file_size: null });
+    expect(message(await t.as("carol").get(`/v1/messages/${sent.id}`))).toEqual(sent);
     expect(Object.keys(pdf!).sort()).toEqual([
       "created_at",
       "file_size",

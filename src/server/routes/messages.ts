@@ -14,8 +14,8 @@ import {
   readQuery,
   validate,
 } from "../params.ts";
-import { json, methodNotAllowed } from "../respond.ts";
-import type { MessageScope } from "../store/messages.ts";
+import { json, jsonBytes, methodNotAllowed } from "../respond.ts";
+import { type MessageScope, newMessageJson } from "../store/messages.ts";
 
 const ListQuery = z.object({ conversation_id: id.optional(), ...pageParams });
 
@@ -76,7 +76,17 @@ export function messageRoutes(s: Services) {
       scope = { conversationId: query.conversation_id };
     }
     const page = cursors(query, (cursorId) => messages.cursor(cursorId, scope));
-    return json(c, toPage(messages.list(scope, query.limit + 1, page), query.limit, page));
+    // Members see the same messages, so a conversation's pages are shared between them.
+    const key = [
+      "conversationId" in scope ? scope.conversationId : user.id,
+      query.limit,
+      page.after?.id ?? "",
+      page.before?.id ?? "",
+    ].join(" ");
+    const bytes = s.pages.get(key, () =>
+      JSON.stringify(toPage(messages.list(scope, query.limit + 1, page), query.limit, page)),
+    );
+    return jsonBytes(c, bytes);
   });
 
   routes.post("/", async (c) => {
@@ -85,26 +95,21 @@ export function messageRoutes(s: Services) {
     if (!conversations.isMember(params.conversation_id, user.id)) {
       throw notFound("conversation", params.conversation_id, "conversation_id");
     }
-    const now = s.now();
-    const messageId = s.newId("msg_");
-    s.store.transaction(() => {
-      messages.insert({
-        id: messageId,
-        conversationId: params.conversation_id,
-        senderId: user.id,
-        body: params.message,
-        createdAt: now,
-      });
-      messages.addAttachments(messageId, newAttachments(params.attachments), now);
-      conversations.setActivity(params.conversation_id, now);
-    });
-    s.onMessageSent({
-      id: messageId,
+    const sent = {
+      id: s.newId("msg_"),
       conversationId: params.conversation_id,
       senderId: user.id,
-      text: params.message,
+      body: params.message,
+      createdAt: s.now(),
+    };
+    const files = newAttachments(params.attachments);
+    s.store.transaction(() => {
+      messages.insert(sent);
+      messages.addAttachments(sent.id, files, sent.createdAt);
+      conversations.setActivity(sent.conversationId, sent.createdAt);
     });
-    return json(c, messages.get(messageId));
+    s.onMessageSent({ ...sent, text: sent.body });
+    return json(c, newMessageJson(sent, user, files));
   });
 
   routes.get("/:id", (c) => {

@@ -10,6 +10,8 @@ export function openStore(path: string) {
   const db = openDatabase(path);
   const getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+  const changes = db.prepare("SELECT total_changes() AS changes");
+  const dataVersion = db.prepare("PRAGMA data_version");
   return {
     users: createUserStore(db),
     conversations: createConversationStore(db),
@@ -20,6 +22,15 @@ export function openStore(path: string) {
       set: (key: string, value: string) => setMeta.run(key, value),
     },
     transaction: <T>(fn: () => T): T => transaction(db, fn),
+    /**
+     * Changes whenever the data may have: rows changed through this connection
+     * (total_changes) or commits by any other connection to the same file (data_version).
+     */
+    version(): string {
+      const own = (changes.get() as { changes: number }).changes;
+      const others = (dataVersion.get() as { data_version: number }).data_version;
+      return `${own}.${others}`;
+    },
     close(): void {
       if (db.isOpen) db.close();
     },

@@ -1,8 +1,9 @@
 // Messages with their sender, reactions and attachments. A page takes three queries
 // (messages, then the reactions and attachments of all of them), never one per message.
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AttachmentJson, MessageJson, ReactionJson } from "../wire.ts";
+import type { AttachmentJson, ContactJson, MessageJson, ReactionJson } from "../wire.ts";
 import type { Cursor } from "./cursor.ts";
+import type { User } from "./users.ts";
 
 type Row = {
   id: string;
@@ -12,11 +13,6 @@ type Row = {
   read_at: number | null;
   created_at: number;
   updated_at: number | null;
-  username: string;
-  phone_number: string | null;
-  avatar_url: string | null;
-  sender_active_at: number | null;
-  sender_created_at: number;
 };
 
 /** The bare message, for permission checks. */
@@ -30,11 +26,11 @@ export type NewAttachment = {
   file_size: number | null;
 };
 
+// Senders are read separately: a page has few of them, and joining them into every row
+// costs more than the extra query.
 const SELECT = `
-  SELECT m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at,
-         u.username, u.phone_number, u.avatar_url,
-         u.last_active_at AS sender_active_at, u.created_at AS sender_created_at
-  FROM messages m JOIN users u ON u.id = m.sender_id`;
+  SELECT m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at
+  FROM messages m`;
 
 const IN_CONVERSATION = "m.conversation_id = :conversation";
 const OF_USER =
@@ -43,6 +39,40 @@ const NEWEST_FIRST = "ORDER BY m.created_at DESC, m.id DESC LIMIT :limit";
 const OLDEST_FIRST = "ORDER BY m.created_at ASC, m.id ASC LIMIT :limit";
 const OLDER = "(m.created_at, m.id) < (:key, :id)";
 const NEWER = "(m.created_at, m.id) > (:key, :id)";
+
+/** A message just inserted, as `get` would read it back, without reading it back. */
+export function newMessageJson(
+  message: { id: string; conversationId: string; body: string; createdAt: number },
+  sender: User,
+  attachments: readonly NewAttachment[],
+): MessageJson {
+  return {
+    id: message.id,
+    conversation_id: message.conversationId,
+    contact: {
+      id: sender.id,
+      username: sender.username,
+      phone_number: sender.phone_number,
+      avatar_url: sender.avatar_url,
+      last_active_at: sender.last_active_at,
+      created_at: sender.created_at,
+    },
+    message: message.body,
+    reactions: [],
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      message_id: message.id,
+      filename: a.filename,
+      file_url: a.file_url,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      created_at: message.createdAt,
+    })),
+    read_at: null,
+    created_at: message.createdAt,
+    updated_at: null,
+  };
+}
 
 export type MessageScope = { conversationId: string } | { userId: string };
 
@@ -61,6 +91,10 @@ export function createMessageStore(db: DatabaseSync) {
       before: db.prepare(`${SELECT} WHERE ${OF_USER} AND ${NEWER} ${OLDEST_FIRST}`),
     },
   };
+  const sendersOf = db.prepare(
+    `SELECT id, username, phone_number, avatar_url, last_active_at, created_at FROM users
+     WHERE id IN (SELECT value FROM json_each(?))`,
+  );
   const reactionsOf = db.prepare(
     `SELECT message_id, name, usernames FROM reactions
      WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, position`,
@@ -115,17 +149,15 @@ export function createMessageStore(db: DatabaseSync) {
       list.push({ ...a });
       attachments.set(a.message_id, list);
     }
+    const senders = new Map<string, ContactJson>();
+    const senderIds = JSON.stringify([...new Set(rows.map((row) => row.sender_id))]);
+    for (const contact of sendersOf.all(senderIds) as ContactJson[]) {
+      senders.set(contact.id, { ...contact });
+    }
     return rows.map((row) => ({
       id: row.id,
       conversation_id: row.conversation_id,
-      contact: {
-        id: row.sender_id,
-        username: row.username,
-        phone_number: row.phone_number,
-        avatar_url: row.avatar_url,
-        last_active_at: row.sender_active_at,
-        created_at: row.sender_created_at,
-      },
+      contact: senders.get(row.sender_id)!,
       message: row.body,
       reactions: reactions.get(row.id) ?? [],
       attachments: attachments.get(row.id) ?? [],
