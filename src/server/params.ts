@@ -7,7 +7,13 @@ import { MAX_LIMIT, MAX_MESSAGE_LENGTH, REACTION_NAME } from "../api/schema.ts";
 import type { AppEnv, Params } from "./env.ts";
 import { HttpError, invalid, missing } from "./errors.ts";
 
-const QS_OPTIONS = { depth: 5, arrayLimit: 100, parameterLimit: 2000, allowPrototypes: false };
+const QS_OPTIONS = {
+  depth: 5,
+  arrayLimit: 100,
+  parameterLimit: 2000,
+  allowPrototypes: false,
+  throwOnLimitExceeded: true,
+};
 const FORM = "application/x-www-form-urlencoded";
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
 
@@ -20,7 +26,7 @@ export async function readBody(c: Context<AppEnv>): Promise<Params> {
   const text = await c.req.text();
   let body: Params;
   if (text.trim() === "") body = {};
-  else if (type === FORM) body = qs.parse(text, QS_OPTIONS);
+  else if (type === FORM) body = parseForm(text);
   else if (type === "") throw unsupported(type);
   else body = parseJsonObject(text);
   c.set("body", body);
@@ -33,6 +39,19 @@ function unsupported(type: string): HttpError {
     "unsupported_media_type",
     `Send the body as ${FORM} or application/json${type ? `, not ${type}` : " and say so in the Content-Type header"}.`,
   );
+}
+
+/** Bracket notation, as in `reactions[heart][]=alice`. */
+function parseForm(text: string): Params {
+  try {
+    return qs.parse(text, QS_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw invalid(
+      undefined,
+      `The request has too many parameters: at most ${QS_OPTIONS.parameterLimit}, and ${QS_OPTIONS.arrayLimit} items in a list.`,
+    );
+  }
 }
 
 function parseJsonObject(text: string): Params {
@@ -53,7 +72,7 @@ export function readQuery(c: Context): Params {
   const url = c.req.url;
   const at = url.indexOf("?");
   if (at === -1) return {};
-  const query: Params = qs.parse(url.slice(at + 1), QS_OPTIONS);
+  const query = parseForm(url.slice(at + 1));
   for (const key of Object.keys(query)) if (query[key] === "") delete query[key];
   return query;
 }
@@ -205,13 +224,9 @@ const attachment = z.object(
 
 export type AttachmentInput = z.output<typeof attachment>;
 
-/** Form bodies give an array; more than qs's array limit would give an object keyed 0, 1, … */
-export const attachments = z.preprocess(
-  (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? Object.values(v) : v),
-  z
-    .array(attachment, error("must be a list of attachments"))
-    .max(20, error("may hold at most 20 attachments per request")),
-);
+export const attachments = z
+  .array(attachment, error("must be a list of attachments"))
+  .max(20, error("may hold at most 20 attachments per request"));
 
 const reactionUsers = z.preprocess(
   (v) => {

@@ -143,6 +143,8 @@ describe("errors", () => {
     failure(json, 400, "parameter_invalid");
     const array = await alice.post("/v1/conversations", "[1,2]", { as: "json" });
     failure(array, 400, "parameter_invalid");
+    const many = Array.from({ length: 2001 }, (_, i) => `p${i}=1`).join("&");
+    failure(await alice.post("/v1/conversations", many), 400, "parameter_invalid");
   });
 
   it("403 for editing or deleting someone else's message", async () => {
