@@ -5,7 +5,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import {
+  environmentManager,
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  QueryClientProvider,
+} from "@tanstack/react-query";
 import { render } from "ink";
 import { createApi } from "../api/client.ts";
 import {
@@ -27,6 +33,10 @@ import { ThemeContext, themeFor } from "./theme.ts";
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
 
 export function createQueryClient(): QueryClient {
+  // TanStack Query takes any runtime without `window` for a server renderer, and then
+  // never schedules refetchInterval timers (so no polling) and never garbage-collects.
+  // A terminal client is a long-lived interactive client.
+  environmentManager.setIsServer(() => false);
   return new QueryClient({
     queryCache: new QueryCache({
       onSuccess: () => noteQueryResult(null),

@@ -3,6 +3,7 @@
 // through @xterm/headless, so what is asserted is what a person would see on screen.
 import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
+import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
 import { render } from "ink";
 import { createApi } from "../../src/api/client.ts";
@@ -27,6 +28,7 @@ class FakeStdout extends EventEmitter {
   }
   write = (data: string) => {
     this.bytes += Buffer.byteLength(data);
+    this.written += data;
     this.term.write(data);
     return true;
   };
@@ -69,6 +71,8 @@ export type Harness = {
   queryClient: QueryClient;
   /** Bytes written to the terminal so far. */
   bytes(): number;
+  /** Everything written to the terminal so far. */
+  written(): string;
   screen(): string;
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
@@ -83,7 +87,8 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+// Longer than a frame at 60 fps, so the screen shows what the last key did.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 export async function startHarness(
   options: {
@@ -101,7 +106,17 @@ export async function startHarness(
   const rows = options.rows ?? 40;
   const server = options.server ?? (await startServer({ port: 0, demo: true, demoReplies: false }));
   const user = server.demoUsers[options.user ?? 0]!;
-  const term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true, scrollback: 0 });
+  // convertEol: a real pty turns "\n" into "\r\n" (onlcr); Ink relies on that.
+  const term = new xterm.Terminal({
+    cols: columns,
+    rows,
+    allowProposedApi: true,
+    scrollback: 0,
+    convertEol: true,
+  });
+  // Emoji are two columns wide, as in real terminals (xterm.js defaults to Unicode 6 widths).
+  term.loadAddon(new unicode11.Unicode11Addon());
+  term.unicode.activeVersion = "11";
   const stdout = new FakeStdout(columns, rows, term);
   const stdin = new FakeStdin();
   const baseUrl = options.baseUrl ?? server.url;
@@ -150,6 +165,7 @@ export async function startHarness(
     queryClient,
     clipboard,
     bytes: () => stdout.bytes,
+    written: () => stdout.written,
     screen,
     async press(...keys) {
       for (const key of keys) {

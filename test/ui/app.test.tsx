@@ -1,0 +1,379 @@
+// The whole client, rendered by Ink against the real embedded server over HTTP, driven
+// with the bytes a terminal sends, and read back from a terminal emulator. Each action
+// is checked on screen and in the server's state afterwards.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Api, createApi } from "../../src/api/client.ts";
+import type { Conversation } from "../../src/api/schema.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+
+let harness: Harness | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  for (const fn of cleanups.splice(0)) await fn();
+});
+
+function apiFor(server: RunningServer, user = 0): Api {
+  return createApi({ baseUrl: server.url, token: server.demoUsers[user]!.token });
+}
+
+async function conversationWith(api: Api, name: string): Promise<Conversation> {
+  for await (const page of api.conversations.pages({ limit: 100 })) {
+    const found = page.data.find(
+      (c) => c.contact_id === `ct_${name}` || c.group_id === `grp_${name}`,
+    );
+    if (found) return found;
+  }
+  throw new Error(`no conversation with ${name}`);
+}
+
+/** Rows of the sidebar, top to bottom, as the names they show. */
+function sidebarNames(screen: string): string[] {
+  return screen
+    .split("\n")
+    .map((line) => /^│[▸• ](?:[📌🔕📦]+ )?(\S+)/u.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && !/^\d/.test(name));
+}
+
+/** Moves the sidebar cursor down to the row named `name`. */
+async function selectRow(h: Harness, name: string) {
+  const selected = new RegExp(`│▸(?:[📌🔕📦]+ )?${name}\\s`, "u");
+  await h.waitFor((s) => sidebarNames(s).includes(name), `${name} in the sidebar`);
+  const cursorRow = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
+  for (let i = 0; i < 20 && !selected.test(h.screen()); i++) {
+    const before = cursorRow(h.screen());
+    await h.press("j");
+    // One step at a time: the next key only once the screen shows this one.
+    await h.waitFor((s) => cursorRow(s) !== before, "the cursor to move");
+  }
+  await h.waitFor((s) => selected.test(s), `${name} selected`);
+}
+
+async function openFirst(h: Harness, name: string) {
+  await selectRow(h, name);
+  await h.press(KEYS.enter);
+  await h.waitFor((s) => s.includes(`Message ${name}`), "the composer");
+}
+
+describe("the client against the embedded server", () => {
+  it("lists conversations pinned first, with previews, unread counts and the connection state", async () => {
+    harness = await startHarness();
+    const screen = await harness.waitFor(
+      (s) => s.includes("● online") && /│▸📌 bob/u.test(s) && /●\d/.test(s),
+      "the list with names and unread counts",
+    );
+    const names = sidebarNames(screen);
+    expect(names.slice(0, 2).sort()).toEqual(["#design", "bob"]);
+    expect(names).toContain("#team");
+    expect(names).not.toContain("#archive-2024"); // All leaves archived conversations out
+    expect(screen).toMatch(/parley · alice @ 127\.0\.0\.1:\d+/);
+    expect(screen).toContain("1 All");
+  });
+
+  it("opens a conversation (marking it read) and sends a message: pending, then sent", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    await openFirst(harness, "bob");
+    await harness.type("hello from the test");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => /you · \d\d:\d\d[^\n]*\n[^\n]*hello from the test/.test(s),
+      "the sent message",
+    );
+    await harness.waitFor((s) => !s.includes("sending…"), "the send to finish");
+    const page = await bob.messages.list({
+      conversation_id: (await conversationWith(bob, "alice")).id,
+      limit: 1,
+    });
+    expect(page.data[0]?.message).toBe("hello from the test");
+    expect(page.data[0]?.contact.username).toBe("alice");
+    const alice = apiFor(harness.server);
+    const opened = await conversationWith(alice, "bob");
+    expect(opened.last_opened_at).not.toBeNull();
+    // The composer is empty again, and the draft is not left behind.
+    expect(harness.screen()).toContain("Message bob · Enter sends");
+  });
+
+  it("keeps a draft per conversation while switching", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.type("half a thought");
+    await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message #design"), "the second conversation");
+    await harness.press(KEYS.escape, KEYS.escape, KEYS.up, KEYS.enter);
+    await harness.waitFor((s) => s.includes("half a thought"), "the draft back");
+  });
+
+  it("reacts with the picker and removes the reaction with the same pick", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    const bobChat = await conversationWith(alice, "bob");
+    const [newest] = (await alice.messages.list({ conversation_id: bobChat.id, limit: 1 })).data;
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape); // to the messages; the newest is selected
+    await harness.press("r");
+    await harness.waitFor((s) => s.includes("react ") && s.includes("1👍"), "the picker");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("👍 1"), "the reaction");
+    let message = await alice.messages.get(newest!.id);
+    expect(message.reactions).toContainEqual({ thumbsup: ["alice"] });
+    await harness.press("r", KEYS.enter);
+    await harness.waitFor((s) => !s.includes("👍 1"), "the reaction gone");
+    message = await alice.messages.get(newest!.id);
+    expect(message.reactions.some((r) => "thumbsup" in r)).toBe(false);
+  });
+
+  it("edits your last message with ↑ and deletes it after asking", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await harness.type("first version");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("first version") && !s.includes("sending…"),
+      "the message",
+    );
+    await harness.press(KEYS.up);
+    await harness.waitFor((s) => s.includes("editing your message"), "edit mode");
+    await harness.press("\x15"); // Ctrl+U clears the line
+    await harness.type("second version");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("second version") && s.includes("edited"), "the edit");
+    const chat = await conversationWith(alice, "bob");
+    const [edited] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    expect(edited?.message).toBe("second version");
+    expect(edited?.updated_at).not.toBeNull();
+
+    await harness.press(KEYS.escape, "d");
+    await harness.waitFor((s) => s.includes("Delete this message for everyone?"), "the question");
+    await harness.press("n");
+    await harness.waitFor((s) => s.includes("Kept."), "kept");
+    expect((await alice.messages.get(edited!.id)).message).toBe("second version");
+    await harness.press("d", "y");
+    await harness.waitFor((s) => !s.includes("second version"), "the message gone");
+    await expect(alice.messages.get(edited!.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("pins and unpins a message in the conversation", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape, KEYS.up, KEYS.up, "P");
+    await harness.waitFor((s) => s.includes("Pinned the message in #team"), "the confirmation");
+    const chat = await conversationWith(alice, "team");
+    expect(chat.pinned_message_id).not.toBeNull();
+    const pinned = await alice.messages.get(chat.pinned_message_id!);
+    const first = pinned.message.slice(0, 20);
+    expect(harness.screen()).toContain(`📌 ${first}`);
+    await harness.press("P");
+    await harness.waitFor((s) => s.includes("Unpinned the message in #team"), "unpinned");
+    expect((await conversationWith(alice, "team")).pinned_message_id).toBeNull();
+  });
+
+  it("pins, mutes, archives and restores a conversation, and the filters follow", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await selectRow(harness, "#team");
+    await harness.press("p");
+    await harness.waitFor((s) => /│▸📌[^\n]*#team/u.test(s), "the pin icon");
+    expect((await conversationWith(alice, "team")).is_pinned).toBe(true);
+    await harness.press("m");
+    await harness.waitFor((s) => /│▸📌🔕[^\n]*#team/u.test(s), "the mute icon");
+    expect((await conversationWith(alice, "team")).is_muted).toBe(true);
+
+    await harness.press("3");
+    await harness.waitFor(
+      (s) => sidebarNames(s).includes("#team") && !sidebarNames(s).includes("bob"),
+      "Muted",
+    );
+    await harness.press("1");
+    await harness.waitFor((s) => sidebarNames(s).includes("bob"), "All");
+    await selectRow(harness, "#team");
+    await harness.press("a");
+    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team gone from All");
+    expect((await conversationWith(alice, "team")).archived_at).not.toBeNull();
+    await harness.press("4");
+    await harness.waitFor((s) => sidebarNames(s).includes("#team"), "#team in Archived");
+    await selectRow(harness, "#team");
+    await harness.press("a");
+    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team restored");
+    expect((await conversationWith(alice, "team")).archived_at).toBeNull();
+    await harness.press("2");
+    await harness.waitFor(
+      (s) => sidebarNames(s).includes("#team") && sidebarNames(s).includes("bob"),
+      "Pinned",
+    );
+  });
+
+  it("deletes a conversation only after y", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await selectRow(harness, "#team");
+    const team = await conversationWith(alice, "team");
+    await harness.press("D");
+    await harness.waitFor((s) => s.includes("Delete the conversation with #team"), "the question");
+    await harness.press(KEYS.escape);
+    expect((await alice.conversations.get(team.id)).id).toBe(team.id);
+    await harness.press("D", "y");
+    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team gone");
+    await expect(alice.conversations.get(team.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("starts a conversation with a contact id, suggesting contacts seen so far", async () => {
+    const server = await startServer({ port: 0, demo: false });
+    cleanups.push(() => server.close());
+    harness = await startHarness({ server });
+    await harness.waitFor((s) => s.includes("No conversations"), "an empty list");
+    await harness.press("n");
+    await harness.waitFor((s) => s.includes("new conversation with:"), "the prompt");
+    await harness.type("ct_dave");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("Message ct_dave") || s.includes("Message dave"),
+      "the new conversation",
+    );
+    const list = await apiFor(server).conversations.list();
+    expect(list.data.map((c) => c.contact_id)).toEqual(["ct_dave"]);
+  });
+
+  it("shows every key in the help overlay, and any key closes it", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("?");
+    const help = await harness.waitFor((s) => s.includes("parley keys"), "help");
+    for (const text of [
+      "Tab / Shift+Tab",
+      "filter: All, Pinned, Muted, Archived",
+      "react",
+      "Ctrl+W",
+      "quit",
+    ]) {
+      expect(help).toContain(text);
+    }
+    await harness.press("x");
+    await harness.waitFor((s) => !s.includes("parley keys"), "help closed");
+  });
+
+  it("searches conversations by name", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("/");
+    await harness.type("des");
+    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => sidebarNames(s).includes("#team"), "the whole list back");
+  });
+
+  it("keeps a failed send on screen with its text, and Enter retries it without a duplicate", async () => {
+    let failing = true;
+    const server = await startServer({
+      port: 0,
+      demo: true,
+      demoReplies: false,
+      faults: ({ method, path }) => {
+        if (failing && method === "POST" && path === "/v1/messages") throw new Error("injected");
+      },
+    });
+    cleanups.push(() => server.close());
+    harness = await startHarness({ server });
+    await openFirst(harness, "bob");
+    await harness.type("important words");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("not sent") && s.includes("important words"),
+      "the failed send",
+    );
+    expect(harness.screen()).toContain("Not sent");
+    failing = false;
+    await harness.press(KEYS.escape, KEYS.enter);
+    await harness.waitFor(
+      (s) => !s.includes("not sent") && s.includes("important words"),
+      "the retry",
+    );
+    const alice = apiFor(server);
+    const chat = await conversationWith(alice, "bob");
+    const page = await alice.messages.list({ conversation_id: chat.id, limit: 5 });
+    expect(page.data.filter((m) => m.message === "important words")).toHaveLength(1);
+  });
+
+  it("says a server that is down is unreachable, retries, and recovers when it returns", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-down-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, "server.db");
+    const first = await startServer({ port: 0, db, demo: true, demoReplies: false });
+    const { port, url } = first;
+    const token = first.demoUsers[0]!.token;
+    await first.close();
+    harness = await startHarness({ server: first, baseUrl: url, token });
+    await harness.waitFor(
+      (s) => s.includes(`Cannot reach ${url}`) && s.includes("offline"),
+      "the offline screen",
+    );
+    const again = await startServer({ port, db, demo: true, demoReplies: false });
+    cleanups.push(() => again.close());
+    await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "recovery", 40_000);
+  }, 60_000);
+
+  it("says the token was rejected and how to set one", async () => {
+    harness = await startHarness({ token: "not-a-token" });
+    await harness.waitFor(
+      (s) => s.includes("rejected the token") && s.includes("PARLEY_TOKEN"),
+      "the 401 screen",
+    );
+  });
+
+  it("never writes a hostile message's escape sequences to the terminal", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    const chat = await conversationWith(bob, "alice");
+    const hostile = "evil\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b]0;title\x07\u009b31m\u202Etxt.exe done";
+    await bob.messages.send({ conversation_id: chat.id, message: hostile });
+    await openFirst(harness, "bob");
+    const screen = await harness.waitFor(
+      (s) => s.includes("evil") && s.includes("done"),
+      "the message",
+    );
+    expect(screen).toMatch(/evil␛+/);
+    const written = harness.written();
+    expect(written).not.toContain("\x1b]52");
+    expect(written).not.toContain("\x1b]0;");
+    expect(written).not.toContain("\u009b");
+    expect(written).not.toContain("\u202E");
+    expect(harness.clipboard).toEqual([]);
+  });
+
+  it("follows resizes and says when the terminal is too small", async () => {
+    harness = await startHarness({ columns: 120, rows: 40 });
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.resize(80, 24);
+    let screen = await harness.waitFor(
+      (s) => s.split("\n")[23]!.includes("online"),
+      "the status bar on row 24",
+    );
+    expect(screen.split("\n")[0]).toContain("parley · alice");
+    await harness.resize(50, 12);
+    await harness.waitFor((s) => s.includes("terminal too small"), "the too-small note");
+    await harness.resize(100, 30);
+    screen = await harness.waitFor((s) => s.split("\n")[29]!.includes("online"), "the layout back");
+    expect(screen).not.toContain("terminal too small");
+  });
+
+  it("shows no colour with NO_COLOR, and the selection stays visible", async () => {
+    harness = await startHarness({ env: { NO_COLOR: "1" } });
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    const colours = [...harness.written().matchAll(/\x1b\[([\d;]*)m/g)].filter(([, params]) =>
+      params!.split(";").some((p) => /^(3[0-8]|4[0-8]|9\d|10\d)$/.test(p)),
+    );
+    expect(colours).toEqual([]);
+    // Focus shows as a double border, the selection as a marker.
+    expect(harness.screen()).toMatch(/║▸/);
+  });
+});
