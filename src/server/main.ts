@@ -30,8 +30,9 @@ export function printServeBanner(
   }
   for (const line of lines) out(line);
   if (!isLoopback(server.host)) {
+    const tokens = options.demo ? " with the demo tokens above" : "";
     err(
-      `warning: listening on ${server.host}, so other machines can connect. The demo tokens are printed above; use --host 127.0.0.1 to stay local.`,
+      `warning: listening on ${server.host}, so other machines can connect${tokens}. Use --host 127.0.0.1 to stay on this machine.`,
     );
   }
   return lines;
