@@ -17,6 +17,32 @@ export function hasTmux(): boolean {
   }
 }
 
+/** The pid of the first process whose executable is `name`, under `root` (at any depth). */
+export function descendantPid(root: number, name: string): number | undefined {
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    let children: number[] = [];
+    try {
+      children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      // no children
+    }
+    for (const child of children) {
+      // Not `comm`: Node names its main thread "MainThread".
+      const exe = execFileSync("ps", ["-o", "args=", "-p", String(child)], { encoding: "utf8" })
+        .trim()
+        .split(" ")[0];
+      if (exe?.split("/").pop() === name) return child;
+      queue.push(child);
+    }
+  }
+  return undefined;
+}
+
 export type Pane = {
   home: string;
   send(...keys: string[]): void;
@@ -24,6 +50,8 @@ export type Pane = {
   type(text: string): void;
   screen(): string;
   info(format: string): string;
+  /** The pid of the running `node` under the pane's shell. */
+  nodePid(): number | undefined;
   waitFor(
     predicate: (screen: string) => boolean,
     what: string,
@@ -90,6 +118,7 @@ export function startPane(options: {
     },
     screen: () => tmux("capture-pane", "-p", "-t", "main"),
     info: (format) => tmux("display-message", "-p", "-t", "main", format).trim(),
+    nodePid: () => descendantPid(Number(pane.info("#{pane_pid}")), "node"),
     async waitFor(predicate, what, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

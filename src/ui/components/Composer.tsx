@@ -64,6 +64,14 @@ export function Composer(props: Props) {
         return true;
       }
       if (key.tab) return false;
+      // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
+      // the text, then a send; only a bracketed paste makes a multi-line draft.
+      if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
+        const next = insert(draft, input.slice(0, -1));
+        props.onEdit(() => next);
+        if (next.value.trim()) props.onSubmit(next.value);
+        return true;
+      }
       if (applyKey(draft, input, key, { width: inner }).handled) {
         props.onEdit((current) => applyKey(current, input, key, { width: inner }).state);
         return true;

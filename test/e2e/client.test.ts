@@ -1,0 +1,125 @@
+// The built `parley` in a real pseudo-terminal (tmux), on the embedded demo server, used
+// as a person would: open, send, react, pin, mute, archive, filter, resize, quit; and the
+// terminal is given back as it was, also after SIGTERM and SIGHUP.
+import { existsSync } from "node:fs";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+// Runs parley between two snapshots of the terminal settings, then says whether the
+// settings (raw mode, echo) came back and which exit code it had.
+const WRAPPED = `before=$(stty -g); node ${JSON.stringify(CLI)}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`;
+
+let pane: Pane | undefined;
+
+afterEach(() => {
+  pane?.kill();
+  pane = undefined;
+});
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+});
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
+
+async function moveTo(p: Pane, name: string) {
+  await p.waitFor((s) => s.includes(name), `${name} in the list`);
+  for (let i = 0; i < 20 && !selectedRow(p.screen()).includes(name); i++) {
+    const before = selectedRow(p.screen());
+    p.send("j");
+    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
+  }
+}
+
+describe.skipIf(!hasTmux())("parley in a real terminal", () => {
+  it("opens, sends, reacts, pins, mutes, archives, filters, resizes and quits cleanly", async () => {
+    pane = startPane({ command: WRAPPED, columns: 120, rows: 40 });
+    const p = pane;
+    await p.waitFor(
+      (s) => s.includes("● online") && s.includes("#team"),
+      "the conversation list",
+      30_000,
+    );
+    expect(p.info("#{alternate_on}")).toBe("1");
+
+    // Open the first conversation and send.
+    p.send("Enter");
+    await p.waitFor((s) => s.includes("Message bob"), "the composer");
+    p.type("hi from a real terminal");
+    await pause();
+    p.send("Enter");
+    await p.waitFor(
+      (s) => /you · \d\d:\d\d.*\n.*hi from a real terminal/.test(s) && !s.includes("sending…"),
+      "the sent message",
+    );
+
+    // React to it.
+    // Esc and a letter in one read would be Alt+letter, as in any terminal app.
+    p.send("Escape");
+    await pause();
+    p.send("r");
+    await p.waitFor((s) => s.includes("react "), "the reaction picker");
+    p.send("Enter");
+    await p.waitFor((s) => s.includes("👍 1"), "the reaction");
+
+    // Back to the list: pin, mute, archive #team, and see the filters follow.
+    p.send("Escape");
+    await pause();
+    p.send("Escape");
+    await moveTo(p, "#team");
+    p.send("p");
+    await p.waitFor((s) => /▸📌 #team/u.test(s), "#team pinned");
+    p.send("m");
+    await p.waitFor((s) => /▸📌🔕 #team/u.test(s), "#team muted");
+    p.send("3");
+    await p.waitFor((s) => s.includes("#team") && !s.includes("#design"), "the Muted filter");
+    p.send("1");
+    await p.waitFor((s) => s.includes("#design"), "All again");
+    await moveTo(p, "#team");
+    p.send("a");
+    await p.waitFor((s) => s.includes("Archived #team"), "#team archived");
+    p.send("4");
+    await p.waitFor((s) => s.includes("#team"), "the Archived filter");
+
+    // Resize: smaller, too small, back.
+    p.resize(80, 24);
+    await p.waitFor((s) => s.split("\n")[23]?.includes("online") === true, "the 80x24 layout");
+    p.resize(50, 12);
+    await p.waitFor((s) => s.includes("terminal too small"), "the too-small note");
+    p.resize(120, 40);
+    await p.waitFor((s) => s.split("\n")[39]?.includes("online") === true, "the 120x40 layout");
+
+    p.send("q");
+    const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit");
+    expect(after).toContain("CODE=0");
+    expect(after).toContain("TTY-RESTORED");
+    expect(p.info("#{alternate_on}")).toBe("0");
+    expect(p.info("#{cursor_flag}")).toBe("1");
+  }, 120_000);
+
+  for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    it(`restores the terminal on ${signal}`, async () => {
+      pane = startPane({ command: `node ${JSON.stringify(CLI)}; printf 'CODE=%s\\n' $?` });
+      const p = pane;
+      await p.waitFor((s) => s.includes("● online"), "the client", 30_000);
+      const node = p.nodePid();
+      expect(node).toBeDefined();
+      process.kill(node!, signal);
+      const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit", 5000);
+      expect(after).toMatch(signal === "SIGTERM" ? /CODE=143/ : /CODE=129/);
+      expect(p.info("#{alternate_on}")).toBe("0");
+      expect(p.info("#{cursor_flag}")).toBe("1");
+    }, 60_000);
+  }
+
+  it("refuses TERM=dumb with a reason, and prints usage errors as one line with exit 2", async () => {
+    pane = startPane({
+      command: `TERM=dumb node ${JSON.stringify(CLI)}; printf 'CODE=%s\\n' $?; node ${JSON.stringify(CLI)} --bogus; printf 'CODE=%s\\n' $?`,
+    });
+    const screen = await pane.waitFor((s) => (s.match(/CODE=/g) ?? []).length === 2, "both runs");
+    expect(screen).toContain("TERM=dumb cannot move the cursor");
+    expect(screen).toMatch(/CODE=1[\s\S]*Try "parley --help"[\s\S]*CODE=2/);
+  }, 30_000);
+});
