@@ -252,7 +252,7 @@ function ChatScreen({
         discardSend(queryClient, entry.idempotencyKey);
         reportInfo("Dropped the unsent message.");
       } else if (action === "copy") {
-        copyToClipboard(entry.text);
+        copyToClipboard(session.terminal, entry.text);
       } else if (entry.status === "pending") {
         reportInfo("Still sending…");
       }
@@ -289,7 +289,7 @@ function ChatScreen({
         const text = message.message.trim()
           ? message.message
           : (attachment?.file_url ?? attachment?.url ?? "");
-        copyToClipboard(text);
+        copyToClipboard(session.terminal, text);
         return;
       }
       default:

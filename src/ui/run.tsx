@@ -12,7 +12,7 @@ import {
   QueryClient,
   QueryClientProvider,
 } from "@tanstack/react-query";
-import { render } from "ink";
+import { type Instance, render } from "ink";
 import { createApi } from "../api/client.ts";
 import {
   ConfigError,
@@ -27,7 +27,7 @@ import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
 import { KeypressProvider } from "./keys.tsx";
 import { newSessionIdentity, type Session, SessionProvider } from "./session.tsx";
 import { noteQueryResult } from "./status.ts";
-import { setTerminalWriter } from "./terminal.ts";
+import { terminalOut } from "./terminal.ts";
 import { ThemeContext, themeFor } from "./theme.ts";
 
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
@@ -78,6 +78,40 @@ export function Root({
         </QueryClientProvider>
       </ErrorBoundary>
     </ThemeContext.Provider>
+  );
+}
+
+/**
+ * Renders the client full-screen on the given streams: the real terminal, or one SSH
+ * session's channel (which carries its own size and resize events).
+ */
+export function mountClient(options: {
+  session: Session;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  onRenderError?: (error: Error) => void;
+}): Instance {
+  return render(
+    <Root
+      session={options.session}
+      queryClient={createQueryClient()}
+      env={options.env}
+      onRenderError={options.onRenderError}
+    />,
+    {
+      stdin: options.stdin,
+      stdout: options.stdout,
+      stderr: options.stderr,
+      // The caller knows this is a terminal; Ink's own guess turns one non-interactive when CI is set.
+      interactive: true,
+      alternateScreen: true,
+      incrementalRendering: true,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      maxFps: 60,
+    },
   );
 }
 
@@ -146,28 +180,18 @@ export async function runClient(args: ClientArgs): Promise<number> {
     notify: { bell: config.bell, desktop: config.notifications },
   };
 
-  const stdout = process.stdout;
-  setTerminalWriter((data) => stdout.write(data), env);
+  session.terminal = terminalOut(process.stdout, env);
   let crash: unknown;
-  const instance = render(
-    <Root
-      session={session}
-      queryClient={createQueryClient()}
-      env={env}
-      onRenderError={(error) => {
-        crash ??= error;
-      }}
-    />,
-    {
-      // We checked for a TTY above; Ink's own guess turns a real terminal non-interactive when CI is set.
-      interactive: true,
-      alternateScreen: true,
-      incrementalRendering: true,
-      patchConsole: false,
-      exitOnCtrlC: false,
-      maxFps: 60,
+  const instance = mountClient({
+    session,
+    env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onRenderError: (error) => {
+      crash ??= error;
     },
-  );
+  });
 
   const finish = (error?: unknown) => {
     if (error !== undefined) crash ??= error;
@@ -191,7 +215,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
   } catch (error) {
     crash ??= error;
   }
-  setTerminalWriter(null);
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);

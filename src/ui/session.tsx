@@ -4,6 +4,7 @@
 import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
 import { createStore, type Store, useStore } from "./store.ts";
+import type { TerminalOut } from "./terminal.ts";
 
 export type Session = {
   api: Api;
@@ -12,6 +13,8 @@ export type Session = {
   /** Called once when the identity is first learned, to remember it on disk. */
   onIdentity?: (username: string) => void;
   notify?: { bell: boolean; desktop: boolean };
+  /** The terminal itself, for the clipboard (OSC 52) and notifications. */
+  terminal?: TerminalOut;
 };
 
 const SessionContext = createContext<Session | null>(null);

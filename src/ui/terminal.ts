@@ -4,31 +4,28 @@
 import { reportError, reportInfo } from "./status.ts";
 import { sanitize } from "./text.ts";
 
-type Writer = (data: string) => void;
-let write: Writer | null = null;
-let insideTmux = false;
+/** Where sequences for the terminal go: the real terminal, an SSH channel, or a test buffer. */
+export type TerminalOut = { write(data: string): void; insideTmux: boolean };
 
-/** run.tsx points this at the real terminal; tests point it at a buffer. */
-export function setTerminalWriter(
-  writer: Writer | null,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
-  write = writer;
-  insideTmux = Boolean(env.TMUX);
+export function terminalOut(
+  stream: { write(data: string): unknown },
+  env: NodeJS.ProcessEnv,
+): TerminalOut {
+  return { write: (data) => void stream.write(data), insideTmux: Boolean(env.TMUX) };
 }
 
-function passthrough(sequence: string): string {
-  return insideTmux ? `\x1bPtmux;${sequence.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : sequence;
+function passthrough(out: TerminalOut, sequence: string): string {
+  return out.insideTmux ? `\x1bPtmux;${sequence.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : sequence;
 }
 
-export function copyToClipboard(text: string): void {
+export function copyToClipboard(out: TerminalOut | undefined, text: string): void {
   if (!text) {
     reportError("Nothing to copy", new Error("this message has no text or link"));
     return;
   }
-  if (!write) return;
+  if (!out) return;
   const data = Buffer.from(text, "utf8").toString("base64");
-  write(passthrough(`\x1b]52;c;${data}\x07`));
+  out.write(passthrough(out, `\x1b]52;c;${data}\x07`));
   reportInfo(
     `Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`,
   );
@@ -43,17 +40,19 @@ export function notificationText(text: string, max = 200): string {
     .slice(0, max);
 }
 
+/** A bell and a desktop notification (OSC 777 and OSC 9), each only if switched on. */
 export function notify(
+  out: TerminalOut | undefined,
   title: string,
   body: string,
   options: { bell: boolean; desktop: boolean },
 ): void {
-  if (!write) return;
-  if (options.bell) write("\x07");
+  if (!out) return;
+  if (options.bell) out.write("\x07");
   if (options.desktop) {
     const t = notificationText(title, 60);
     const b = notificationText(body);
-    write(passthrough(`\x1b]777;notify;${t};${b}\x07`));
-    write(passthrough(`\x1b]9;${t}: ${b}\x07`));
+    out.write(passthrough(out, `\x1b]777;notify;${t};${b}\x07`));
+    out.write(passthrough(out, `\x1b]9;${t}: ${b}\x07`));
   }
 }

@@ -11,7 +11,6 @@ import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { createQueryClient, Root } from "../../src/ui/run.tsx";
 import { newSessionIdentity, type Session } from "../../src/ui/session.tsx";
 import { connectionStore, noticeStore } from "../../src/ui/status.ts";
-import { setTerminalWriter } from "../../src/ui/terminal.ts";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -84,6 +83,8 @@ export type Harness = {
   ): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
   clipboard: string[];
+  /** What the client wrote to the terminal outside of frames: OSC 52, bells, notifications. */
+  sequences: string[];
   close(): Promise<void>;
 };
 
@@ -132,10 +133,16 @@ export async function startHarness(
   connectionStore.set({ state: "connecting" });
   noticeStore.set(null);
   const clipboard: string[] = [];
-  setTerminalWriter((data) => {
-    const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
-    if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
-  }, {});
+  const sequences: string[] = [];
+  session.terminal = {
+    insideTmux: false,
+    write: (data) => {
+      const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
+      if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
+      sequences.push(data);
+      stdout.write(data);
+    },
+  };
   const instance = render(
     <Root session={session} queryClient={queryClient} env={options.env ?? {}} />,
     {
@@ -164,6 +171,7 @@ export async function startHarness(
     session,
     queryClient,
     clipboard,
+    sequences,
     bytes: () => stdout.bytes,
     written: () => stdout.written,
     screen,
@@ -211,7 +219,6 @@ export async function startHarness(
       instance.unmount();
       instance.cleanup();
       queryClient.clear();
-      setTerminalWriter(null);
       if (!options.server) await server.close();
     },
   };
