@@ -77,16 +77,17 @@ async function serve(args: string[]): Promise<void> {
     demoReplies: values.demo && !values["no-demo-replies"],
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  printServeBanner(server, { demo: values.demo });
   const stop = () => {
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
+  // Before the banner: whoever reads it may signal at once.
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   process.once("SIGHUP", stop);
+  printServeBanner(server, { demo: values.demo });
 }
 
 async function client(args: string[]): Promise<void> {
