@@ -17,6 +17,7 @@ import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
 import { useContacts } from "./contacts.ts";
 import { clear as clearDraft, type EditorState, fromText } from "./editor.ts";
+import { useNotifications } from "./hooks/useNotifications.ts";
 import { HINTS } from "./keymap.ts";
 import { PRIORITY, useKeypress } from "./keys.tsx";
 import type { Item } from "./messageLines.ts";
@@ -144,6 +145,7 @@ function ChatScreen({
     }
   }, [conversations, selectedId]);
 
+  useNotifications(openId);
   const openQuery = useOpenConversation(openId);
   const listed = list.conversations.find((c) => c.id === openId);
   const open: Conversation | undefined = openQuery.data ?? listed;

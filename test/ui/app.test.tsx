@@ -376,4 +376,71 @@ describe("the client against the embedded server", () => {
     // Focus shows as a double border, the selection as a marker.
     expect(harness.screen()).toMatch(/║▸/);
   });
+
+  it("rings and notifies for a new message elsewhere, stripped of control characters, never for a muted one", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    const bob = apiFor(harness.server, 1);
+    const carol = apiFor(harness.server, 2);
+    await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list");
+    // Let the first inbox answer (history) arrive, then mute one conversation.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const withBob = await conversationWith(alice, "bob");
+    await alice.conversations.update(withBob.id, { is_muted: true });
+    await bob.messages.send({
+      conversation_id: (await conversationWith(bob, "alice")).id,
+      message: "muted news",
+    });
+    const withCarol = await conversationWith(carol, "alice");
+    await carol.messages.send({
+      conversation_id: withCarol.id,
+      message: "lunch?\x07\x1b]777;notify;fake;pwned\x07\x1b[2J",
+    });
+    await harness.waitFor(
+      () => harness!.sequences.some((s) => s.includes("777;notify")),
+      "a notification",
+      15_000,
+    );
+    const notifications = harness.sequences.filter((s) => s.includes("]777;") || s.includes("]9;"));
+    expect(harness.sequences).toContain("\x07");
+    expect(notifications.join("")).toContain("carol");
+    expect(notifications.join("")).not.toContain("muted news");
+    for (const n of notifications) {
+      // One sequence: ESC ] … BEL, with nothing inside that could end it or start another.
+      expect(n).toMatch(/^\x1b\][^\x00-\x1f\x7f-\x9f]*\x07$/);
+      expect(n.match(/;/g)?.length ?? 0).toBeLessThanOrEqual(3);
+    }
+  }, 30_000);
+
+  it("copies the selected message to the clipboard with y (OSC 52)", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape, "y");
+    await harness.waitFor((s) => s.includes("to the clipboard"), "the confirmation");
+    expect(harness.clipboard).toEqual(["I think we're ready if QA signs off tomorrow"]);
+  });
+
+  it("loads older history at the top, and says N new when scrolled up", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape);
+    const loaded = () =>
+      harness!.queryClient
+        .getQueriesData<{ pages: { data: unknown[] }[] }>({
+          queryKey: ["parley", "messages", "list"],
+        })
+        .reduce((n, [, d]) => n + (d?.pages.reduce((m, p) => m + p.data.length, 0) ?? 0), 0);
+    const before = loaded();
+    await harness.press("g");
+    await harness.waitFor(() => loaded() > before, "an older page");
+    const team = await conversationWith(bob, "team");
+    await bob.messages.send({ conversation_id: team.id, message: "news while you read old ones" });
+    await harness.waitFor((s) => s.includes("1 new ↓"), "the new-message count", 10_000);
+    await harness.press("G");
+    await harness.waitFor(
+      (s) => s.includes("news while you read old ones") && !s.includes("new ↓"),
+      "back at the bottom",
+    );
+  }, 30_000);
 });

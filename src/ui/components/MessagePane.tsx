@@ -31,7 +31,20 @@ type Props = {
   onLeave: () => void;
 };
 
-type Scroll = { follow: boolean; selectedKey: string | undefined; bottomKey: string | undefined };
+type Scroll = {
+  follow: boolean;
+  selectedKey: string | undefined;
+  bottomKey: string | undefined;
+  /** The newest item when the user scrolled away from the bottom: what came after is "new". */
+  newestSeenKey: string | undefined;
+};
+
+const FOLLOWING: Scroll = {
+  follow: true,
+  selectedKey: undefined,
+  bottomKey: undefined,
+  newestSeenKey: undefined,
+};
 
 export function MessagePane(props: Props) {
   const { width, height, items, focused } = props;
@@ -55,16 +68,13 @@ export function MessagePane(props: Props) {
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;
 
-  const [scroll, setScroll] = useState<Scroll>({
-    follow: true,
-    selectedKey: undefined,
-    bottomKey: undefined,
-  });
+  const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
   const last = items.length - 1;
   const selected = scroll.follow ? last : (indexOf.get(scroll.selectedKey ?? "") ?? last);
   const bottom = scroll.follow ? last : (indexOf.get(scroll.bottomKey ?? "") ?? last);
   const view = last >= 0 ? viewportEndingAt(bottom, viewHeight, heightOf) : null;
-  const newBelow = scroll.follow ? 0 : last - bottom;
+  const newestSeen = indexOf.get(scroll.newestSeenKey ?? "");
+  const newBelow = scroll.follow || newestSeen === undefined ? 0 : last - newestSeen;
 
   // Reaching the oldest loaded message asks for the page before it.
   const atTop = view !== null && view.top === 0 && (selected === 0 || view.clipTop === 0);
@@ -92,11 +102,16 @@ export function MessagePane(props: Props) {
     if (last < 0) return;
     const next = Math.max(0, Math.min(last, index));
     if (next === last) {
-      setScroll({ follow: true, selectedKey: undefined, bottomKey: undefined });
+      setScroll(FOLLOWING);
       return;
     }
     const nextBottom = scrollToShow(next, bottom, items.length, viewHeight, heightOf);
-    setScroll({ follow: false, selectedKey: items[next]!.key, bottomKey: items[nextBottom]!.key });
+    setScroll({
+      follow: false,
+      selectedKey: items[next]!.key,
+      bottomKey: items[nextBottom]!.key,
+      newestSeenKey: scroll.follow ? items[last]!.key : scroll.newestSeenKey,
+    });
   };
 
   useKeypress(

@@ -17,6 +17,8 @@ export const keys = {
     /** Infinite history of one conversation, newest page first. */
     list: (conversationId: string) => [...keys.messages.all(), "list", conversationId] as const,
     detail: (id: string) => [...keys.messages.all(), "detail", id] as const,
+    /** The newest messages across every conversation: what arrived, for notifications. */
+    inbox: () => [...keys.messages.all(), "inbox"] as const,
     /** The newest page, polled and merged into the history. */
     latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
     /** Preview and unread count of a sidebar row; refetched only when the activity changes. */

@@ -25,7 +25,7 @@ import {
   toggledReactors,
   withReactors,
 } from "./cache.ts";
-import { OPEN_POLL_MS } from "./conversations.ts";
+import { LIST_POLL_MS, OPEN_POLL_MS } from "./conversations.ts";
 import { keys } from "./keys.ts";
 import { pollInterval } from "./polling.ts";
 
@@ -147,6 +147,23 @@ export function usePinnedMessage(
   });
   if (!pinnedId) return null;
   return inHistory ?? data;
+}
+
+const INBOX_PAGE = 20;
+
+/** The newest messages across all conversations, polled with the conversation list. */
+export function useInbox(): Message[] | undefined {
+  const api = useApi();
+  const { data } = useQuery({
+    queryKey: keys.messages.inbox(),
+    queryFn: async () => {
+      const page = await api.messages.list({ limit: INBOX_PAGE });
+      learnContacts(page.data);
+      return page.data;
+    },
+    refetchInterval: pollInterval(LIST_POLL_MS),
+  });
+  return data;
 }
 
 // ---- sending ----
