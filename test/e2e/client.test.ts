@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     p.send("Escape");
     await pause();
     p.send("r");
-    await p.waitFor((s) => s.includes("react "), "the reaction picker");
+    await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
     p.send("Enter");
     await p.waitFor((s) => s.includes("👍 1"), "the reaction");
 
