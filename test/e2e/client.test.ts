@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     // React to it.
     // Esc and a letter in one read would be Alt+letter, as in any terminal app.
     p.send("Escape");
-    await pause();
+    await p.waitFor((s) => s.includes("↑↓ select · r react"), "the messages pane focused");
     p.send("r");
     await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
     p.send("Enter");
