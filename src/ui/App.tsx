@@ -375,134 +375,138 @@ function ChatScreen({
   const hints =
     dialog?.kind === "react"
       ? "←→ choose · Enter or 1-9 toggles your reaction · Esc closes"
-      : editing && focus === "composer"
-        ? HINTS.editing
-        : HINTS[focus];
+      : dialog?.kind === "help"
+        ? "↑↓ PgUp PgDn scroll · any other key closes the help"
+        : editing && focus === "composer"
+          ? HINTS.editing
+          : HINTS[focus];
 
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Header width={columns} me={me} server={session.baseUrl.replace(/^https?:\/\//, "")} />
-      <Box flexDirection="row" height={bodyHeight}>
-        <Sidebar
-          width={sidebarWidth}
-          height={bodyHeight}
-          focused={focus === "sidebar" && dialog === null}
-          filter={filter}
-          conversations={conversations}
-          selectedId={selectedId}
-          openId={openId}
-          me={me}
-          loading={list.isLoading}
-          error={list.error ? sanitize(String((list.error as Error).message)) : undefined}
-          hasMore={list.hasMore}
-          loadMore={list.loadMore}
-          search={search}
-          onSearchChange={setSearch}
-          onSearchDone={(keep) => {
-            if (!keep) setSearch(null);
-            else setSearch((s) => (s === "" ? null : s));
-          }}
-          onSelect={setSelectedId}
-          onAction={onSidebarAction}
-        />
-        {dialog?.kind === "help" ? (
-          <Help width={mainWidth} height={bodyHeight} onClose={() => setDialog(null)} />
-        ) : blocker ? (
-          <Blocker width={mainWidth} height={bodyHeight} />
-        ) : (
-          <Box flexDirection="column" width={mainWidth} height={bodyHeight}>
-            {open ? (
-              <MessagePane
-                key={open.id}
-                title={nameOf(open)}
-                icons={conversationIcons(open)}
-                width={mainWidth}
-                height={paneHeight}
-                focused={focus === "messages" && dialog === null}
-                items={items}
-                me={me}
-                pinned={pinned}
-                loading={history.isLoading}
-                hasOlder={history.hasOlder}
-                isLoadingOlder={history.isLoadingOlder}
-                loadOlder={history.loadOlder}
-                onAction={onMessageAction}
-                onLeave={() => setFocus("sidebar")}
-              />
-            ) : (
-              <Box
-                width={mainWidth}
-                height={paneHeight}
-                borderStyle="round"
-                borderColor={theme.border}
-                flexDirection="column"
-                justifyContent="center"
-                alignItems="center"
-              >
-                <Text bold>No conversation open</Text>
-                <Text color={theme.dim}>
-                  ↑↓ to choose one · Enter opens it · n starts a new one · ? help
-                </Text>
-              </Box>
-            )}
-            {dialog?.kind === "react" ? (
-              <ReactionPicker
-                width={mainWidth}
-                mine={
-                  new Set(
-                    dialog.message.reactions.flatMap((r) =>
-                      Object.entries(r)
-                        .filter(([, users]) => me !== undefined && users.includes(me))
-                        .map(([name]) => name),
-                    ),
-                  )
-                }
-                onPick={(name) => {
-                  react.mutate({ message: dialog.message, name, me: me! });
-                  setDialog(null);
-                }}
-                onClose={() => setDialog(null)}
-              />
-            ) : null}
-            {dialog?.kind === "new" ? (
-              <NewConversation
-                width={mainWidth}
-                me={me}
-                onCancel={() => setDialog(null)}
-                onSubmit={(id) => {
-                  setDialog(null);
-                  createConversation.mutate(
-                    id.startsWith("grp_") ? { group_id: id } : { contact_id: id },
-                    {
-                      onSuccess: (c) => {
-                        setFilter("all");
-                        openConversation(c);
+      {dialog?.kind === "help" ? (
+        <Help width={columns} height={bodyHeight} onClose={() => setDialog(null)} />
+      ) : (
+        <Box flexDirection="row" height={bodyHeight}>
+          <Sidebar
+            width={sidebarWidth}
+            height={bodyHeight}
+            focused={focus === "sidebar" && dialog === null}
+            filter={filter}
+            conversations={conversations}
+            selectedId={selectedId}
+            openId={openId}
+            me={me}
+            loading={list.isLoading}
+            error={list.error ? sanitize(String((list.error as Error).message)) : undefined}
+            hasMore={list.hasMore}
+            loadMore={list.loadMore}
+            search={search}
+            onSearchChange={setSearch}
+            onSearchDone={(keep) => {
+              if (!keep) setSearch(null);
+              else setSearch((s) => (s === "" ? null : s));
+            }}
+            onSelect={setSelectedId}
+            onAction={onSidebarAction}
+          />
+          {blocker ? (
+            <Blocker width={mainWidth} height={bodyHeight} />
+          ) : (
+            <Box flexDirection="column" width={mainWidth} height={bodyHeight}>
+              {open ? (
+                <MessagePane
+                  key={open.id}
+                  title={nameOf(open)}
+                  icons={conversationIcons(open)}
+                  width={mainWidth}
+                  height={paneHeight}
+                  focused={focus === "messages" && dialog === null}
+                  items={items}
+                  me={me}
+                  pinned={pinned}
+                  loading={history.isLoading}
+                  hasOlder={history.hasOlder}
+                  isLoadingOlder={history.isLoadingOlder}
+                  loadOlder={history.loadOlder}
+                  onAction={onMessageAction}
+                  onLeave={() => setFocus("sidebar")}
+                />
+              ) : (
+                <Box
+                  width={mainWidth}
+                  height={paneHeight}
+                  borderStyle="round"
+                  borderColor={theme.border}
+                  flexDirection="column"
+                  justifyContent="center"
+                  alignItems="center"
+                >
+                  <Text bold>No conversation open</Text>
+                  <Text color={theme.dim}>
+                    ↑↓ to choose one · Enter opens it · n starts a new one · ? help
+                  </Text>
+                </Box>
+              )}
+              {dialog?.kind === "react" ? (
+                <ReactionPicker
+                  width={mainWidth}
+                  mine={
+                    new Set(
+                      dialog.message.reactions.flatMap((r) =>
+                        Object.entries(r)
+                          .filter(([, users]) => me !== undefined && users.includes(me))
+                          .map(([name]) => name),
+                      ),
+                    )
+                  }
+                  onPick={(name) => {
+                    react.mutate({ message: dialog.message, name, me: me! });
+                    setDialog(null);
+                  }}
+                  onClose={() => setDialog(null)}
+                />
+              ) : null}
+              {dialog?.kind === "new" ? (
+                <NewConversation
+                  width={mainWidth}
+                  me={me}
+                  onCancel={() => setDialog(null)}
+                  onSubmit={(id) => {
+                    setDialog(null);
+                    createConversation.mutate(
+                      id.startsWith("grp_") ? { group_id: id } : { contact_id: id },
+                      {
+                        onSuccess: (c) => {
+                          setFilter("all");
+                          openConversation(c);
+                        },
                       },
-                    },
-                  );
-                }}
-              />
-            ) : open ? (
-              <Composer
-                width={mainWidth}
-                focused={focus === "composer" && dialog === null}
-                draft={draft}
-                label={editing ? "editing" : undefined}
-                placeholder={
-                  editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
-                }
-                onEdit={updateDraft}
-                onSubmit={submit}
-                onEscape={() => {
-                  if (editing) cancelEdit();
-                  setFocus("messages");
-                }}
-                onEditLast={editLast}
-              />
-            ) : null}
-          </Box>
-        )}
-      </Box>
+                    );
+                  }}
+                />
+              ) : open ? (
+                <Composer
+                  width={mainWidth}
+                  focused={focus === "composer" && dialog === null}
+                  draft={draft}
+                  label={editing ? "editing" : undefined}
+                  placeholder={
+                    editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
+                  }
+                  onEdit={updateDraft}
+                  onSubmit={submit}
+                  onEscape={() => {
+                    if (editing) cancelEdit();
+                    setFocus("messages");
+                  }}
+                  onEditLast={editLast}
+                />
+              ) : null}
+            </Box>
+          )}
+        </Box>
+      )}
       <StatusBar
         width={columns}
         hints={hints}

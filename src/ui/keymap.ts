@@ -40,8 +40,19 @@ export const KEYMAP: KeySection[] = [
       { keys: "r", does: "react (again on the same one removes yours)" },
       { keys: "e, d", does: "edit / delete your own message (d asks)" },
       { keys: "P", does: "pin / unpin the message in the conversation" },
+      { keys: "y", does: "copy the text (or attachment link) to the clipboard" },
       { keys: "Enter, d on a failed send", does: "retry it / drop it" },
       { keys: "Esc", does: "back to the conversations" },
+    ],
+  },
+  {
+    where: "prompts and dialogs",
+    keys: [
+      { keys: "/ search: Enter, Esc", does: "open the match / clear" },
+      { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
+      { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
+      { keys: "y / any other key", does: "confirm / keep (delete questions)" },
+      { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
     ],
   },
   {

@@ -1,10 +1,27 @@
+// Every key, over the whole body of the screen: two columns when wide enough, and
+// scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
+import { useState } from "react";
 import { KEYMAP } from "../keymap.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { padEnd, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
-/** The whole key table; any key closes it (Ctrl+C still quits). */
+type HelpLine = { text: string; heading?: boolean };
+
+function helpLines(width: number): HelpLine[] {
+  const keyWidth = Math.min(30, Math.floor(width * 0.42));
+  const lines: HelpLine[] = [];
+  for (const section of KEYMAP) {
+    if (lines.length > 0) lines.push({ text: "" });
+    lines.push({ text: section.where, heading: true });
+    for (const k of section.keys) {
+      lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, width) });
+    }
+  }
+  return lines;
+}
+
 export function Help({
   width,
   height,
@@ -15,28 +32,32 @@ export function Help({
   onClose: () => void;
 }) {
   const theme = useTheme();
+  const [offset, setOffset] = useState(0);
+  const inner = width - 4;
+  const twoColumns = inner >= 110;
+  const columnWidth = twoColumns ? Math.floor((inner - 2) / 2) : inner;
+  const lines = helpLines(columnWidth);
+  const rows = Math.max(1, height - 3);
+  // In two columns, a section never starts at the bottom of the first one.
+  const split = twoColumns ? lines.findIndex((l, i) => l.heading && i >= lines.length / 2 - 4) : -1;
+  const columns = split > 0 ? [lines.slice(0, split), lines.slice(split)] : [lines];
+  const longest = Math.max(...columns.map((c) => c.length));
+  const maxOffset = Math.max(0, longest - rows);
+  const scroll = (delta: number) => setOffset((o) => Math.max(0, Math.min(maxOffset, o + delta)));
   useKeypress(
     (input, key) => {
       if (key.ctrl && input === "c") return false;
-      onClose();
+      if (key.upArrow || input === "k") scroll(-1);
+      else if (key.downArrow || input === "j") scroll(1);
+      else if (key.pageUp) scroll(-rows);
+      else if (key.pageDown || input === " ") scroll(rows);
+      else onClose();
       return true;
     },
     { priority: PRIORITY.dialog },
   );
-  const inner = width - 4;
-  const keyWidth = Math.min(28, Math.floor(inner * 0.4));
-  const lines: { text: string; heading?: boolean }[] = [];
-  for (const section of KEYMAP) {
-    lines.push({ text: section.where, heading: true });
-    for (const k of section.keys) {
-      lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, inner) });
-    }
-  }
-  const room = Math.max(1, height - 4);
-  const twoColumns = lines.length > room && inner >= 100;
-  const columns = twoColumns
-    ? [lines.slice(0, Math.ceil(lines.length / 2)), lines.slice(Math.ceil(lines.length / 2))]
-    : [lines];
+  const more =
+    maxOffset > 0 ? ` · ↑↓ scroll (${offset + rows >= longest ? "end" : "more below"})` : "";
   return (
     <Box
       flexDirection="column"
@@ -46,14 +67,14 @@ export function Help({
       borderColor={theme.focusBorder}
       paddingX={1}
     >
-      <Text bold color={theme.accent}>
-        parley keys · any key closes
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {`parley keys${more} · any other key closes`}
       </Text>
-      <Box flexDirection="row">
+      <Box flexDirection="row" height={rows}>
         {columns.map((column, c) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
-          <Box key={c} flexDirection="column" width={twoColumns ? Math.floor(inner / 2) : inner}>
-            {column.slice(0, room).map((line, i) => (
+          <Box key={c} flexDirection="column" width={columnWidth} marginRight={c === 0 ? 2 : 0}>
+            {column.slice(offset, offset + rows).map((line, i) => (
               <Text
                 // biome-ignore lint/suspicious/noArrayIndexKey: static table
                 key={i}
@@ -61,7 +82,7 @@ export function Help({
                 color={line.heading ? theme.accent : undefined}
                 wrap="truncate-end"
               >
-                {line.text}
+                {line.text || " "}
               </Text>
             ))}
           </Box>

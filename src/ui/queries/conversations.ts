@@ -27,7 +27,7 @@ export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"]
 
 export const LIST_POLL_MS = 5000;
 export const OPEN_POLL_MS = 2000;
-const PAGE = 20;
+const PAGE = 10;
 
 /** Which conversations a filter shows; also applied on the client so optimistic moves show. */
 export const inFilter: Record<Filter, (c: Conversation) => boolean> = {

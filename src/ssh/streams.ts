@@ -1,0 +1,102 @@
+// The streams Ink gets for one SSH session. An SSH channel is a plain byte pipe: the
+// person's own terminal (in raw mode, by their ssh client) is the only tty, and there is
+// no line discipline on this side. So the output side does what a pty's `onlcr` would
+// do (LF -> CR LF, which Ink's frames rely on), and both sides say they are a TTY, with
+// the size the client asked for in its pty request and then in `window-change` requests.
+import { Readable, Writable } from "node:stream";
+
+/** What the client types: Ink reads it like a TTY's stdin (raw mode is the client's business). */
+export class ChannelInput extends Readable {
+  readonly isTTY = true;
+  isRaw = false;
+
+  override _read(): void {
+    // Pushed from the channel's 'data' events; nothing to pull.
+  }
+
+  /** Raw mode lives on the client's side of the connection (ssh sets it there): nothing to do. */
+  setRawMode(mode: boolean): this {
+    this.isRaw = mode;
+    return this;
+  }
+
+  ref(): this {
+    return this;
+  }
+
+  unref(): this {
+    return this;
+  }
+
+  /** Bytes from the channel. */
+  feed(data: Buffer | string): void {
+    if (!this.destroyed) this.push(data);
+  }
+}
+
+/** LF -> CR LF, as a pty's output processing would; an existing CR LF stays as it is. */
+export function toTerminalNewlines(text: string): string {
+  return text.replace(/\r?\n/g, "\r\n");
+}
+
+/**
+ * What Ink draws: a TTY-like writable of a given size that translates newlines and hands
+ * the bytes to `send`. After `close()` (the channel is gone) writes are dropped and the
+ * stream reports itself ended, so Ink's teardown writes nothing.
+ */
+export class ChannelOutput extends Writable {
+  readonly isTTY = true;
+  columns: number;
+  rows: number;
+  bytesOut = 0;
+  private send: ((data: string) => void) | undefined;
+
+  constructor(options: { columns: number; rows: number; send: (data: string) => void }) {
+    super({ decodeStrings: false, defaultEncoding: "utf8" });
+    this.columns = options.columns;
+    this.rows = options.rows;
+    this.send = options.send;
+  }
+
+  override _write(
+    chunk: string | Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ): void {
+    const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    if (this.send && text.length > 0) {
+      const out = toTerminalNewlines(text);
+      this.bytesOut += Buffer.byteLength(out);
+      this.send(out);
+    }
+    callback();
+  }
+
+  /** The client's window changed (its `window-change` request). */
+  resize(columns: number, rows: number): void {
+    if (columns === this.columns && rows === this.rows) return;
+    this.columns = columns;
+    this.rows = rows;
+    this.emit("resize");
+  }
+
+  /** The channel is gone: drop whatever comes later. */
+  detach(): void {
+    this.send = undefined;
+    this.removeAllListeners("resize");
+    if (!this.destroyed) this.destroy();
+  }
+
+  getWindowSize(): [number, number] {
+    return [this.columns, this.rows];
+  }
+}
+
+/** Where Ink's stderr goes: nowhere. On a pty channel it would land on the screen mid-frame. */
+export function sink(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+}

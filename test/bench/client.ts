@@ -1,0 +1,777 @@
+// The real, built client (dist/cli.js) in a real pseudo-terminal: start-up time, bytes
+// written per keystroke, and keystroke-to-frame latency and memory against history length.
+//   npm run build && node test/bench/client.ts
+// util-linux `script` gives the pty: keystrokes go to its stdin, the terminal's output
+// comes back on its stdout unaltered, so byte counts are what a terminal would receive and
+// timings carry no screen-scraping delay (tmux's capture would). The output is also fed
+// to @xterm/headless so the bench can read the screen to navigate.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import unicode11 from "@xterm/addon-unicode11";
+import xterm from "@xterm/headless";
+
+const SELF = fileURLToPath(import.meta.url);
+const ROOT = resolve(import.meta.dirname, "../..");
+const CLIENT = `node ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
+const COLUMNS = 120;
+const ROWS = 40;
+
+const STARTUP_RUNS = 9;
+const SEEDING_RUNS = 3;
+const TYPED = "the quick brown fox jumps over a lazy dog"; // 41 printable characters
+const KEY_QUIET_MS = 50;
+const PRESSES = 60;
+const HISTORY_SIZES = [100, 10_000];
+const POST_CONCURRENCY = 16;
+
+const KEY = { enter: "\r", escape: "\x1b", ctrlC: "\x03", ctrlU: "\x15" } as const;
+
+const log = (line: string) => process.stderr.write(`bench client: ${line}\n`);
+
+// ---- statistics ----
+
+function sorted(values: number[]): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+function median(values: number[]): number {
+  const s = sorted(values);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+/** Nearest rank. */
+function percentile(values: number[], q: number): number {
+  const s = sorted(values);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+}
+const ms = (n: number) => n.toFixed(1);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
+
+// ---- processes ----
+
+/** Everything this bench started that may still run: killed on every way out. */
+const live = new Set<number>();
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function descendants(root: number): number[] {
+  const all: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of childrenOf(queue.shift()!)) {
+      all.push(child);
+      queue.push(child);
+    }
+  }
+  return all;
+}
+
+function argv0(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process group and every descendant (a pty's child runs in a session of its own). */
+function killTree(pid: number, signal: NodeJS.Signals): void {
+  const tree = descendants(pid);
+  for (const target of [-pid, pid, ...tree]) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function stopTree(pid: number, graceMs = 1500): Promise<void> {
+  const tree = [pid, ...descendants(pid)];
+  killTree(pid, "SIGTERM");
+  const until = performance.now() + graceMs;
+  while (tree.some(alive) && performance.now() < until) await sleep(20);
+  for (const p of tree) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  live.delete(pid);
+}
+
+function killAllNow(): void {
+  for (const pid of live) killTree(pid, "SIGKILL");
+  live.clear();
+}
+
+const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+}
+
+function freshHome(): { home: string; env: Record<string, string> } {
+  const home = mkdtempSync(join(tmpdir(), "parley-bench-"));
+  return {
+    home,
+    env: {
+      TERM: "xterm-256color",
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, "config"),
+      XDG_DATA_HOME: join(home, "data"),
+      XDG_STATE_HOME: join(home, "state"),
+      PATH: process.env.PATH ?? "",
+      LANG: "C.UTF-8",
+      SHELL: "/bin/sh",
+    },
+  };
+}
+
+// ---- the pseudo-terminal ----
+
+type Waiter = { check: () => boolean; resolve: () => void };
+
+class Pty {
+  readonly child: ChildProcess;
+  readonly spawnedAt: number;
+  readonly exited: Promise<number | null>;
+  readonly term: xterm.Terminal;
+  bytes = 0;
+  lastDataAt = 0;
+  /** The raw output's last few KB, as latin1 (ASCII needles only). */
+  tail = "";
+  /** Arrival of each chunk: [time, bytes after it]. Cleared by `mark`. */
+  chunks: [number, number][] = [];
+  private waiters = new Set<Waiter>();
+  private disposed = false;
+
+  constructor(command: string, env: Record<string, string>) {
+    this.term = new xterm.Terminal({
+      cols: COLUMNS,
+      rows: ROWS,
+      allowProposedApi: true,
+      scrollback: 0,
+    });
+    this.term.loadAddon(new unicode11.Unicode11Addon());
+    this.term.unicode.activeVersion = "11";
+    this.spawnedAt = performance.now();
+    this.child = spawn(
+      "script",
+      ["-qfec", `stty cols ${COLUMNS} rows ${ROWS}; exec ${command}`, "/dev/null"],
+      { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"], detached: true },
+    );
+    live.add(this.child.pid!);
+    this.exited = exitOf(this.child);
+    this.child.stdin!.on("error", () => {});
+    this.child.stderr!.resume();
+    this.child.stdout!.on("data", (chunk: Buffer) => {
+      const now = performance.now();
+      this.bytes += chunk.length;
+      this.lastDataAt = now;
+      this.chunks.push([now, this.bytes]);
+      this.tail = (this.tail + chunk.toString("latin1")).slice(-8192);
+      this.notify();
+      this.term.write(chunk, () => this.notify());
+    });
+    void this.exited.then(() => {
+      live.delete(this.child.pid!);
+      this.notify();
+    });
+  }
+
+  private notify(): void {
+    for (const waiter of this.waiters) {
+      if (waiter.check()) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  write(data: string): number {
+    const at = performance.now();
+    this.child.stdin!.write(data);
+    return at;
+  }
+
+  screen(): string {
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) {
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    }
+    return lines.join("\n");
+  }
+
+  /** Resolves once `check` holds, checked on each chunk as it arrives and once parsed. */
+  until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${this.screen()}`,
+          ),
+        );
+      }, timeoutMs);
+      const waiter: Waiter = {
+        check: () => {
+          if (this.child.exitCode !== null || this.child.signalCode !== null) {
+            clearTimeout(timer);
+            reject(new Error(`the client exited while waiting for ${what}`));
+            return true;
+          }
+          return check();
+        },
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Parsed output shows `text`. */
+  shows(text: string, timeoutMs?: number): Promise<void> {
+    return this.until(() => this.screen().includes(text), `"${text}" on screen`, timeoutMs);
+  }
+
+  /** No output for `quietMs` (counted from now at the earliest). */
+  async quiet(quietMs: number, timeoutMs = 15_000): Promise<void> {
+    const from = performance.now();
+    const give = from + timeoutMs;
+    for (;;) {
+      const now = performance.now();
+      const idle = now - Math.max(from, this.lastDataAt);
+      if (idle >= quietMs) return;
+      if (now > give) throw new Error(`output never went quiet for ${quietMs} ms`);
+      await sleep(quietMs - idle + 1);
+    }
+  }
+
+  /**
+   * Writes `key`, waits for the first byte back (unless none comes within `firstTimeoutMs`)
+   * and then for `quietMs` of silence. Times are from the write.
+   */
+  async press(
+    key: string,
+    quietMs = KEY_QUIET_MS,
+    firstTimeoutMs = 2000,
+  ): Promise<{ first: number | undefined; last: number | undefined; bytes: number }> {
+    const before = this.bytes;
+    this.chunks = [];
+    const at = this.write(key);
+    try {
+      await this.until(() => this.bytes > before, "output after a key", firstTimeoutMs);
+    } catch {
+      return { first: undefined, last: undefined, bytes: 0 };
+    }
+    await this.quiet(quietMs);
+    const first = this.chunks[0]![0] - at;
+    const last = this.chunks.at(-1)![0] - at;
+    return { first, last, bytes: this.bytes - before };
+  }
+
+  /** The client's own node process (the pty's `exec`ed shell). */
+  nodePid(): number | undefined {
+    return descendants(this.child.pid!).find((pid) => basename(argv0(pid) ?? "") === "node");
+  }
+
+  rssMiB(): { rss: number; hwm: number } {
+    const pid = this.nodePid();
+    if (pid === undefined) throw new Error("the client's node process is gone");
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  }
+
+  /** Resizes the pty from its slave side: the kernel sends SIGWINCH to the client. */
+  resize(columns: number, rows: number): void {
+    const pid = this.nodePid();
+    if (pid === undefined) throw new Error("the client's node process is gone");
+    const tty = readlinkSync(`/proc/${pid}/fd/0`);
+    execFileSync("stty", ["-F", tty, "cols", String(columns), "rows", String(rows)]);
+  }
+
+  /** q (or Ctrl+C) and the wait for the exit; force after a while. */
+  async quit(key: string = KEY.ctrlC): Promise<void> {
+    this.write(key);
+    const done = await Promise.race([this.exited.then(() => true), sleep(3000).then(() => false)]);
+    if (!done) log("the client did not exit on its own; killing it");
+    await this.kill();
+  }
+
+  async kill(): Promise<void> {
+    await stopTree(this.child.pid!);
+    if (!this.disposed) this.term.dispose();
+    this.disposed = true;
+  }
+}
+
+// ---- servers ----
+
+type ServerInfo = { url: string; tokens: Record<string, string> };
+
+/** A server in a child process (own group); resolves with its address and tokens. */
+async function startServerChild(
+  args: string[],
+  parse: (lines: string[]) => ServerInfo | undefined,
+): Promise<{ child: ChildProcess; info: ServerInfo }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  live.add(child.pid!);
+  child.stderr!.resume();
+  const lines: string[] = [];
+  const timer = setTimeout(() => killTree(child.pid!, "SIGKILL"), 20_000);
+  try {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      lines.push(line);
+      const info = parse(lines);
+      if (info) return { child, info };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new Error(`the server (${args.join(" ")}) did not start:\n${lines.join("\n")}`);
+}
+
+/** `node src/server/main.ts … --demo`: its banner gives the address and alice's token. */
+function demoServer() {
+  return startServerChild(
+    ["src/server/main.ts", "--db", ":memory:", "--port", "0", "--demo", "--no-demo-replies"],
+    (lines) => {
+      const url = lines.find((l) => l.startsWith("export PARLEY_BASE_URL="))?.split("=")[1];
+      const tokens: Record<string, string> = {};
+      for (const line of lines) {
+        const m = /^export PARLEY_TOKEN=(\S+)\s+# (\w+)/.exec(line);
+        if (m) tokens[m[2]!] = m[1]!;
+      }
+      return url && tokens.alice && lines.length >= 7 ? { url, tokens } : undefined;
+    },
+  );
+}
+
+/** In the child: an empty server (demo users only) without a rate limit. */
+async function serveEmpty(): Promise<void> {
+  const { startServer } = await import("../../src/server/index.ts");
+  const server = await startServer({ port: 0, demo: false, rateLimit: false });
+  const tokens = Object.fromEntries(server.demoUsers.map((u) => [u.username, u.token]));
+  process.stdout.write(`${JSON.stringify({ url: server.url, tokens })}\n`);
+  process.once("SIGTERM", () => server.close().then(() => process.exit(0)));
+}
+
+async function post(
+  info: ServerInfo,
+  user: string,
+  path: string,
+  body: Record<string, string>,
+): Promise<{ id: string }> {
+  const res = await fetch(`${info.url}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${info.tokens[user]}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+  if (!res.ok) throw new Error(`POST ${path} as ${user}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string };
+}
+
+const WORDS =
+  "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(
+    " ",
+  );
+
+/** Message n: a marker, then 3 to 42 words, so some wrap over several lines. */
+function messageText(marker: string, n: number): string {
+  const count = 3 + ((n * 37) % 40);
+  const words = Array.from({ length: count }, (_, i) => WORDS[(n + i * 7) % WORDS.length]!);
+  return `${marker}${String(n).padStart(5, "0")} ${words.join(" ")}`;
+}
+
+/**
+ * A conversation between alice and `contact` with `size` messages (2 of 5 from the
+ * contact). Message 0 is posted alone first, so it is the oldest; the rest 16 at a time.
+ */
+async function seedConversation(
+  info: ServerInfo,
+  contact: string,
+  marker: string,
+  size: number,
+): Promise<void> {
+  const { id } = await post(info, "alice", "/v1/conversations", { contact_id: `ct_${contact}` });
+  const send = (n: number) =>
+    post(info, n % 5 < 2 ? contact : "alice", "/v1/messages", {
+      conversation_id: id,
+      message: messageText(marker, n),
+    });
+  await send(0);
+  let next = 1;
+  const worker = async () => {
+    while (next < size) await send(next++);
+  };
+  await Promise.all(Array.from({ length: POST_CONCURRENCY }, worker));
+}
+
+// ---- 1. start-up ----
+
+async function timeToExit(command: string, env: Record<string, string>, pty: boolean) {
+  const t0 = performance.now();
+  const child = pty
+    ? spawn(
+        "script",
+        ["-qfec", `stty cols ${COLUMNS} rows ${ROWS}; exec ${command}`, "/dev/null"],
+        {
+          env,
+          stdio: ["pipe", "ignore", "ignore"],
+          detached: true,
+        },
+      )
+    : spawn("node", ["-e", "0"], { env, stdio: "ignore", detached: true });
+  live.add(child.pid!);
+  await exitOf(child);
+  live.delete(child.pid!);
+  return performance.now() - t0;
+}
+
+/** Spawn to the first chunk that completes "#team" (a conversation row), then quit. */
+async function timeToConversations(env: Record<string, string>): Promise<number> {
+  const pty = new Pty(CLIENT, env);
+  try {
+    await pty.until(() => pty.tail.includes("#team"), "the conversation list", 20_000);
+    const at = pty.lastDataAt - pty.spawnedAt;
+    await pty.quiet(200);
+    await pty.quit("q");
+    return at;
+  } catch (error) {
+    await pty.kill();
+    throw error;
+  }
+}
+
+async function benchStartup(): Promise<string[]> {
+  const homes: string[] = [];
+  try {
+    const bare = freshHome();
+    homes.push(bare.home);
+    const floorPty: number[] = [];
+    const floorBare: number[] = [];
+    for (let i = 0; i < STARTUP_RUNS; i++) {
+      floorPty.push(await timeToExit("node -e 0", bare.env, true));
+      floorBare.push(await timeToExit("node -e 0", bare.env, false));
+    }
+
+    const seeding: number[] = [];
+    for (let i = 0; i < SEEDING_RUNS; i++) {
+      const fresh = freshHome();
+      homes.push(fresh.home);
+      seeding.push(await timeToConversations(fresh.env));
+    }
+    log(`first-run start-ups: ${seeding.map(ms).join(", ")} ms`);
+
+    // One data dir, seeded by an untimed first start, for every normal start.
+    const seeded = freshHome();
+    homes.push(seeded.home);
+    await timeToConversations(seeded.env);
+    const normal: number[] = [];
+    for (let i = 0; i < STARTUP_RUNS; i++) normal.push(await timeToConversations(seeded.env));
+    log(`normal start-ups: ${normal.map(ms).join(", ")} ms`);
+
+    const floor = median(floorPty);
+    const row = (name: string, runs: number[], aim: string) =>
+      `| ${name} | ${runs.length} | ${ms(median(runs))} | ${ms(Math.min(...runs))} | ${ms(Math.max(...runs))} | ${ratio(median(runs), floor)} | ${aim} |`;
+    const normalRatio = median(normal) / floor;
+    return [
+      "### 1. Start-up: spawn to the first frame listing conversations",
+      "",
+      `Embedded demo server, ${COLUMNS}x${ROWS} pty; the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits.`,
+      "",
+      "| what | runs | median ms | min ms | max ms | vs floor | aim |",
+      "|---|---:|---:|---:|---:|---:|---|",
+      row("`node -e 0` in the same pty wrapper (floor)", floorPty, ""),
+      row("`node -e 0`, plain spawn, no pty", floorBare, ""),
+      row("parley, seeded data dir (a normal start)", normal, `< 8x: ${verdict(normalRatio < 8)}`),
+      row("parley, first run (seeds the demo db)", seeding, ""),
+    ];
+  } finally {
+    for (const home of homes) rmSync(home, { recursive: true, force: true });
+  }
+}
+
+// ---- 2. bytes per keystroke ----
+
+async function benchTyping(): Promise<string[]> {
+  const server = await demoServer();
+  const { home, env } = freshHome();
+  let pty: Pty | undefined;
+  try {
+    pty = new Pty(CLIENT, {
+      ...env,
+      PARLEY_BASE_URL: server.info.url,
+      PARLEY_TOKEN: server.info.tokens.alice!,
+    });
+    await pty.until(() => pty!.tail.includes("#team"), "the conversation list", 20_000);
+    await pty.quiet(500);
+    const firstFrames = pty.bytes;
+
+    await pty.press(KEY.enter, 500);
+    await pty.quiet(500);
+    const perKey: number[] = [];
+    const lastMs: number[] = [];
+    for (const char of TYPED) {
+      const r = await pty.press(char);
+      perKey.push(r.bytes);
+      if (r.last !== undefined) lastMs.push(r.last);
+    }
+    const screen = pty.screen();
+    if (!screen.includes(TYPED.slice(-20))) {
+      throw new Error(`the typed text is not on screen:\n${screen}`);
+    }
+
+    // A full redraw: resize away and back; count what the return to 120x40 writes.
+    pty.resize(COLUMNS - 1, ROWS);
+    await pty.quiet(300);
+    const before = pty.bytes;
+    pty.resize(COLUMNS, ROWS);
+    await pty.until(() => pty!.bytes > before, "a redraw after the resize", 3000);
+    await pty.quiet(300);
+    const redraw = pty.bytes - before;
+    await pty.press(KEY.ctrlU, 100);
+    await pty.quit();
+
+    const p50 = median(perKey);
+    const p90 = percentile(perKey, 0.9);
+    const max = Math.max(...perKey);
+    return [
+      "### 2. Bytes written per keystroke, typing in the composer",
+      "",
+      `\`parley serve --demo --no-demo-replies\` in a child process; the first conversation open, ${perKey.length} printable characters typed one at a time, each followed by ${KEY_QUIET_MS} ms of silence. Polling runs meanwhile (an unchanged poll writes nothing).`,
+      "",
+      "| what | n | median B | p90 B | max B | aim |",
+      "|---|---:|---:|---:|---:|---|",
+      `| one printable keystroke | ${perKey.length} | ${p50} | ${p90} | ${max} | ≤ 300 B: ${verdict(p90 <= 300)} (median ${verdict(p50 <= 300)}) |`,
+      `| one full redraw at ${COLUMNS}x${ROWS} (a resize back from ${COLUMNS - 1} columns) | 1 | ${redraw} | | | |`,
+      `| start-up until quiet (every frame up to the full conversation list) | 1 | ${firstFrames} | | | |`,
+      "",
+      `A keystroke costs ${((p50 / redraw) * 100).toFixed(1)}% of a full redraw (median); keystroke to last byte: median ${ms(median(lastMs))} ms, p90 ${ms(percentile(lastMs, 0.9))} ms.`,
+    ];
+  } finally {
+    if (pty) await pty.kill();
+    await stopTree(server.child.pid!);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+// ---- 3. frame cost vs history length ----
+
+type HistoryResult = {
+  size: number;
+  presses: number;
+  loadSeconds: number;
+  gPresses: number;
+  first: number[];
+  last: number[];
+  bytes: number[];
+  rss: number;
+  hwm: number;
+};
+
+async function openConversation(pty: Pty, name: string): Promise<void> {
+  await pty.until(() => pty.screen().includes(name), `"${name}" in the sidebar`, 20_000);
+  await pty.quiet(300);
+  for (let i = 0; i < 20; i++) {
+    const row = pty
+      .screen()
+      .split("\n")
+      .find((line) => line.includes("▸"));
+    if (row?.includes(name)) {
+      await pty.press(KEY.enter, 300);
+      return;
+    }
+    await pty.press("j", 150);
+  }
+  throw new Error(`could not select "${name}" in the sidebar:\n${pty.screen()}`);
+}
+
+async function historyRun(
+  server: ServerInfo,
+  contact: string,
+  marker: string,
+  size: number,
+): Promise<HistoryResult> {
+  const { home, env } = freshHome();
+  const pty = new Pty(CLIENT, {
+    ...env,
+    PARLEY_BASE_URL: server.url,
+    PARLEY_TOKEN: server.tokens.alice!,
+  });
+  try {
+    await openConversation(pty, contact);
+    await pty.quiet(500);
+    await pty.press(KEY.escape, 300); // to the messages pane
+    await pty.quiet(300);
+
+    // g (oldest loaded) until the oldest message is on screen: reaching the top loads the
+    // next older page. A g pressed while a page loads is harmless.
+    const oldest = `${marker}00000`;
+    const loadStart = performance.now();
+    let gPresses = 0;
+    while (!pty.screen().includes(oldest)) {
+      if (++gPresses > size / 10 + 50) {
+        throw new Error(`the whole history did not load:\n${pty.screen()}`);
+      }
+      await pty.press("g", 30, 1000);
+    }
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    await pty.quiet(300);
+
+    await pty.press("G", 300);
+    await pty.quiet(300);
+    const first: number[] = [];
+    const last: number[] = [];
+    const bytes: number[] = [];
+    for (let i = 0; i < PRESSES; i++) {
+      const r = await pty.press("k");
+      if (r.first === undefined || r.last === undefined) {
+        throw new Error(`no frame after k #${i + 1}:\n${pty.screen()}`);
+      }
+      first.push(r.first);
+      last.push(r.last);
+      bytes.push(r.bytes);
+    }
+    const { rss, hwm } = pty.rssMiB();
+    await pty.quit("q");
+    return { size, presses: PRESSES, loadSeconds, gPresses, first, last, bytes, rss, hwm };
+  } finally {
+    await pty.kill();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function benchHistory(): Promise<string[]> {
+  const server = await startServerChild([SELF, "--serve-empty"], (lines) =>
+    lines[0] ? (JSON.parse(lines[0]) as ServerInfo) : undefined,
+  );
+  try {
+    const contacts = [
+      { contact: "dave", marker: "d" },
+      { contact: "bob", marker: "b" },
+    ];
+    const sizes = [...HISTORY_SIZES].sort((a, b) => b - a);
+    const t0 = performance.now();
+    for (const [i, size] of sizes.entries()) {
+      const { contact, marker } = contacts[i]!;
+      await seedConversation(server.info, contact, marker, size);
+    }
+    log(`posted ${sizes.join(" + ")} messages in ${ms((performance.now() - t0) / 1000)} s`);
+
+    const results: HistoryResult[] = [];
+    for (const size of HISTORY_SIZES) {
+      const { contact, marker } = contacts[sizes.indexOf(size)]!;
+      const r = await historyRun(server.info, contact, marker, size);
+      log(
+        `${size} messages: loaded in ${ms(r.loadSeconds)} s (${r.gPresses} g), k first byte ${ms(median(r.first))} ms, frame ${ms(median(r.last))} ms, RSS ${ms(r.rss)} MiB`,
+      );
+      results.push(r);
+    }
+
+    const [small, big] = [results[0]!, results.at(-1)!];
+    const row = (r: HistoryResult) =>
+      `| ${r.size.toLocaleString("en")} | ${r.gPresses} | ${ms(r.loadSeconds)} | ${r.presses} | ${ms(median(r.first))} | ${ms(percentile(r.first, 0.9))} | ${ms(median(r.last))} | ${ms(percentile(r.last, 0.9))} | ${median(r.bytes)} | ${ms(r.rss)} | ${ms(r.hwm)} |`;
+    const lastRatio = median(big.last) / median(small.last);
+    const p90Ratio = percentile(big.last, 0.9) / percentile(small.last, 0.9);
+    return [
+      "### 3. Keystroke to frame against history length (messages pane, whole history loaded)",
+      "",
+      `A server without demo data or rate limit in a child process; alice's conversations with dave (${big.size.toLocaleString("en")} messages) and bob (${small.size}), posted over HTTP ${POST_CONCURRENCY} at a time, 3 to 42 words each. A fresh client per conversation opens it, loads the whole history with g (50 per page) until the oldest message shows, then G and ${PRESSES} presses of k, each timed from the write to the first output byte and to the last byte before ${KEY_QUIET_MS} ms of silence (the frame done). RSS is the client's node process (/proc VmRSS; HWM the peak) after the presses.`,
+      "",
+      "| messages | g presses | load all s | k presses | first byte p50 ms | first byte p90 ms | frame done p50 ms | frame done p90 ms | bytes/press p50 | RSS MiB | peak RSS MiB |",
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      row(small),
+      row(big),
+      `| **ratio ${big.size.toLocaleString("en")} / ${small.size}** | | ${ratio(big.loadSeconds, small.loadSeconds)} | | ${ratio(median(big.first), median(small.first))} | ${ratio(percentile(big.first, 0.9), percentile(small.first, 0.9))} | ${ratio(median(big.last), median(small.last))} | ${ratio(percentile(big.last, 0.9), percentile(small.last, 0.9))} | | ${ratio(big.rss, small.rss)} | |`,
+      "",
+      `Aims: frame-done ratio ≤ 1.5x: p50 ${verdict(lastRatio <= 1.5)}, p90 ${verdict(p90Ratio <= 1.5)}; RSS with ${big.size.toLocaleString("en")} loaded < 200 MB: ${verdict(big.rss * 1.048576 < 200)} (${ms(big.rss * 1.048576)} MB).`,
+    ];
+  } finally {
+    await stopTree(server.child.pid!);
+  }
+}
+
+// ---- all ----
+
+export async function benchClient(): Promise<string> {
+  execFileSync("script", ["-V"], { stdio: "ignore" }); // util-linux `script` is required
+  const onSignal = () => {
+    killAllNow();
+    process.exit(130);
+  };
+  process.on("exit", killAllNow);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    log("start-up…");
+    const startup = await benchStartup();
+    log("bytes per keystroke…");
+    const typing = await benchTyping();
+    log("history…");
+    const history = await benchHistory();
+    return [
+      `Client benchmark: node ${process.version}, ${availableParallelism()} cores, the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty (util-linux \`script\`), TERM=xterm-256color, fresh XDG folders per run.`,
+      "",
+      ...startup,
+      "",
+      ...typing,
+      "",
+      ...history,
+    ].join("\n");
+  } finally {
+    killAllNow();
+    process.off("exit", killAllNow);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+if (import.meta.main) {
+  if (process.argv.includes("--serve-empty")) await serveEmpty();
+  else process.stdout.write(`${await benchClient()}\n`);
+}
