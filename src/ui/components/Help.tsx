@@ -34,7 +34,8 @@ export function Help({
   const theme = useTheme();
   const [offset, setOffset] = useState(0);
   const inner = width - 4;
-  const twoColumns = inner >= 110;
+  // Two columns only where each keeps a full line (about 66 columns).
+  const twoColumns = inner >= 134;
   const columnWidth = twoColumns ? Math.floor((inner - 2) / 2) : inner;
   const lines = helpLines(columnWidth);
   const rows = Math.max(1, height - 3);

@@ -1,0 +1,165 @@
+// parley over a real SSH session: OpenSSH's sshd on loopback, the ssh client in a tmux
+// pane (a real local terminal), the built parley on the other side in sshd's
+// pseudo-terminal. A whole session ends with `q` and gives the local terminal back; a
+// dropped connection (the ssh client killed) ends the remote parley at once, without
+// losing or corrupting what the embedded server had acknowledged.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  databaseOf,
+  parleyProcesses,
+  remoteParley,
+  type Sshd,
+  sshdSkipReason,
+  startSshd,
+} from "./sshd.ts";
+import { CLI, descendantPid, type Pane, startPane } from "./tmux.ts";
+
+const skip = sshdSkipReason();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
+const pause = () => sleep(150);
+
+const listed = (s: string) => s.includes("● online") && s.includes("#team");
+const sent = (text: string) => (s: string) =>
+  new RegExp(`you · \\d\\d:\\d\\d.*\\n.*${text}`).test(s) && !s.includes("sending…");
+
+let sshd: Sshd | undefined;
+let panes: Pane[] = [];
+let homes: string[] = [];
+
+/** A parley home for the remote side: its own XDG folders, so a fresh demo. */
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), "parley-ssh-"));
+  homes.push(home);
+  return home;
+}
+
+/** ssh in a tmux pane, between two snapshots of the local terminal settings. */
+function sshPane(home: string): Pane {
+  const ssh = sshd!.ssh(remoteParley(home));
+  const pane = startPane({
+    command: `before=$(stty -g); ${ssh}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`,
+    columns: 120,
+    rows: 40,
+  });
+  panes.push(pane);
+  return pane;
+}
+
+async function openFirstAndSend(p: Pane, text: string): Promise<string> {
+  await p.waitFor(listed, "the conversation list over ssh", 30_000);
+  p.send("Enter");
+  const screen = await p.waitFor((s) => /Message \S+/.test(s), "the composer");
+  p.type(text);
+  await pause();
+  p.send("Enter");
+  await p.waitFor(sent(text), `"${text}" sent`);
+  return /Message (\S+)/.exec(screen)?.[1] ?? "";
+}
+
+describe.skipIf(skip !== undefined)(
+  `parley over a real SSH session (OpenSSH)${skip ? ` — skipped: ${skip}` : ""}`,
+  () => {
+    beforeAll(async () => {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+      sshd = await startSshd();
+    });
+
+    afterAll(async () => {
+      await sshd?.stop();
+    });
+
+    afterEach(() => {
+      for (const pane of panes) pane.kill();
+      for (const home of homes) {
+        // Whatever a failed test left running on the remote side.
+        for (const pid of parleyProcesses(join(home, "data"))) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // gone meanwhile
+          }
+        }
+        rmSync(home, { recursive: true, force: true });
+      }
+      panes = [];
+      homes = [];
+    });
+
+    it("opens, sends, reacts and quits; ssh exits 0 and the local terminal is restored", async () => {
+      const p = sshPane(newHome());
+      const started = Date.now();
+      await p.waitFor(listed, "the conversation list over ssh", 30_000);
+      console.log(`ssh: login to conversation list in ${Date.now() - started} ms`);
+      expect(p.info("#{alternate_on}")).toBe("1");
+
+      await openFirstAndSend(p, "hi over ssh");
+
+      p.send("Escape");
+      await pause();
+      p.send("r");
+      await p.waitFor((s) => s.includes("react "), "the reaction picker");
+      p.send("Enter");
+      await p.waitFor((s) => s.includes("👍 1"), "the reaction");
+
+      p.send("q");
+      const after = await p.waitFor((s) => s.includes("CODE="), "ssh to return", 15_000);
+      expect(after, sshd!.log()).toContain("CODE=0");
+      expect(after).toContain("TTY-RESTORED");
+      expect(p.info("#{alternate_on}")).toBe("0");
+      expect(p.info("#{cursor_flag}")).toBe("1");
+    }, 120_000);
+
+    it("a dropped connection ends the remote parley within 2 s and keeps what was acknowledged", async () => {
+      const home = newHome();
+      const dataHome = join(home, "data");
+      const text = `kept after the drop ${Date.now() % 100_000}`;
+      const p = sshPane(home);
+      await openFirstAndSend(p, text);
+
+      const running = parleyProcesses(dataHome);
+      expect(running, "one remote parley for this XDG_DATA_HOME").toHaveLength(1);
+      const ssh = descendantPid(Number(p.info("#{pane_pid}")), "ssh");
+      expect(ssh, "the local ssh client").toBeDefined();
+
+      const dropped = Date.now();
+      process.kill(ssh!, "SIGKILL");
+      let left = running;
+      while (left.length > 0 && Date.now() - dropped < 10_000) {
+        await sleep(25);
+        left = parleyProcesses(dataHome);
+      }
+      const elapsed = Date.now() - dropped;
+      console.log(
+        `ssh: remote parley gone ${elapsed} ms after the client was killed${left.length ? " (still running)" : ""}`,
+      );
+      expect(left, `parley still running ${elapsed} ms after the drop`).toEqual([]);
+      expect(elapsed, "time for the remote parley to exit after the drop").toBeLessThan(2000);
+
+      // The database is whole, and holds the message the server had acknowledged.
+      const db = new DatabaseSync(databaseOf(home), { readOnly: true });
+      try {
+        expect(db.prepare("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+        const rows = db.prepare("SELECT body FROM messages WHERE body = ?").all(text);
+        expect(rows).toHaveLength(1);
+      } finally {
+        db.close();
+      }
+
+      // And the next session over ssh shows it.
+      const again = sshPane(home);
+      await again.waitFor(listed, "the conversation list again", 30_000);
+      again.send("Enter");
+      await again.waitFor((s) => s.includes(text), "the kept message");
+      again.send("Escape");
+      await pause();
+      again.send("q");
+      const after = await again.waitFor((s) => s.includes("CODE="), "ssh to return", 15_000);
+      expect(after).toContain("CODE=0");
+    }, 120_000);
+  },
+);
