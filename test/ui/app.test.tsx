@@ -248,12 +248,16 @@ describe("the client against the embedded server", () => {
     harness = await startHarness();
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await harness.press("?");
-    const help = await harness.waitFor((s) => s.includes("parley keys"), "help");
+    const first = await harness.waitFor((s) => s.includes("parley keys"), "help");
+    await harness.press(KEYS.pageDown);
+    const rest = await harness.waitFor((s) => s.includes("(end)"), "the end of the help");
+    const help = first + rest;
     for (const text of [
       "Tab / Shift+Tab",
       "filter: All, Pinned, Muted, Archived",
-      "react",
-      "Ctrl+W",
+      "react (again on the same one removes yours)",
+      "copy the text",
+      "Ctrl+W, Ctrl+U, Ctrl+K",
       "quit",
     ]) {
       expect(help).toContain(text);
