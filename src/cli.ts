@@ -69,13 +69,15 @@ async function serve(args: string[]): Promise<void> {
   const { startServer } = await import("./server/index.ts");
   const { printServeBanner } = await import("./server/main.ts");
   const db = values.db ?? join(parleyPaths().data, "server.db");
+  let held: string[] | null = [];
   const server = await startServer({
     host: values.host,
     port,
     db,
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
-    log: (line) => process.stderr.write(`${line}\n`),
+    // The banner comes first (people copy it); what the server says before it waits.
+    log: (line) => (held ? held.push(line) : process.stderr.write(`${line}\n`)),
   });
   const stop = () => {
     server.close().then(
@@ -88,6 +90,8 @@ async function serve(args: string[]): Promise<void> {
   process.once("SIGTERM", stop);
   process.once("SIGHUP", stop);
   printServeBanner(server, { demo: values.demo });
+  for (const line of held ?? []) process.stderr.write(`${line}\n`);
+  held = null;
 }
 
 async function client(args: string[]): Promise<void> {
