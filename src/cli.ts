@@ -10,6 +10,8 @@ Usage:
   parley [--base-url URL] [--token-file PATH]   open the client
   parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
                                                 run the reference server alone
+  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
+                                                serve the client over SSH (ssh -p N alice@H)
   parley --help | --version
 
 Client options:
@@ -24,6 +26,15 @@ Server options (parley serve):
   --db PATH           SQLite database file, or :memory: (default: the XDG data folder)
   --demo              seed demo users and conversations, and print their tokens
   --no-demo-replies   demo users do not answer messages
+
+SSH options (parley ssh):
+  --host H            address to bind (default 127.0.0.1; anything else warns)
+  --port N            port (default 2222; 0 picks a free one)
+  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db)
+  --demo              seed demo conversations, and let any key sign in as a demo user
+  --authorized-keys PATH
+                      keys that may sign in (default ~/.ssh/authorized_keys; with --demo
+                      and no such flag, any key). The ssh user name picks the demo user.
 
 Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
@@ -94,6 +105,37 @@ async function serve(args: string[]): Promise<void> {
   held = null;
 }
 
+async function ssh(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "2222" },
+      db: { type: "string" },
+      demo: { type: "boolean", default: false },
+      "authorized-keys": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+  }
+  const { runSsh } = await import("./ssh/main.ts");
+  await runSsh({
+    host: values.host,
+    port,
+    db: values.db,
+    demo: values.demo,
+    authorizedKeys: values["authorized-keys"],
+  });
+}
+
 async function client(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -129,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (first === "serve") return serve(rest);
+  if (first === "ssh") return ssh(rest);
   if (first !== undefined && !first.startsWith("-")) {
     throw new UsageError(`Unknown command "${first}".`);
   }

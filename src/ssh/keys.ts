@@ -5,10 +5,12 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import ssh2, { type ParsedKey } from "ssh2";
+import { ConfigError } from "../config.ts";
 
 const { utils } = ssh2;
 
-export class KeyError extends Error {}
+/** A ConfigError, so the command line prints it as one line and exits 1. */
+export class KeyError extends ConfigError {}
 
 /** OpenSSH's fingerprint: SHA256 of the public key blob, unpadded base64. */
 export function fingerprint(publicBlob: Buffer): string {

@@ -1,0 +1,134 @@
+// `parley ssh`: the embedded API server and the SSH server together, the banner saying
+// where to connect, and a clean stop on SIGINT, SIGTERM and SIGHUP.
+import { existsSync, mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, parleyPaths } from "../config.ts";
+import { isLoopback } from "../server/main.ts";
+import { KeyError, loadOrCreateHostKey, readAuthorizedKeys } from "./keys.ts";
+
+export type SshCommandOptions = {
+  host: string;
+  port: number;
+  /** Default: $XDG_DATA_HOME/parley/ssh.db. */
+  db?: string;
+  demo: boolean;
+  /** Default: ~/.ssh/authorized_keys, when there is one; with --demo, any key. */
+  authorizedKeys?: string;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+};
+
+export const HOST_KEY_FILE = "ssh_host_ed25519_key";
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Which keys may sign in: an explicit file always; else with --demo any key; else the
+ * user's own ~/.ssh/authorized_keys (the people who may log in to this account anyway).
+ * Without any of them there is nobody to let in, which is an error, not an open door.
+ */
+export function authorizedKeysPath(
+  flag: string | undefined,
+  demo: boolean,
+  home = homedir(),
+): string | null {
+  if (flag !== undefined) return flag;
+  if (demo) return null;
+  const fallback = join(home, ".ssh", "authorized_keys");
+  if (existsSync(fallback)) return fallback;
+  throw new ConfigError(
+    `No keys to let in: ${fallback} does not exist. Pass --authorized-keys PATH, or --demo to accept any key for the demo users.`,
+  );
+}
+
+export async function runSsh(options: SshCommandOptions): Promise<void> {
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Colour is decided once per process from its own stdout, which for a server is often a
+  // log or a pipe; the sessions are terminals. Ink's palette needs only the basic 16
+  // colours, and NO_COLOR from a client's environment still turns them off per session.
+  process.env.FORCE_COLOR ??= "1";
+  const { startServer } = await import("../server/index.ts");
+  const { startSshServer } = await import("./server.ts");
+
+  const paths = parleyPaths();
+  const keysPath = authorizedKeysPath(options.authorizedKeys, options.demo);
+  let authorizedKeys: (() => ReturnType<typeof readAuthorizedKeys>["keys"]) | null = null;
+  if (keysPath !== null) {
+    const first = readAuthorizedKeys(keysPath);
+    if (first.skipped > 0) {
+      err(
+        `parley ssh: skipped ${first.skipped} line(s) of ${keysPath} with options (from=, command=, …) or an unknown key type; parley cannot enforce options.`,
+      );
+    }
+    if (first.keys.length === 0) throw new ConfigError(`${keysPath} has no keys parley can use.`);
+    let last = first.keys;
+    authorizedKeys = () => {
+      try {
+        last = readAuthorizedKeys(keysPath).keys;
+      } catch (error) {
+        if (!(error instanceof KeyError)) throw error;
+        // Mid-edit or briefly gone: keep the keys read last.
+      }
+      return last;
+    };
+  }
+
+  mkdirSync(paths.data, { recursive: true });
+  const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
+  const api = await startServer({
+    // The API stays on this machine whatever --host says: only the SSH server faces out.
+    host: "127.0.0.1",
+    port: 0,
+    db: options.db ?? join(paths.data, "ssh.db"),
+    demo: options.demo,
+    // People are the demo users here: a robot answering as bob while bob types is confusing.
+    demoReplies: false,
+  });
+  let ssh: Awaited<ReturnType<typeof startSshServer>>;
+  try {
+    ssh = await startSshServer({
+      host: options.host,
+      port: options.port,
+      hostKey: hostKey.privateKey,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys,
+      log: err,
+    });
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // A session that will not let go must not keep the process alive.
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    ssh
+      .close()
+      .then(() => api.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  // Before the banner: whoever reads it may signal at once. `on`, not `once`: Ink's
+  // signal-exit re-raises a signal nobody else listens to, which would skip the cleanup.
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGHUP", stop);
+
+  const shown = ssh.host === "0.0.0.0" || ssh.host === "::" ? "<this machine>" : ssh.host;
+  out(`parley ssh listening on ${ssh.host} port ${ssh.port}`);
+  out(`host key ${hostKey.fingerprint} (${hostKey.path}${hostKey.created ? ", new" : ""})`);
+  for (const user of api.demoUsers) out(`ssh -p ${ssh.port} ${user.username}@${shown}`);
+  if (keysPath === null) out("any key is accepted (--demo)");
+  else out(`keys from ${keysPath}`);
+  if (!isLoopback(ssh.host)) {
+    err(
+      `warning: listening on ${ssh.host}, so other machines can connect${keysPath === null ? " with any key (--demo)" : ""}. Use --host 127.0.0.1 to stay on this machine.`,
+    );
+  }
+}

@@ -1,0 +1,236 @@
+// `parley ssh` end to end: the built CLI serves the client over SSH, and the system's
+// OpenSSH client connects to it from real terminals (tmux panes), as two people would:
+// alice and bob chat live, a resize re-lays out the remote screen, q ends the ssh session
+// with status 0, and the server's count of live sessions goes back to 0, also when a
+// client vanishes without quitting.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+function hasSsh(): boolean {
+  // `ssh -V` prints its version on stderr and exits 0.
+  return spawnSync("ssh", ["-V"], { stdio: "ignore" }).status === 0;
+}
+
+function hasSshKeygen(): boolean {
+  // No -V: asking for help exits 1 but proves it runs; a missing binary is ENOENT.
+  return spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error === undefined;
+}
+
+const skip = !hasTmux()
+  ? "tmux is missing"
+  : !hasSsh() || !hasSshKeygen()
+    ? "the OpenSSH client (ssh, ssh-keygen) is missing"
+    : undefined;
+if (skip) console.warn(`skipping the parley ssh end-to-end tests: ${skip}`);
+
+let dir = "";
+let server: ChildProcess | undefined;
+let port = 0;
+const log: string[] = [];
+const panes: Pane[] = [];
+
+function sshCommand(user: string, extra = "-tt"): string {
+  const key = join(dir, "id");
+  return [
+    "ssh",
+    extra,
+    "-F /dev/null",
+    `-i ${JSON.stringify(key)}`,
+    "-o IdentitiesOnly=yes",
+    "-o StrictHostKeyChecking=no",
+    "-o UserKnownHostsFile=/dev/null",
+    "-o LogLevel=ERROR",
+    `-p ${port}`,
+    `${user}@127.0.0.1`,
+  ].join(" ");
+}
+
+function pane(user: string, columns = 120, rows = 40): Pane {
+  const p = startPane({ command: sshCommand(user), columns, rows });
+  panes.push(p);
+  return p;
+}
+
+async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}. Server log:\n${log.join("\n")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The server's own count, from the line it logs on every sign-in and leave. */
+function liveSessions(): number | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const match = /; (\d+) live sessions?$/.exec(log[i]!);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
+
+/** Moves the sidebar's cursor down to the conversation named `name`. */
+async function moveTo(p: Pane, name: string) {
+  const row = new RegExp(`▸\\S* *${name}\\b`, "u");
+  await p.waitFor((s) => s.includes(` ${name} `), `${name} in the list`);
+  for (let i = 0; i < 20 && !row.test(selectedRow(p.screen())); i++) {
+    const before = selectedRow(p.screen());
+    p.send("j");
+    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
+  }
+  expect(selectedRow(p.screen())).toMatch(row);
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+beforeAll(async () => {
+  if (skip) return;
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+  dir = mkdtempSync(join(tmpdir(), "parley-ssh-e2e-"));
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
+  server = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"], {
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  createInterface({ input: server.stderr! }).on("line", (line) => log.push(line));
+  const banner: string[] = [];
+  for await (const line of createInterface({ input: server.stdout! })) {
+    banner.push(line);
+    const match = /listening on 127\.0\.0\.1 port (\d+)/.exec(line);
+    if (match) port = Number(match[1]);
+    if (line.startsWith("any key is accepted")) break;
+  }
+  expect(port).toBeGreaterThan(0);
+  expect(banner).toContain(`ssh -p ${port} alice@127.0.0.1`);
+  expect(banner).toContain(`ssh -p ${port} bob@127.0.0.1`);
+  expect(banner.join("\n")).toMatch(/host key SHA256:[A-Za-z0-9+/]{43} \(.*ssh_host_ed25519_key/);
+}, 30_000);
+
+afterEach(() => {
+  for (const p of panes.splice(0)) p.kill();
+});
+
+afterAll(async () => {
+  if (!server) return;
+  const exited = new Promise<number | null>((resolve) => server!.once("exit", resolve));
+  server.kill("SIGTERM");
+  expect(await exited).toBe(0);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => {
+  it("lets alice and bob chat live, follows a resize, and q ends each ssh session with 0", async () => {
+    const alice = pane("alice");
+    const bob = pane("bob");
+    await alice.waitFor(
+      (s) => s.includes("parley · alice") && s.includes("● online") && s.includes("#team"),
+      "alice's conversation list",
+      30_000,
+    );
+    await bob.waitFor(
+      (s) => s.includes("parley · bob") && s.includes("● online") && s.includes("#team"),
+      "bob's conversation list",
+      30_000,
+    );
+    expect(alice.info("#{alternate_on}")).toBe("1");
+    await until(() => liveSessions() === 2, "2 live sessions");
+
+    // alice writes to bob.
+    const text = `hello bob over ssh ${Date.now() % 100_000}`;
+    await moveTo(alice, "bob");
+    alice.send("Enter");
+    await alice.waitFor((s) => s.includes("Message bob"), "alice's composer");
+    alice.type(text);
+    await pause();
+    alice.send("Enter");
+    await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
+
+    // bob opens his conversation with alice and sees it arrive (the client polls every 2 s).
+    await moveTo(bob, "alice");
+    bob.send("Enter");
+    await bob.waitFor((s) => s.includes(text), "alice's message on bob's screen", 15_000);
+
+    // A smaller window: the remote screen is laid out again at 80x24.
+    alice.resize(80, 24);
+    const small = await alice.waitFor((s) => {
+      const lines = s.split("\n");
+      return lines[23]?.includes("online") === true && (lines[0]?.length ?? 0) <= 80;
+    }, "alice's 80x24 layout");
+    expect(small).toContain(text);
+    alice.resize(120, 40);
+    await alice.waitFor((s) => s.split("\n")[39]?.includes("online") === true, "120x40 again");
+
+    // q from the messages pane (Esc leaves the composer first).
+    for (const p of [alice, bob]) {
+      p.send("Escape");
+      await pause();
+      p.send("q");
+      const after = await p.waitFor((s) => s.includes("EXITED="), "ssh to end");
+      expect(after).toContain("EXITED=0");
+      expect(p.info("#{alternate_on}")).toBe("0");
+      expect(p.info("#{cursor_flag}")).toBe("1");
+    }
+    await until(() => liveSessions() === 0, "0 live sessions");
+  }, 120_000);
+
+  it("frees a session whose client vanishes without quitting", async () => {
+    const carol = pane("carol");
+    await carol.waitFor((s) => s.includes("parley · carol"), "carol's client", 30_000);
+    await until(() => liveSessions() === 1, "1 live session");
+    carol.kill(); // the terminal and its ssh client are gone, mid-session
+    await until(() => liveSessions() === 0, "0 live sessions after the drop");
+    expect(log.some((l) => /carol \(.*\) left; 0 live sessions/.test(l))).toBe(true);
+  }, 60_000);
+
+  it("refuses an unknown user name with the names that work", async () => {
+    const p = pane("mallory");
+    const screen = await p.waitFor((s) => s.includes("EXITED="), "ssh to end");
+    expect(screen).toContain('parley: no user "mallory" here; sign in as one of alice, bob');
+    expect(screen).toContain("EXITED=1");
+    expect(log.some((l) => l.includes('refused unknown user "mallory"'))).toBe(true);
+  }, 30_000);
+
+  it("refuses a session without a terminal, TERM=dumb, and passwords", () => {
+    const run = (command: string, env: NodeJS.ProcessEnv = {}) =>
+      spawnSync("bash", ["-c", `${command} </dev/null`], {
+        encoding: "utf8",
+        timeout: 20_000,
+        env: { ...process.env, HOME: dir, ...env },
+      });
+    const noPty = run(sshCommand("alice", "-T"));
+    expect(noPty.stderr).toContain("needs a terminal; connect with ssh -t");
+    expect(noPty.status).toBe(1);
+
+    const dumb = run(sshCommand("alice"), { TERM: "dumb" });
+    expect(dumb.stderr).toContain("TERM=dumb cannot move the cursor");
+    expect(dumb.status).toBe(1);
+
+    const command = run(`${sshCommand("alice", "-T")} ls`);
+    expect(command.stderr).toContain("runs the chat client only");
+    expect(command.status).toBe(1);
+
+    const password = run(
+      sshCommand("alice", "-T").replace(
+        "-o IdentitiesOnly=yes",
+        "-o PubkeyAuthentication=no -o BatchMode=yes",
+      ),
+    );
+    expect(password.stderr).toContain("Permission denied (publickey)");
+    expect(password.status).toBe(255);
+    expect(liveSessions() ?? 0).toBe(0);
+  }, 60_000);
+});
