@@ -2,7 +2,7 @@
 // and the global keys. Server state comes from the query hooks; this component only
 // turns keys into intents.
 import { useQueryClient } from "@tanstack/react-query";
-import { Box, Text, useApp, useWindowSize } from "ink";
+import { Box, useApp, useWindowSize } from "ink";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { newIdempotencyKey } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
@@ -11,6 +11,7 @@ import { Header } from "./components/Header.tsx";
 import { Help } from "./components/Help.tsx";
 import { type MessageAction, MessagePane } from "./components/MessagePane.tsx";
 import { NewConversation } from "./components/NewConversation.tsx";
+import { CenteredNote } from "./components/Panel.tsx";
 import { ReactionPicker } from "./components/ReactionPicker.tsx";
 import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
@@ -46,7 +47,6 @@ import { clearNotice, connectionStore, noticeStore, reportError, reportInfo } fr
 import { useStore } from "./store.ts";
 import { copyToClipboard } from "./terminal.ts";
 import { sanitize } from "./text.ts";
-import { useTheme } from "./theme.ts";
 
 type Focus = "sidebar" | "messages" | "composer";
 const FOCUS_ORDER: Focus[] = ["sidebar", "messages", "composer"];
@@ -113,7 +113,6 @@ function ChatScreen({
   onQuit: () => void;
 }) {
   const session = useSession();
-  const theme = useTheme();
   const me = useMe();
   const contacts = useContacts();
   const queryClient = useQueryClient();
@@ -433,20 +432,14 @@ function ChatScreen({
                   onLeave={() => setFocus("sidebar")}
                 />
               ) : (
-                <Box
+                <CenteredNote
                   width={mainWidth}
                   height={paneHeight}
-                  borderStyle="round"
-                  borderColor={theme.border}
-                  flexDirection="column"
-                  justifyContent="center"
-                  alignItems="center"
-                >
-                  <Text bold>No conversation open</Text>
-                  <Text color={theme.dim}>
-                    ↑↓ to choose one · Enter opens it · n starts a new one · ? help
-                  </Text>
-                </Box>
+                  lines={[
+                    "No conversation open",
+                    "↑↓ to choose one · Enter opens it · n starts a new one · ? help",
+                  ]}
+                />
               )}
               {dialog?.kind === "react" ? (
                 <ReactionPicker
@@ -520,7 +513,6 @@ function ChatScreen({
 
 /** Shown instead of the messages while nothing can be loaded: what is wrong, and what to do. */
 function Blocker({ width, height }: { width: number; height: number }) {
-  const theme = useTheme();
   const session = useSession();
   const connection = useStore(connectionStore);
   const lines =
@@ -536,23 +528,5 @@ function Blocker({ width, height }: { width: number; height: number }) {
           "Retrying with back-off; this screen goes away when the server answers.",
           "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
         ];
-  return (
-    <Box
-      width={width}
-      height={height}
-      borderStyle="round"
-      borderColor={theme.error}
-      flexDirection="column"
-      justifyContent="center"
-      alignItems="center"
-      paddingX={1}
-    >
-      {lines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: static lines
-        <Text key={i} bold={i === 0} color={i === 0 ? theme.error : undefined} wrap="wrap">
-          {line}
-        </Text>
-      ))}
-    </Box>
-  );
+  return <CenteredNote width={width} height={height} lines={lines} alert />;
 }

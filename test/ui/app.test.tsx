@@ -44,7 +44,10 @@ function sidebarNames(screen: string): string[] {
 /** Moves the sidebar cursor down to the row named `name`. */
 async function selectRow(h: Harness, name: string) {
   const selected = new RegExp(`│▸(?:[📌🔕📦]+ )?${name}\\s`, "u");
-  await h.waitFor((s) => sidebarNames(s).includes(name), `${name} in the sidebar`);
+  await h.waitFor(
+    (s) => sidebarNames(s).includes(name) && s.includes("│▸"),
+    `${name} in the sidebar, and a row selected`,
+  );
   const cursorRow = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
   for (let i = 0; i < 20 && !selected.test(h.screen()); i++) {
     const before = cursorRow(h.screen());

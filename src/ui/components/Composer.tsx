@@ -1,11 +1,12 @@
 // The composer: a multi-line draft edited by grapheme (see editor.ts for why this is not
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft.
-import { Box, type Key, Text } from "ink";
+import { type Key, Text } from "ink";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { displayWidth, terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
+import { Panel } from "./Panel.tsx";
 
 export const COMPOSER_MAX_LINES = 5;
 
@@ -99,14 +100,7 @@ export function Composer(props: Props) {
   const shown = layout.lines.slice(first, first + rows);
   const empty = draft.value === "";
   return (
-    <Box
-      flexDirection="column"
-      width={props.width}
-      height={rows + 2}
-      borderStyle={focused && !theme.color ? "double" : "round"}
-      borderColor={focused ? theme.focusBorder : theme.border}
-      paddingX={1}
-    >
+    <Panel width={props.width} height={rows + 2} focused={focused} paddingX={1}>
       {empty ? (
         <Text wrap="truncate-end">
           {focused ? <Text inverse> </Text> : null}
@@ -135,6 +129,6 @@ export function Composer(props: Props) {
           );
         })
       )}
-    </Box>
+    </Panel>
   );
 }

@@ -11,6 +11,7 @@ import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 import { scrollToShow, viewportEndingAt } from "../window.ts";
 import { LineView } from "./Lines.tsx";
+import { Panel } from "./Panel.tsx";
 
 export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
 
@@ -166,13 +167,7 @@ export function MessagePane(props: Props) {
         : "";
   const titleRoom = Math.max(1, innerWidth - status.length - 1);
   return (
-    <Box
-      flexDirection="column"
-      width={width}
-      height={height}
-      borderStyle={focused && !theme.color ? "double" : "round"}
-      borderColor={focused ? theme.focusBorder : theme.border}
-    >
+    <Panel width={width} height={height} focused={focused}>
       <Box height={1} justifyContent="space-between">
         <Text bold wrap="truncate-end">
           {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
@@ -194,6 +189,6 @@ export function MessagePane(props: Props) {
           rows
         )}
       </Box>
-    </Box>
+    </Panel>
   );
 }

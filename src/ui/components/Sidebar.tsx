@@ -11,6 +11,7 @@ import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/messages.ts";
 import { displayWidth, relativeTime, screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
+import { Panel } from "./Panel.tsx";
 
 const FILTER_LABELS: Record<Filter, string> = {
   all: "All",
@@ -50,10 +51,9 @@ export function Sidebar(props: Props) {
   const searching = props.search !== null;
   const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
   const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
-  const index = Math.max(
-    0,
-    conversations.findIndex((c) => c.id === props.selectedId),
-  );
+  // -1 until the first row is selected, so the first ↓ lands on the first row.
+  const found = conversations.findIndex((c) => c.id === props.selectedId);
+  const index = Math.max(0, found);
   const offset = Math.max(
     0,
     Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows),
@@ -62,7 +62,7 @@ export function Sidebar(props: Props) {
 
   const move = (delta: number) => {
     if (conversations.length === 0) return;
-    const next = Math.max(0, Math.min(conversations.length - 1, index + delta));
+    const next = Math.max(0, Math.min(conversations.length - 1, found + delta));
     props.onSelect(conversations[next]!.id);
     if (next >= conversations.length - 3) props.loadMore();
   };
@@ -110,13 +110,7 @@ export function Sidebar(props: Props) {
   const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
   const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
   return (
-    <Box
-      flexDirection="column"
-      width={width}
-      height={height}
-      borderStyle={focused && !theme.color ? "double" : "round"}
-      borderColor={focused ? theme.focusBorder : theme.border}
-    >
+    <Panel width={width} height={height} focused={focused}>
       <Box height={1} overflow="hidden">
         {tabs.map(({ f, label }, i) => (
           <Text key={f}>
@@ -167,7 +161,7 @@ export function Sidebar(props: Props) {
           </Text>
         ) : null}
       </Box>
-    </Box>
+    </Panel>
   );
 }
 
