@@ -142,7 +142,10 @@ export function messageRoutes(s: Services) {
       if (params.message !== undefined) messages.setBody(head.id, params.message);
       for (const [name, names] of reactionList) messages.setReaction(head.id, name, names);
       messages.addAttachments(head.id, newAttachments(params.attachments), now);
-      messages.setUpdated(head.id, now);
+      // Only an edit of the text is an update a reader should see ("edited"); a reaction
+      // or an attachment is not. This narrows contract.md ("set by any successful PUT"):
+      // with that rule no client could show an honest "edited" marker.
+      if (params.message !== undefined) messages.setUpdated(head.id, now);
     });
     return json(c, messages.get(head.id));
   });
