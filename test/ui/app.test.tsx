@@ -450,4 +450,27 @@ describe("the client against the embedded server", () => {
       "back at the bottom",
     );
   }, 30_000);
+
+  it("edits by grapheme and takes a bracketed paste of several lines as one draft", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await harness.type("ok 👍🏽");
+    await harness.press(KEYS.backspace);
+    await harness.waitFor((s) => /│ ok\s+│/.test(s), "the emoji removed whole");
+    await harness.press(KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    await harness.paste("first line\r\nsecond line\rthird");
+    await harness.waitFor(
+      (s) => s.includes("first line") && s.includes("second line"),
+      "a multi-line draft",
+    );
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => !s.includes("sending…") && s.includes("third"),
+      "the message sent",
+    );
+    const chat = await conversationWith(alice, "bob");
+    const [sent] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    expect(sent?.message).toBe("first line\nsecond line\nthird");
+  });
 });
