@@ -4,7 +4,7 @@
 // dialog wins over the focused pane, which wins over the global keys, and no key is
 // handled twice.
 import { type Key, useInput, usePaste } from "ink";
-import { createContext, type ReactNode, useContext, useEffect, useRef } from "react";
+import { createContext, type ReactNode, useContext, useLayoutEffect, useRef } from "react";
 
 export const PRIORITY = { global: 0, pane: 50, dialog: 100 } as const;
 
@@ -29,10 +29,25 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
       };
     },
   });
-  useInput((input, key) => {
+  const dispatch = (input: string, key: Key) => {
     for (const entry of entries.current) {
       if (entry.onKey?.(input, key)) return;
     }
+  };
+  // Keys split from one read wait for a render each (setImmediate comes after Ink's
+  // synchronous render and layout effects), so a dialog opened by one sees the next.
+  const queue = useRef<[string, Key][]>([]);
+  const drain = () => {
+    const next = queue.current.shift();
+    if (!next) return;
+    dispatch(...next);
+    if (queue.current.length > 0) setImmediate(drain);
+  };
+  useInput((input, key) => {
+    const keys = splitTypeahead(input, key);
+    const idle = queue.current.length === 0;
+    queue.current.push(...keys);
+    if (idle) drain();
   });
   usePaste((text) => {
     for (const entry of entries.current) {
@@ -40,6 +55,34 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     }
   });
   return <KeysContext.Provider value={registry.current}>{children}</KeysContext.Provider>;
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+function plainKey(key: Key, overrides: Partial<Key> = {}): Key {
+  const off = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+  return { ...off, eventType: key.eventType, ...overrides };
+}
+
+/**
+ * Ink hands over printable keys that arrive in one read (typing ahead, a held key, a slow
+ * SSH link) as one string. Dispatching them one by one lets each key act, and lets a
+ * dialog opened by one key receive the next. A trailing carriage return is Enter. A run
+ * with line breaks inside is an unbracketed paste and stays whole, as text.
+ */
+export function splitTypeahead(input: string, key: Key): [string, Key][] {
+  const modified = key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace;
+  if (input.length <= 1 || modified || input.includes("\x1b")) return [[input, key]];
+  const enter = input.endsWith("\r");
+  const text = enter ? input.slice(0, -1) : input;
+  const out: [string, Key][] = /[\r\n]/.test(text)
+    ? [[text, key]]
+    : Array.from(
+        graphemes.segment(text),
+        ({ segment }) => [segment, plainKey(key)] as [string, Key],
+      );
+  if (enter) out.push(["\r", plainKey(key, { return: true })]);
+  return out;
 }
 
 let nextOrder = 0;
@@ -60,7 +103,9 @@ export function useKeypress(
   latestPaste.current = options.onPaste;
   const active = options.isActive ?? true;
   const hasPaste = options.onPaste !== undefined;
-  useEffect(() => {
+  // A layout effect, not a passive one: Ink renders after each key, and a dialog opened by
+  // one key must already own the next key of the same read (a fast typist, a paste, SSH).
+  useLayoutEffect(() => {
     if (!active) return;
     return registry.add({
       priority: options.priority,

@@ -473,4 +473,15 @@ describe("the client against the embedded server", () => {
     const [sent] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
     expect(sent?.message).toBe("first line\nsecond line\nthird");
   });
+
+  it("acts on every key of one read: a held key, and a dialog opened by the key before", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => /│▸📌 bob/u.test(s) && s.includes("#team"), "the list");
+    await harness.press("jj"); // a held j arrives as one read
+    await harness.waitFor((s) => /│▸#team/u.test(s), "two rows down");
+    await harness.press("?j"); // open the help, then j scrolls it: the sidebar must not move
+    await harness.waitFor((s) => s.includes("parley keys"), "the help");
+    await harness.press("x");
+    await harness.waitFor((s) => /│▸#team/u.test(s), "the help closed, the cursor where it was");
+  });
 });
