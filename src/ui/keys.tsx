@@ -59,6 +59,8 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
+const ALT_BINDINGS = new Set(["b", "f", "d"]);
+
 function plainKey(key: Key, overrides: Partial<Key> = {}): Key {
   const off = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
   return { ...off, eventType: key.eventType, ...overrides };
@@ -71,6 +73,15 @@ function plainKey(key: Key, overrides: Partial<Key> = {}): Key {
  * with line breaks inside is an unbracketed paste and stays whole, as text.
  */
 export function splitTypeahead(input: string, key: Key): [string, Key][] {
+  // Esc and then a letter in one read is what a terminal also sends for Alt+letter. parley
+  // binds Alt only to b, f and d (word moves and delete, as readline), so any other
+  // Alt+letter is taken as the Esc a person typed, then the letter.
+  if (key.meta && !key.ctrl && /^[\p{L}\p{N}?/]$/u.test(input) && !ALT_BINDINGS.has(input)) {
+    return [
+      ["", plainKey(key, { escape: true })],
+      [input, plainKey(key)],
+    ];
+  }
   const modified = key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace;
   if (input.length <= 1 || modified || input.includes("\x1b")) return [[input, key]];
   const enter = input.endsWith("\r");

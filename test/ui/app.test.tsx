@@ -484,4 +484,14 @@ describe("the client against the embedded server", () => {
     await harness.press("x");
     await harness.waitFor((s) => /│▸#team/u.test(s), "the help closed, the cursor where it was");
   });
+
+  it("takes Esc and a letter in one read as Esc, then the letter (as over a slow link)", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press("\x1br"); // Esc to the messages, r to react
+    await harness.waitFor(
+      (s) => s.includes("1👍") && s.includes("←→ Enter · Esc"),
+      "the reaction picker",
+    );
+  });
 });
