@@ -6,6 +6,7 @@ import { Box, useApp, useWindowSize } from "ink";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { newIdempotencyKey } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
+import { Blocker } from "./components/Blocker.tsx";
 import { Composer, composerHeight } from "./components/Composer.tsx";
 import { Header } from "./components/Header.tsx";
 import { Help } from "./components/Help.tsx";
@@ -17,7 +18,7 @@ import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
 import { useContacts } from "./contacts.ts";
-import { clear as clearDraft, type EditorState, fromText } from "./editor.ts";
+import { useDrafts } from "./hooks/useDrafts.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { HINTS } from "./keymap.ts";
 import { PRIORITY, useKeypress } from "./keys.tsx";
@@ -43,10 +44,16 @@ import {
   useToggleReaction,
 } from "./queries/messages.ts";
 import { useMe, useSession } from "./session.tsx";
-import { clearNotice, connectionStore, noticeStore, reportError, reportInfo } from "./status.ts";
+import {
+  clearNotice,
+  connectionStore,
+  describeError,
+  noticeStore,
+  reportError,
+  reportInfo,
+} from "./status.ts";
 import { useStore } from "./store.ts";
 import { copyToClipboard } from "./terminal.ts";
-import { sanitize } from "./text.ts";
 
 type Focus = "sidebar" | "messages" | "composer";
 const FOCUS_ORDER: Focus[] = ["sidebar", "messages", "composer"];
@@ -57,10 +64,6 @@ type Dialog =
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
   | null;
-
-type Editing = { message: Message; savedDraft: EditorState } | null;
-
-const EMPTY_DRAFT = fromText("");
 
 export function App() {
   const { columns, rows } = useWindowSize();
@@ -125,8 +128,6 @@ function ChatScreen({
   const [openId, setOpenId] = useState<string>();
   const [search, setSearch] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [drafts, setDrafts] = useState<Record<string, EditorState>>({});
-  const [editing, setEditing] = useState<Editing>(null);
 
   const list = useConversationList(filter, search !== null);
   const conversations = useMemo(() => {
@@ -176,25 +177,14 @@ function ChatScreen({
     return () => clearTimeout(timer);
   }, [notice]);
 
-  const draft = (openId && drafts[openId]) || EMPTY_DRAFT;
-  // Keys can arrive several in one read and are handled before React re-renders, so
-  // edits apply to the latest draft, never to the one this render saw.
-  const updateDraft = (edit: (current: EditorState) => EditorState) => {
-    if (openId) setDrafts((all) => ({ ...all, [openId]: edit(all[openId] ?? EMPTY_DRAFT) }));
-  };
-  const setDraft = (next: EditorState) => updateDraft(() => next);
+  const drafts = useDrafts(openId);
+  const { draft, editing } = drafts;
 
   const openConversation = (c: Conversation) => {
-    if (editing) cancelEdit();
+    drafts.endEdit();
     setOpenId(c.id);
     setSelectedId(c.id);
     setFocus("composer");
-  };
-
-  const cancelEdit = () => {
-    if (!editing) return;
-    setDraft(editing.savedDraft);
-    setEditing(null);
   };
 
   const nameOf = (c: Conversation) => conversationName(c, contacts);
@@ -234,8 +224,7 @@ function ChatScreen({
       reportError("Cannot edit", new Error("only your own messages can be edited"));
       return;
     }
-    setEditing({ message, savedDraft: editing?.savedDraft ?? draft });
-    setDraft(fromText(message.message));
+    drafts.startEdit(message);
     setFocus("composer");
   };
 
@@ -302,14 +291,14 @@ function ChatScreen({
     if (!openId) return;
     clearNotice();
     if (editing) {
-      if (text.trim() !== editing.message.message.trim())
+      if (text.trim() !== editing.message.message.trim()) {
         edit.mutate({ message: editing.message, text });
-      setDraft(editing.savedDraft);
-      setEditing(null);
+      }
+      drafts.endEdit();
       return;
     }
     send.mutate({ conversationId: openId, text, idempotencyKey: newIdempotencyKey() });
-    setDraft(clearDraft(draft));
+    drafts.clearDraft();
   };
 
   const editLast = () => {
@@ -324,7 +313,7 @@ function ChatScreen({
         const step = key.shift ? -1 : 1;
         const order = openId ? FOCUS_ORDER : (["sidebar"] as Focus[]);
         const next = order[(order.indexOf(focus) + step + order.length) % order.length]!;
-        if (focus === "composer" && editing) cancelEdit();
+        if (focus === "composer") drafts.endEdit();
         setFocus(next);
         return true;
       }
@@ -397,7 +386,7 @@ function ChatScreen({
             openId={openId}
             me={me}
             loading={list.isLoading}
-            error={list.error ? sanitize(String((list.error as Error).message)) : undefined}
+            error={list.error ? describeError(list.error) : undefined}
             hasMore={list.hasMore}
             loadMore={list.loadMore}
             search={search}
@@ -487,10 +476,10 @@ function ChatScreen({
                   placeholder={
                     editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
                   }
-                  onEdit={updateDraft}
+                  onEdit={drafts.updateDraft}
                   onSubmit={submit}
                   onEscape={() => {
-                    if (editing) cancelEdit();
+                    drafts.endEdit();
                     setFocus("messages");
                   }}
                   onEditLast={editLast}
@@ -509,24 +498,4 @@ function ChatScreen({
       />
     </Box>
   );
-}
-
-/** Shown instead of the messages while nothing can be loaded: what is wrong, and what to do. */
-function Blocker({ width, height }: { width: number; height: number }) {
-  const session = useSession();
-  const connection = useStore(connectionStore);
-  const lines =
-    connection.state === "unauthorized"
-      ? [
-          "The server rejected the token (401).",
-          'Set a valid one in PARLEY_TOKEN, in the config file\'s "token",',
-          "or with --token-file PATH, then start parley again.",
-        ]
-      : [
-          `Cannot reach ${session.baseUrl}`,
-          connection.state === "offline" ? sanitize(connection.reason) : "",
-          "Retrying with back-off; this screen goes away when the server answers.",
-          "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
-        ];
-  return <CenteredNote width={width} height={height} lines={lines} alert />;
 }

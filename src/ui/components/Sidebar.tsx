@@ -152,7 +152,7 @@ export function Sidebar(props: Props) {
             {props.loading
               ? "loading…"
               : props.error
-                ? props.error
+                ? screenText(props.error)
                 : searching
                   ? "No conversation matches."
                   : props.filter === "all"

@@ -1,0 +1,25 @@
+// Shown instead of the messages while nothing can be loaded: what is wrong, and what to do.
+import { useSession } from "../session.tsx";
+import { connectionStore } from "../status.ts";
+import { useStore } from "../store.ts";
+import { screenText } from "../text.ts";
+import { CenteredNote } from "./Panel.tsx";
+
+export function Blocker({ width, height }: { width: number; height: number }) {
+  const session = useSession();
+  const connection = useStore(connectionStore);
+  const lines =
+    connection.state === "unauthorized"
+      ? [
+          "The server rejected the token (401).",
+          'Set a valid one in PARLEY_TOKEN, in the config file\'s "token",',
+          "or with --token-file PATH, then start parley again.",
+        ]
+      : [
+          `Cannot reach ${session.baseUrl}`,
+          connection.state === "offline" ? screenText(connection.reason) : "",
+          "Retrying with back-off; this screen goes away when the server answers.",
+          "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
+        ];
+  return <CenteredNote width={width} height={height} lines={lines} alert />;
+}
