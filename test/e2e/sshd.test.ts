@@ -3,7 +3,7 @@
 // pseudo-terminal. A whole session ends with `q` and gives the local terminal back; a
 // dropped connection (the ssh client killed) ends the remote parley at once, without
 // losing or corrupting what the embedded server had acknowledged.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -23,7 +23,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
 const pause = () => sleep(150);
 
-const listed = (s: string) => s.includes("● online") && s.includes("#team");
+// Loaded, with a row selected (Enter opens the selected one).
+const listed = (s: string) => s.includes("● online") && s.includes("#team") && /^[│║]▸/m.test(s);
+/** The status bar: the focused pane's keys. */
+const statusBar = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => l.trim())
+    .at(-1) ?? "";
 const sent = (text: string) => (s: string) =>
   new RegExp(`you · \\d\\d:\\d\\d.*\\n.*${text}`).test(s) && !s.includes("sending…");
 
@@ -50,15 +57,25 @@ function sshPane(home: string): Pane {
   return pane;
 }
 
-async function openFirstAndSend(p: Pane, text: string): Promise<string> {
+async function openFirstAndSend(p: Pane, text: string): Promise<void> {
   await p.waitFor(listed, "the conversation list over ssh", 30_000);
   p.send("Enter");
-  const screen = await p.waitFor((s) => /Message \S+/.test(s), "the composer");
+  await p.waitFor((s) => /Message \S+/.test(s), "the composer");
   p.type(text);
+  // Each hop (tmux, ssh, sshd) may batch what it reads: wait for the text to arrive
+  // before Enter, and for each focus change before the next key.
+  await p.waitFor((s) => s.includes(text), "the typed text");
   await pause();
   p.send("Enter");
   await p.waitFor(sent(text), `"${text}" sent`);
-  return /Message (\S+)/.exec(screen)?.[1] ?? "";
+}
+
+/** Esc from the composer to the messages, and wait until the messages have the keys. */
+async function toMessages(p: Pane): Promise<void> {
+  await pause();
+  p.send("Escape");
+  await p.waitFor((s) => statusBar(s).includes("r react"), "the messages focused");
+  await pause();
 }
 
 describe.skipIf(skip !== undefined)(
@@ -97,12 +114,12 @@ describe.skipIf(skip !== undefined)(
       console.log(`ssh: login to conversation list in ${Date.now() - started} ms`);
       expect(p.info("#{alternate_on}")).toBe("1");
 
+      // "hi" gets the demo bob's 👋 if any reaction, so 👍 1 can only be ours.
       await openFirstAndSend(p, "hi over ssh");
 
-      p.send("Escape");
-      await pause();
+      await toMessages(p);
       p.send("r");
-      await p.waitFor((s) => s.includes("react "), "the reaction picker");
+      await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
       p.send("Enter");
       await p.waitFor((s) => s.includes("👍 1"), "the reaction");
 
@@ -140,6 +157,27 @@ describe.skipIf(skip !== undefined)(
       expect(left, `parley still running ${elapsed} ms after the drop`).toEqual([]);
       expect(elapsed, "time for the remote parley to exit after the drop").toBeLessThan(2000);
 
+      // It went the orderly way (SIGHUP, or the terminal's end), not through a crash.
+      // KNOWN BUG, tolerated here until src/ui/run.tsx listens for errors on stdin: when
+      // the hang-up wins the race against Ink's unmount, Ink's setRawMode(false) fails
+      // with EIO, node's tty emits that as an 'error' on stdin, nobody listens, so it is
+      // an uncaught exception: a crash log and exit code 1 instead of 129 (most drops,
+      // with the build of 2026-11-22). Any other crash fails the test.
+      const state = join(home, "state", "parley");
+      const crashes = (existsSync(state) ? readdirSync(state) : [])
+        .filter((f) => f.startsWith("crash-"))
+        .map((f) => readFileSync(join(state, f), "utf8"));
+      const known = (log: string) => /^Error: setRawMode EIO\n/m.test(log);
+      if (crashes.some(known)) {
+        console.warn(
+          "ssh: known bug hit: crash log for setRawMode EIO after the drop (see run.tsx)",
+        );
+      }
+      expect(
+        crashes.filter((log) => !known(log)),
+        "crash logs after the drop",
+      ).toEqual([]);
+
       // The database is whole, and holds the message the server had acknowledged.
       const db = new DatabaseSync(databaseOf(home), { readOnly: true });
       try {
@@ -155,8 +193,7 @@ describe.skipIf(skip !== undefined)(
       await again.waitFor(listed, "the conversation list again", 30_000);
       again.send("Enter");
       await again.waitFor((s) => s.includes(text), "the kept message");
-      again.send("Escape");
-      await pause();
+      await toMessages(again);
       again.send("q");
       const after = await again.waitFor((s) => s.includes("CODE="), "ssh to return", 15_000);
       expect(after).toContain("CODE=0");

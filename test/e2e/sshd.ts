@@ -239,7 +239,7 @@ export function parleyProcesses(dataHome: string): number[] {
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     const [exe, script] = readProc(pid, "cmdline");
-    if (!exe || exe.split("/").pop() !== "node") continue;
+    if (exe?.split("/").pop() !== "node") continue;
     if (script !== CLI && script !== "dist/cli.js") continue;
     // A zombie has no environment left (and is no longer running).
     if (!readProc(pid, "environ").includes(`XDG_DATA_HOME=${dataHome}`)) continue;
