@@ -99,8 +99,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        // A keep-alive connection that finishes a response after close() turns idle
+        // later; keep closing idle ones so it does not hold the close for the grace time.
+        const idle = setInterval(() => server.closeIdleConnections(), 25);
         server.close(() => {
           clearTimeout(force);
+          clearInterval(idle);
           store.close();
           resolve();
         });

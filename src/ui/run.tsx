@@ -206,9 +206,16 @@ export async function runClient(args: ClientArgs): Promise<number> {
   process.on("SIGHUP", onSignal);
   process.on("uncaughtException", finish);
   process.on("unhandledRejection", finish);
-  // A dropped SSH connection can also show up as a closed or broken terminal.
-  process.stdout.on("error", () => finish());
-  process.stdin.on("end", () => finish());
+  // A dropped SSH connection also shows as a terminal that ends or fails (EIO). The
+  // stdin listener stays: Ink's last setRawMode(false) on a terminal that is gone fails
+  // after the unmount, and must not become an uncaught error.
+  const hangUp = () => {
+    if (exitCode === 0) exitCode = 129;
+    finish();
+  };
+  process.stdout.on("error", hangUp);
+  process.stdin.on("error", hangUp);
+  process.stdin.on("end", hangUp);
 
   try {
     await instance.waitUntilExit();

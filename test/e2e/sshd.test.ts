@@ -158,25 +158,11 @@ describe.skipIf(skip !== undefined)(
       expect(elapsed, "time for the remote parley to exit after the drop").toBeLessThan(2000);
 
       // It went the orderly way (SIGHUP, or the terminal's end), not through a crash.
-      // KNOWN BUG, tolerated here until src/ui/run.tsx listens for errors on stdin: when
-      // the hang-up wins the race against Ink's unmount, Ink's setRawMode(false) fails
-      // with EIO, node's tty emits that as an 'error' on stdin, nobody listens, so it is
-      // an uncaught exception: a crash log and exit code 1 instead of 129 (most drops,
-      // with the build of 2026-11-22). Any other crash fails the test.
       const state = join(home, "state", "parley");
       const crashes = (existsSync(state) ? readdirSync(state) : [])
         .filter((f) => f.startsWith("crash-"))
         .map((f) => readFileSync(join(state, f), "utf8"));
-      const known = (log: string) => /^Error: setRawMode EIO\n/m.test(log);
-      if (crashes.some(known)) {
-        console.warn(
-          "ssh: known bug hit: crash log for setRawMode EIO after the drop (see run.tsx)",
-        );
-      }
-      expect(
-        crashes.filter((log) => !known(log)),
-        "crash logs after the drop",
-      ).toEqual([]);
+      expect(crashes, "crash logs after the drop").toEqual([]);
 
       // The database is whole, and holds the message the server had acknowledged.
       const db = new DatabaseSync(databaseOf(home), { readOnly: true });
