@@ -73,7 +73,7 @@ export const HINTS = {
   sidebar:
     "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
   messages:
-    "↑↓ select · r react · e edit · d delete · P pin · g/G oldest/newest · Esc back · ? help",
+    "↑↓ select · r react · e edit · d delete · P pin · y copy · g/G oldest/newest · Esc back · ? help",
   composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
   editing: "editing your message · Enter saves · Esc cancels",
 } as const;
