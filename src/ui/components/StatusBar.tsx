@@ -43,6 +43,12 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
         {truncate(` ${prompt}`, room)}
       </Text>
     );
+  } else if (connection.state === "offline" && notice?.kind !== "error") {
+    left = (
+      <Text color={theme.error} bold>
+        {truncate(` ✗ ${screenText(connection.reason)} Retrying by itself; q quits.`, room)}
+      </Text>
+    );
   } else if (notice) {
     left = (
       <Text
