@@ -7,6 +7,7 @@
 // to @xterm/headless so the bench can read the screen to navigate.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,7 +17,11 @@ import xterm from "@xterm/headless";
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLIENT = `node ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
+// Diagnostics only (they change what is measured): extra node flags for the client, e.g.
+// BENCH_CLIENT_NODE_FLAGS=--trace-gc; BENCH_CLIENT_ONLY=startup|typing|history.
+const CLIENT = `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
+const ONLY = process.env.BENCH_CLIENT_ONLY;
+const VERBOSE = process.env.BENCH_CLIENT_VERBOSE === "1";
 const COLUMNS = 120;
 const ROWS = 40;
 
@@ -27,7 +32,9 @@ const KEY_QUIET_MS = 50;
 const PRESSES = 60;
 const HISTORY_SIZES = [100, 10_000];
 const POST_CONCURRENCY = 16;
+const IDLE_MS = 8000;
 
+const LOADING_OLDER = "loading older…";
 const KEY = { enter: "\r", escape: "\x1b", ctrlC: "\x03", ctrlU: "\x15" } as const;
 
 const log = (line: string) => process.stderr.write(`bench client: ${line}\n`);
@@ -128,9 +135,18 @@ async function stopTree(pid: number, graceMs = 1500): Promise<void> {
   live.delete(pid);
 }
 
+/** Temp folders not removed yet: removed on every way out too. */
+const homes = new Set<string>();
+
+function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+  homes.delete(home);
+}
+
 function killAllNow(): void {
   for (const pid of live) killTree(pid, "SIGKILL");
   live.clear();
+  for (const home of homes) removeHome(home);
 }
 
 const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
@@ -144,6 +160,7 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 
 function freshHome(): { home: string; env: Record<string, string> } {
   const home = mkdtempSync(join(tmpdir(), "parley-bench-"));
+  homes.add(home);
   return {
     home,
     env: {
@@ -176,6 +193,8 @@ class Pty {
   chunks: [number, number][] = [];
   private waiters = new Set<Waiter>();
   private disposed = false;
+  /** With BENCH_CLIENT_NODE_FLAGS=--trace-gc and BENCH_CLIENT_VERBOSE=1. */
+  lastGc = "";
 
   constructor(command: string, env: Record<string, string>) {
     this.term = new xterm.Terminal({
@@ -202,6 +221,11 @@ class Pty {
       this.lastDataAt = now;
       this.chunks.push([now, this.bytes]);
       this.tail = (this.tail + chunk.toString("latin1")).slice(-8192);
+      if (VERBOSE) {
+        for (const m of chunk.toString("latin1").matchAll(/Mark-Compact[^\r\n]*?MB/g)) {
+          this.lastGc = m[0];
+        }
+      }
       this.notify();
       this.term.write(chunk, () => this.notify());
     });
@@ -311,12 +335,13 @@ class Pty {
     return descendants(this.child.pid!).find((pid) => basename(argv0(pid) ?? "") === "node");
   }
 
-  rssMiB(): { rss: number; hwm: number } {
+  /** In MB (10^6 bytes), as the aims are. */
+  rssMB(): { rss: number; hwm: number } {
     const pid = this.nodePid();
     if (pid === undefined) throw new Error("the client's node process is gone");
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
-    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+    return { rss: (kb("VmRSS") * 1024) / 1e6, hwm: (kb("VmHWM") * 1024) / 1e6 };
   }
 
   /** Resizes the pty from its slave side: the kernel sends SIGWINCH to the client. */
@@ -453,34 +478,42 @@ async function seedConversation(
 
 // ---- 1. start-up ----
 
-async function timeToExit(command: string, env: Record<string, string>, pty: boolean) {
+/** Spawn to exit of `node …args`, plainly or through the same pty wrapper as the client. */
+async function timeToExit(args: string[], env: Record<string, string>, pty: boolean) {
   const t0 = performance.now();
   const child = pty
     ? spawn(
         "script",
-        ["-qfec", `stty cols ${COLUMNS} rows ${ROWS}; exec ${command}`, "/dev/null"],
-        {
-          env,
-          stdio: ["pipe", "ignore", "ignore"],
-          detached: true,
-        },
+        [
+          "-qfec",
+          `stty cols ${COLUMNS} rows ${ROWS}; exec node ${args.map((a) => JSON.stringify(a)).join(" ")}`,
+          "/dev/null",
+        ],
+        { env, stdio: ["pipe", "ignore", "ignore"], detached: true },
       )
-    : spawn("node", ["-e", "0"], { env, stdio: "ignore", detached: true });
+    : spawn("node", args, { env, stdio: "ignore", detached: true });
   live.add(child.pid!);
-  await exitOf(child);
+  const code = await exitOf(child);
   live.delete(child.pid!);
+  if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}`);
   return performance.now() - t0;
 }
 
-/** Spawn to the first chunk that completes "#team" (a conversation row), then quit. */
-async function timeToConversations(env: Record<string, string>): Promise<number> {
+/**
+ * Spawn to the first output byte, and to the chunk that completes "#team" (a conversation
+ * row), then q.
+ */
+async function timeToConversations(
+  env: Record<string, string>,
+): Promise<{ first: number; list: number }> {
   const pty = new Pty(CLIENT, env);
   try {
     await pty.until(() => pty.tail.includes("#team"), "the conversation list", 20_000);
-    const at = pty.lastDataAt - pty.spawnedAt;
+    const list = pty.lastDataAt - pty.spawnedAt;
+    const first = pty.chunks[0]![0] - pty.spawnedAt;
     await pty.quiet(200);
     await pty.quit("q");
-    return at;
+    return { first, list };
   } catch (error) {
     await pty.kill();
     throw error;
@@ -488,51 +521,74 @@ async function timeToConversations(env: Record<string, string>): Promise<number>
 }
 
 async function benchStartup(): Promise<string[]> {
-  const homes: string[] = [];
+  const used: string[] = [];
   try {
     const bare = freshHome();
-    homes.push(bare.home);
-    const floorPty: number[] = [];
-    const floorBare: number[] = [];
-    for (let i = 0; i < STARTUP_RUNS; i++) {
-      floorPty.push(await timeToExit("node -e 0", bare.env, true));
-      floorBare.push(await timeToExit("node -e 0", bare.env, false));
-    }
-
+    used.push(bare.home);
     const seeding: number[] = [];
     for (let i = 0; i < SEEDING_RUNS; i++) {
       const fresh = freshHome();
-      homes.push(fresh.home);
-      seeding.push(await timeToConversations(fresh.env));
+      used.push(fresh.home);
+      seeding.push((await timeToConversations(fresh.env)).list);
     }
     log(`first-run start-ups: ${seeding.map(ms).join(", ")} ms`);
 
-    // One data dir, seeded by an untimed first start, for every normal start.
+    // One data dir, seeded by an untimed first start, for every normal start. The runs
+    // of each kind alternate, so a busy moment of the machine hits all of them alike.
     const seeded = freshHome();
-    homes.push(seeded.home);
+    used.push(seeded.home);
     await timeToConversations(seeded.env);
+    const importOf = (file: string) => ["-e", `await import(${JSON.stringify(join(ROOT, file))})`];
+    const floorPty: number[] = [];
+    const floorBare: number[] = [];
+    const clientModules: number[] = [];
+    const serverModules: number[] = [];
+    const firstByte: number[] = [];
     const normal: number[] = [];
-    for (let i = 0; i < STARTUP_RUNS; i++) normal.push(await timeToConversations(seeded.env));
+    const production: number[] = [];
+    for (let i = 0; i < STARTUP_RUNS; i++) {
+      floorPty.push(await timeToExit(["-e", "0"], bare.env, true));
+      floorBare.push(await timeToExit(["-e", "0"], bare.env, false));
+      clientModules.push(await timeToExit(importOf("dist/ui/run.js"), bare.env, false));
+      serverModules.push(await timeToExit(importOf("dist/server/index.js"), bare.env, false));
+      const run = await timeToConversations(seeded.env);
+      firstByte.push(run.first);
+      normal.push(run.list);
+      production.push((await timeToConversations({ ...seeded.env, NODE_ENV: "production" })).list);
+    }
     log(`normal start-ups: ${normal.map(ms).join(", ")} ms`);
 
     const floor = median(floorPty);
-    const row = (name: string, runs: number[], aim: string) =>
+    const row = (name: string, runs: number[], aim = "") =>
       `| ${name} | ${runs.length} | ${ms(median(runs))} | ${ms(Math.min(...runs))} | ${ms(Math.max(...runs))} | ${ratio(median(runs), floor)} | ${aim} |`;
     const normalRatio = median(normal) / floor;
     return [
       "### 1. Start-up: spawn to the first frame listing conversations",
       "",
-      `Embedded demo server, ${COLUMNS}x${ROWS} pty; the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits.`,
+      `Embedded demo server, ${COLUMNS}x${ROWS} pty; the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits. The import rows spawn \`node -e "await import(…)"\` plainly until it exits: what loading the client's modules (Ink, React, TanStack Query, zod, …) and the embedded server's (Hono, zod, node:sqlite, …) alone costs.`,
       "",
       "| what | runs | median ms | min ms | max ms | vs floor | aim |",
       "|---|---:|---:|---:|---:|---:|---|",
-      row("`node -e 0` in the same pty wrapper (floor)", floorPty, ""),
-      row("`node -e 0`, plain spawn, no pty", floorBare, ""),
-      row("parley, seeded data dir (a normal start)", normal, `< 8x: ${verdict(normalRatio < 8)}`),
-      row("parley, first run (seeds the demo db)", seeding, ""),
+      row("`node -e 0` in the same pty wrapper (**floor**)", floorPty),
+      row("`node -e 0`, plain spawn, no pty", floorBare),
+      row("import `dist/ui/run.js` (client modules), plain spawn", clientModules),
+      row("import `dist/server/index.js` (server modules), plain spawn", serverModules),
+      row("parley, seeded data dir: first output byte", firstByte),
+      row(
+        "**parley, seeded data dir: first frame with conversations**",
+        normal,
+        `< 8x: ${verdict(normalRatio < 8)}`,
+      ),
+      row("parley, first run (seeds the demo db): first frame with conversations", seeding),
+      row(
+        "parley, seeded, `NODE_ENV=production` (diagnostic): first frame with conversations",
+        production,
+      ),
+      "",
+      `Aim < 8x the floor: ${verdict(normalRatio < 8)} (${ratio(median(normal), floor)}).${normalRatio < 8 ? "" : ` What dominates: loading modules. Importing the client's modules alone takes ${ms(median(clientModules))} ms and the embedded server's ${ms(median(serverModules))} ms (plain spawns, shared dependencies counted in both); parley's first byte comes at ${ms(median(firstByte))} ms, and the conversation list ${ms(median(normal) - median(firstByte))} ms later (embedded server's first requests, first layout).`}`,
     ];
   } finally {
-    for (const home of homes) rmSync(home, { recursive: true, force: true });
+    for (const home of used) removeHome(home);
   }
 }
 
@@ -552,7 +608,7 @@ async function benchTyping(): Promise<string[]> {
     await pty.quiet(500);
     const firstFrames = pty.bytes;
 
-    await pty.press(KEY.enter, 500);
+    await openConversation(pty, "#team");
     await pty.quiet(500);
     const perKey: number[] = [];
     const lastMs: number[] = [];
@@ -596,22 +652,41 @@ async function benchTyping(): Promise<string[]> {
   } finally {
     if (pty) await pty.kill();
     await stopTree(server.child.pid!);
-    rmSync(home, { recursive: true, force: true });
+    removeHome(home);
   }
 }
 
 // ---- 3. frame cost vs history length ----
 
-type HistoryResult = {
+type Memory = {
+  rssOpen: number;
+  rssLoaded: number;
+  peak: number;
+  rssIdle: number;
+  /** process.memoryUsage() in the client, MB, before and after a forced full GC. */
+  heapUsed: number;
+  heapTotal: number;
+  heapUsedAfterGc: number;
+  heapTotalAfterGc: number;
+  external: number;
+  rssAfterGc: number;
+};
+
+type Loaded = {
   size: number;
-  presses: number;
+  pty: Pty;
+  home: string;
+  inspectPort: number;
+  rssOpen: number;
   loadSeconds: number;
   gPresses: number;
+  unanswered: number;
+  /** Each g's round: the key, its page, the bench's quiet waits. */
+  rounds: number[];
   first: number[];
   last: number[];
   bytes: number[];
-  rss: number;
-  hwm: number;
+  memory?: Memory;
 };
 
 async function openConversation(pty: Pty, name: string): Promise<void> {
@@ -631,15 +706,86 @@ async function openConversation(pty: Pty, name: string): Promise<void> {
   throw new Error(`could not select "${name}" in the sidebar:\n${pty.screen()}`);
 }
 
-async function historyRun(
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Asks the client's own V8 for its memory through the inspector, switched on only now
+ * (SIGUSR1; the port was set at launch with --inspect-port, which by itself starts
+ * nothing), so the measured runs carry no inspector.
+ */
+async function heapOf(
+  pid: number,
+  port: number,
+): Promise<{ before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage }> {
+  process.kill(pid, "SIGUSR1");
+  let targets: { webSocketDebuggerUrl: string }[] = [];
+  for (let i = 0; i < 50 && targets.length === 0; i++) {
+    await sleep(100);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/json/list`);
+      targets = (await res.json()) as { webSocketDebuggerUrl: string }[];
+    } catch {
+      // not listening yet
+    }
+  }
+  if (targets.length === 0) throw new Error("the client's inspector did not start");
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  };
+  let nextId = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  const usage = async () => {
+    const result = (await call("Runtime.evaluate", {
+      expression: "JSON.stringify(process.memoryUsage())",
+      returnByValue: true,
+    })) as { result: { value: string } };
+    return JSON.parse(result.result.value) as NodeJS.MemoryUsage;
+  };
+  try {
+    const before = await usage();
+    await call("HeapProfiler.collectGarbage");
+    await call("HeapProfiler.collectGarbage");
+    const after = await usage();
+    return { before, after };
+  } finally {
+    ws.close();
+  }
+}
+
+/** A client with the conversation open and its whole history loaded, at the newest message. */
+async function loadHistory(
   server: ServerInfo,
   contact: string,
   marker: string,
   size: number,
-): Promise<HistoryResult> {
+  extraEnv: Record<string, string>,
+): Promise<Loaded> {
   const { home, env } = freshHome();
-  const pty = new Pty(CLIENT, {
+  const inspectPort = await freePort();
+  const pty = new Pty(CLIENT.replace(/^node /, `node --inspect-port=127.0.0.1:${inspectPort} `), {
     ...env,
+    ...extraEnv,
     PARLEY_BASE_URL: server.url,
     PARLEY_TOKEN: server.tokens.alice!,
   });
@@ -648,41 +794,124 @@ async function historyRun(
     await pty.quiet(500);
     await pty.press(KEY.escape, 300); // to the messages pane
     await pty.quiet(300);
+    const rssOpen = pty.rssMB().rss;
 
-    // g (oldest loaded) until the oldest message is on screen: reaching the top loads the
-    // next older page. A g pressed while a page loads is harmless.
+    // g (oldest loaded) until the oldest message is on screen: g selects the oldest loaded
+    // message, and reaching the top loads the next older page. After each g the bench
+    // waits for its page ("loading older…" gone) and 30 ms of quiet; a g with no output
+    // within 1 s counts as unanswered.
     const oldest = `${marker}00000`;
     const loadStart = performance.now();
     let gPresses = 0;
+    let unanswered = 0;
+    const rounds: number[] = [];
     while (!pty.screen().includes(oldest)) {
       if (++gPresses > size / 10 + 50) {
         throw new Error(`the whole history did not load:\n${pty.screen()}`);
       }
-      await pty.press("g", 30, 1000);
+      const roundStart = performance.now();
+      const r = await pty.press("g", 30, 1000);
+      if (r.first === undefined) unanswered++;
+      if (pty.screen().includes(LOADING_OLDER)) {
+        await pty.until(() => !pty.screen().includes(LOADING_OLDER), "the older page", 15_000);
+        await pty.quiet(30);
+      }
+      rounds.push(performance.now() - roundStart);
+      if (VERBOSE) {
+        log(
+          `g #${gPresses} at ${ms(performance.now() - loadStart)} ms: first frame ${ms(r.last ?? -1)} ms, ${r.bytes} B`,
+        );
+      }
     }
     const loadSeconds = (performance.now() - loadStart) / 1000;
     await pty.quiet(300);
-
     await pty.press("G", 300);
     await pty.quiet(300);
-    const first: number[] = [];
-    const last: number[] = [];
-    const bytes: number[] = [];
-    for (let i = 0; i < PRESSES; i++) {
-      const r = await pty.press("k");
-      if (r.first === undefined || r.last === undefined) {
-        throw new Error(`no frame after k #${i + 1}:\n${pty.screen()}`);
-      }
-      first.push(r.first);
-      last.push(r.last);
-      bytes.push(r.bytes);
-    }
-    const { rss, hwm } = pty.rssMiB();
-    await pty.quit("q");
-    return { size, presses: PRESSES, loadSeconds, gPresses, first, last, bytes, rss, hwm };
-  } finally {
+    return {
+      size,
+      pty,
+      home,
+      inspectPort,
+      rssOpen,
+      loadSeconds,
+      gPresses,
+      unanswered,
+      rounds,
+      first: [],
+      last: [],
+      bytes: [],
+    };
+  } catch (error) {
     await pty.kill();
-    rmSync(home, { recursive: true, force: true });
+    removeHome(home);
+    throw error;
+  }
+}
+
+const CONTACTS = [
+  { contact: "dave", marker: "d" },
+  { contact: "bob", marker: "b" },
+];
+/** Largest first: the biggest conversation goes to dave. */
+const BY_SIZE = [...HISTORY_SIZES].sort((a, b) => b - a);
+
+/**
+ * One client per conversation, all loaded, then k on each in turn (the order flips every
+ * round, so a busy moment of the shared machine lands on every series alike), then memory.
+ */
+async function measureClients(
+  server: ServerInfo,
+  extraEnv: Record<string, string>,
+  label: string,
+): Promise<Loaded[]> {
+  const clients: Loaded[] = [];
+  try {
+    for (const size of HISTORY_SIZES) {
+      const { contact, marker } = CONTACTS[BY_SIZE.indexOf(size)]!;
+      const loaded = await loadHistory(server, contact, marker, size, extraEnv);
+      clients.push(loaded);
+      log(`${label}${size} messages loaded in ${ms(loaded.loadSeconds)} s (${loaded.gPresses} g)`);
+    }
+    for (let i = 0; i < PRESSES; i++) {
+      const order = i % 2 === 0 ? clients : [...clients].reverse();
+      for (const c of order) {
+        const r = await c.pty.press("k");
+        if (r.first === undefined || r.last === undefined) {
+          throw new Error(`no frame after k #${i + 1}:\n${c.pty.screen()}`);
+        }
+        c.first.push(r.first);
+        c.last.push(r.last);
+        c.bytes.push(r.bytes);
+      }
+    }
+    const rssLoaded = clients.map((c) => c.pty.rssMB());
+    await sleep(IDLE_MS);
+    for (const [i, c] of clients.entries()) {
+      const rssIdle = c.pty.rssMB().rss;
+      const heap = await heapOf(c.pty.nodePid()!, c.inspectPort);
+      const mb = (n: number) => n / 1e6;
+      c.memory = {
+        rssOpen: c.rssOpen,
+        rssLoaded: rssLoaded[i]!.rss,
+        peak: rssLoaded[i]!.hwm,
+        rssIdle,
+        heapUsed: mb(heap.before.heapUsed),
+        heapTotal: mb(heap.before.heapTotal),
+        heapUsedAfterGc: mb(heap.after.heapUsed),
+        heapTotalAfterGc: mb(heap.after.heapTotal),
+        external: mb(heap.after.external),
+        rssAfterGc: c.pty.rssMB().rss,
+      };
+      log(
+        `${label}${c.size} messages: k frame p50 ${ms(median(c.last))} ms, ${JSON.stringify(c.memory)}`,
+      );
+    }
+    return clients;
+  } finally {
+    for (const c of clients) {
+      await c.pty.kill();
+      removeHome(c.home);
+    }
   }
 }
 
@@ -691,45 +920,70 @@ async function benchHistory(): Promise<string[]> {
     lines[0] ? (JSON.parse(lines[0]) as ServerInfo) : undefined,
   );
   try {
-    const contacts = [
-      { contact: "dave", marker: "d" },
-      { contact: "bob", marker: "b" },
-    ];
-    const sizes = [...HISTORY_SIZES].sort((a, b) => b - a);
     const t0 = performance.now();
-    for (const [i, size] of sizes.entries()) {
-      const { contact, marker } = contacts[i]!;
+    for (const [i, size] of BY_SIZE.entries()) {
+      const { contact, marker } = CONTACTS[i]!;
       await seedConversation(server.info, contact, marker, size);
     }
-    log(`posted ${sizes.join(" + ")} messages in ${ms((performance.now() - t0) / 1000)} s`);
+    log(`posted ${BY_SIZE.join(" + ")} messages in ${ms((performance.now() - t0) / 1000)} s`);
 
-    const results: HistoryResult[] = [];
-    for (const size of HISTORY_SIZES) {
-      const { contact, marker } = contacts[sizes.indexOf(size)]!;
-      const r = await historyRun(server.info, contact, marker, size);
-      log(
-        `${size} messages: loaded in ${ms(r.loadSeconds)} s (${r.gPresses} g), k first byte ${ms(median(r.first))} ms, frame ${ms(median(r.last))} ms, RSS ${ms(r.rss)} MiB`,
-      );
-      results.push(r);
-    }
+    const shipped = await measureClients(server.info, {}, "");
+    const production = await measureClients(
+      server.info,
+      { NODE_ENV: "production" },
+      "NODE_ENV=production: ",
+    );
 
-    const [small, big] = [results[0]!, results.at(-1)!];
-    const row = (r: HistoryResult) =>
-      `| ${r.size.toLocaleString("en")} | ${r.gPresses} | ${ms(r.loadSeconds)} | ${r.presses} | ${ms(median(r.first))} | ${ms(percentile(r.first, 0.9))} | ${ms(median(r.last))} | ${ms(percentile(r.last, 0.9))} | ${median(r.bytes)} | ${ms(r.rss)} | ${ms(r.hwm)} |`;
-    const lastRatio = median(big.last) / median(small.last);
+    const [small, big] = [shipped[0]!, shipped.at(-1)!];
+    const [smallMem, bigMem] = [small.memory!, big.memory!];
+    const n = (c: Loaded) => c.size.toLocaleString("en");
+    const PROD = " (`NODE_ENV=production`, diagnostic)";
+    const latencyRow = (c: Loaded, note = "") =>
+      `| ${n(c)}${note} | ${c.first.length} | ${ms(median(c.first))} | ${ms(percentile(c.first, 0.9))} | ${ms(median(c.last))} | ${ms(percentile(c.last, 0.9))} | ${ms(Math.max(...c.last))} | ${median(c.bytes)} |`;
+    const ratioRow = ([a, b]: Loaded[], note = "") =>
+      `| **ratio ${n(b!)} / ${n(a!)}**${note} | | ${ratio(median(b!.first), median(a!.first))} | ${ratio(percentile(b!.first, 0.9), percentile(a!.first, 0.9))} | ${ratio(median(b!.last), median(a!.last))} | ${ratio(percentile(b!.last, 0.9), percentile(a!.last, 0.9))} | ${ratio(Math.max(...b!.last), Math.max(...a!.last))} | |`;
+    const loadRow = (c: Loaded, note = "") =>
+      `| ${n(c)}${note} | ${c.gPresses} (${c.unanswered}) | ${ms(c.loadSeconds)} | ${ms(median(c.rounds.slice(0, 10)))} | ${ms(median(c.rounds.slice(-10)))} |`;
+    const memoryRow = (c: Loaded, note = "") => {
+      const m = c.memory!;
+      return `| ${n(c)}${note} | ${ms(m.rssOpen)} | ${ms(m.rssLoaded)} | ${ms(m.peak)} | ${ms(m.rssIdle)} | ${ms(m.heapUsed)} / ${ms(m.heapTotal)} | ${ms(m.heapUsedAfterGc)} / ${ms(m.heapTotalAfterGc)} | ${ms(m.external)} | ${ms(m.rssAfterGc)} |`;
+    };
+    const p50Ratio = median(big.last) / median(small.last);
     const p90Ratio = percentile(big.last, 0.9) / percentile(small.last, 0.9);
+    const rssOk = bigMem.rssLoaded < 200;
+    const prodBig = production.at(-1)!;
     return [
       "### 3. Keystroke to frame against history length (messages pane, whole history loaded)",
       "",
-      `A server without demo data or rate limit in a child process; alice's conversations with dave (${big.size.toLocaleString("en")} messages) and bob (${small.size}), posted over HTTP ${POST_CONCURRENCY} at a time, 3 to 42 words each. A fresh client per conversation opens it, loads the whole history with g (50 per page) until the oldest message shows, then G and ${PRESSES} presses of k, each timed from the write to the first output byte and to the last byte before ${KEY_QUIET_MS} ms of silence (the frame done). RSS is the client's node process (/proc VmRSS; HWM the peak) after the presses.`,
+      `A server without demo data or rate limit in a child process; alice's conversations with dave (${n(big)} messages) and bob (${n(small)}), posted over HTTP ${POST_CONCURRENCY} at a time, 3 to 42 words each (some wrap). One client per conversation (both running) opens it, loads the whole history with g (50 per page) until the oldest message shows, then G. Then k, ${PRESSES} times on each, alternating between the two, each timed from the write to the first output byte and to the last byte before ${KEY_QUIET_MS} ms of silence (the frame done). Both clients poll meanwhile (the open conversation every 2 s). The rows marked diagnostic repeat this with \`NODE_ENV=production\` in the client's environment: parley as shipped leaves it unset, so React runs its development build.`,
       "",
-      "| messages | g presses | load all s | k presses | first byte p50 ms | first byte p90 ms | frame done p50 ms | frame done p90 ms | bytes/press p50 | RSS MiB | peak RSS MiB |",
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-      row(small),
-      row(big),
-      `| **ratio ${big.size.toLocaleString("en")} / ${small.size}** | | ${ratio(big.loadSeconds, small.loadSeconds)} | | ${ratio(median(big.first), median(small.first))} | ${ratio(percentile(big.first, 0.9), percentile(small.first, 0.9))} | ${ratio(median(big.last), median(small.last))} | ${ratio(percentile(big.last, 0.9), percentile(small.last, 0.9))} | | ${ratio(big.rss, small.rss)} | |`,
+      "| messages loaded | k presses | first byte p50 ms | first byte p90 ms | frame done p50 ms | frame done p90 ms | frame done max ms | bytes/press p50 |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      latencyRow(small),
+      latencyRow(big),
+      ratioRow(shipped),
+      ...production.map((c) => latencyRow(c, PROD)),
+      ratioRow(production, PROD),
       "",
-      `Aims: frame-done ratio ≤ 1.5x: p50 ${verdict(lastRatio <= 1.5)}, p90 ${verdict(p90Ratio <= 1.5)}; RSS with ${big.size.toLocaleString("en")} loaded < 200 MB: ${verdict(big.rss * 1.048576 < 200)} (${ms(big.rss * 1.048576)} MB).`,
+      `Aim frame-done ratio ≤ 1.5x: p50 ${verdict(p50Ratio <= 1.5)} (${ratio(median(big.last), median(small.last))}), p90 ${verdict(p90Ratio <= 1.5)} (${ratio(percentile(big.last, 0.9), percentile(small.last, 0.9))}).`,
+      "",
+      'Loading the history. A round is one g: the key, its page, the bench\'s 30 ms quiet waits; "unanswered" counts g presses with no output within 1 s.',
+      "",
+      "| messages | g presses (unanswered) | load all s | round p50, first 10 pages, ms | round p50, last 10 pages, ms |",
+      "|---|---:|---:|---:|---:|",
+      loadRow(small),
+      loadRow(big),
+      ...production.map((c) => loadRow(c, PROD)),
+      "",
+      `Memory of the client's node process, MB (10^6 bytes). RSS (/proc VmRSS; peak = VmHWM): once the conversation is open (one page), after the k presses with everything loaded, after ${IDLE_MS / 1000} s more of idling. Then, through the inspector switched on only at this point, V8's heap used / committed as the client had it, and after two forced full GCs (live data), with the RSS after that GC.`,
+      "",
+      "| messages | RSS open | RSS loaded | peak RSS | RSS idle | heap used / total | after full GC: heap used / total | external | RSS after GC |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+      memoryRow(small),
+      memoryRow(big),
+      ...production.map((c) => memoryRow(c, PROD)),
+      "",
+      `Aim RSS with ${n(big)} loaded < 200 MB: ${verdict(rssOk)} (${ms(bigMem.rssLoaded)} MB; ${ms(prodBig.memory!.rssLoaded)} MB with \`NODE_ENV=production\`).${rssOk ? "" : ` What dominates: V8's heap. The client held ${ms(bigMem.heapTotal)} MB of heap, ${ms(bigMem.heapUsed)} MB of it in use, yet a full GC leaves ${ms(bigMem.heapUsedAfterGc)} MB live (${ms(smallMem.heapUsedAfterGc)} MB with ${n(small)}) and brings RSS down to ${ms(bigMem.rssAfterGc)} MB: the heap grew with the garbage made while the history loaded, and is kept. The rest is node, the loaded modules and their code (~${ms(smallMem.rssOpen)} MB with one page open).`}`,
     ];
   } finally {
     await stopTree(server.child.pid!);
@@ -748,12 +1002,13 @@ export async function benchClient(): Promise<string> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
+    const want = (part: string) => ONLY === undefined || ONLY === part;
     log("start-up…");
-    const startup = await benchStartup();
+    const startup = want("startup") ? await benchStartup() : [];
     log("bytes per keystroke…");
-    const typing = await benchTyping();
+    const typing = want("typing") ? await benchTyping() : [];
     log("history…");
-    const history = await benchHistory();
+    const history = want("history") ? await benchHistory() : [];
     return [
       `Client benchmark: node ${process.version}, ${availableParallelism()} cores, the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty (util-linux \`script\`), TERM=xterm-256color, fresh XDG folders per run.`,
       "",

@@ -1,0 +1,33 @@
+// `npm run bench`: the server benchmark, then the client benchmark, in one run on one
+// machine, printed as markdown. Progress goes to stderr, the tables to stdout.
+import { availableParallelism, cpus, loadavg } from "node:os";
+import { benchClient } from "./client.ts";
+import { benchServer } from "./server.ts";
+
+const out = (text: string) => process.stdout.write(`${text}\n`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" / ");
+
+const started = performance.now();
+out("# parley benchmarks");
+out("");
+out(
+  `node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown model"}), ${process.platform}/${process.arch}; load average (1/5/15 min) at the start: ${load()}.`,
+);
+out(
+  "The machine is shared and noisy (other work runs beside the bench): every figure below comes from this one run, so compare within it, and read small differences as noise.",
+);
+out("");
+out("## Server");
+out("");
+out(await benchServer());
+out("");
+out("## Client");
+out("");
+out(await benchClient());
+out("");
+out(
+  `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${load()}.`,
+);
