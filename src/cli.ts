@@ -2,6 +2,7 @@
 // argv, env and config file -> `serve` or the full-screen client.
 // Heavy modules are imported lazily so `--help` and `serve` stay quick.
 import { readFileSync } from "node:fs";
+import { enableCompileCache } from "node:module";
 import { parseArgs } from "node:util";
 
 const USAGE = `parley: a full-screen terminal chat client
@@ -47,6 +48,9 @@ Environment:
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;
 
+// Compiled code is cached on disk between runs: start-up is mostly module loading.
+enableCompileCache?.();
+
 class UsageError extends Error {}
 
 function version(): string {
@@ -78,7 +82,7 @@ async function serve(args: string[]): Promise<void> {
   const { join } = await import("node:path");
   const { parleyPaths } = await import("./config.ts");
   const { startServer } = await import("./server/index.ts");
-  const { printServeBanner } = await import("./server/main.ts");
+  const { printServeBanner } = await import("./server/banner.ts");
   const db = values.db ?? join(parleyPaths().data, "server.db");
   let held: string[] | null = [];
   const server = await startServer({
@@ -151,6 +155,8 @@ async function client(args: string[]): Promise<void> {
       "A token on the command line would show in `ps`: use PARLEY_TOKEN, --token-file or the config file.",
     );
   }
+  // React's development build costs seconds on long histories; parley is not a dev server.
+  process.env.NODE_ENV ??= "production";
   const { runClient } = await import("./ui/run.tsx");
   const code = await runClient({
     baseUrl: values["base-url"],

@@ -1,42 +1,10 @@
 // A small runnable for tests and benchmarks, and the banner `parley serve` prints:
 //   node src/server/main.ts --db PATH --port 0 --demo
-import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { type RunningServer, startServer } from "./index.ts";
+import { printServeBanner } from "./banner.ts";
+import { startServer } from "./index.ts";
 
-/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (bare === "localhost" || bare === "::1") return true;
-  if (bare.startsWith("::ffff:")) return isLoopback(bare.slice(7));
-  return isIP(bare) === 4 && bare.startsWith("127.");
-}
-
-/**
- * Writes the lines a user copies into another shell (and returns them): the base URL and,
- * with demo data, one token per demo user. Warns on stderr when others can connect.
- */
-export function printServeBanner(
-  server: RunningServer,
-  options: { demo?: boolean },
-  out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-  err: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): string[] {
-  const lines = [`export PARLEY_BASE_URL=${server.url}`];
-  if (options.demo) {
-    for (const user of server.demoUsers) {
-      lines.push(`export PARLEY_TOKEN=${user.token}  # ${user.username}`);
-    }
-  }
-  for (const line of lines) out(line);
-  if (!isLoopback(server.host)) {
-    const tokens = options.demo ? " with the demo tokens above" : "";
-    err(
-      `warning: listening on ${server.host}, so other machines can connect${tokens}. Use --host 127.0.0.1 to stay on this machine.`,
-    );
-  }
-  return lines;
-}
+export { isLoopback, printServeBanner } from "./banner.ts";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
-import { isLoopback } from "../server/main.ts";
+import { isLoopback } from "../server/banner.ts";
 import { KeyError, loadOrCreateHostKey, readAuthorizedKeys } from "./keys.ts";
 
 export type SshCommandOptions = {
@@ -48,6 +48,9 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   // log or a pipe; the sessions are terminals. Ink's palette needs only the basic 16
   // colours, and NO_COLOR from a client's environment still turns them off per session.
   process.env.FORCE_COLOR ??= "1";
+  // React's development build renders several times slower, and every keystroke of every
+  // session is a render here.
+  process.env.NODE_ENV ??= "production";
   const { startServer } = await import("../server/index.ts");
   const { startSshServer } = await import("./server.ts");
 

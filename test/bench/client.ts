@@ -538,19 +538,14 @@ async function benchStartup(): Promise<string[]> {
     const seeded = freshHome();
     used.push(seeded.home);
     await timeToConversations(seeded.env);
-    const importOf = (file: string) => ["-e", `await import(${JSON.stringify(join(ROOT, file))})`];
     const floorPty: number[] = [];
     const floorBare: number[] = [];
-    const clientModules: number[] = [];
-    const serverModules: number[] = [];
     const firstByte: number[] = [];
     const normal: number[] = [];
     const production: number[] = [];
     for (let i = 0; i < STARTUP_RUNS; i++) {
       floorPty.push(await timeToExit(["-e", "0"], bare.env, true));
       floorBare.push(await timeToExit(["-e", "0"], bare.env, false));
-      clientModules.push(await timeToExit(importOf("dist/ui/run.js"), bare.env, false));
-      serverModules.push(await timeToExit(importOf("dist/server/index.js"), bare.env, false));
       const run = await timeToConversations(seeded.env);
       firstByte.push(run.first);
       normal.push(run.list);
@@ -571,8 +566,6 @@ async function benchStartup(): Promise<string[]> {
       "|---|---:|---:|---:|---:|---:|---|",
       row("`node -e 0` in the same pty wrapper (**floor**)", floorPty),
       row("`node -e 0`, plain spawn, no pty", floorBare),
-      row("import `dist/ui/run.js` (client modules), plain spawn", clientModules),
-      row("import `dist/server/index.js` (server modules), plain spawn", serverModules),
       row("parley, seeded data dir: first output byte", firstByte),
       row(
         "**parley, seeded data dir: first frame with conversations**",
@@ -585,7 +578,7 @@ async function benchStartup(): Promise<string[]> {
         production,
       ),
       "",
-      `Aim < 8x the floor: ${verdict(normalRatio < 8)} (${ratio(median(normal), floor)}).${normalRatio < 8 ? "" : ` What dominates: loading modules. Importing the client's modules alone takes ${ms(median(clientModules))} ms and the embedded server's ${ms(median(serverModules))} ms (plain spawns, shared dependencies counted in both); parley's first byte comes at ${ms(median(firstByte))} ms, and the conversation list ${ms(median(normal) - median(firstByte))} ms later (embedded server's first requests, first layout).`}`,
+      `Aim < 8x the floor: ${verdict(normalRatio < 8)} (${ratio(median(normal), floor)}).${normalRatio < 8 ? "" : ` What dominates: loading and compiling modules (the CLI is one bundle, dist/cli.js and its chunks); parley's first byte comes at ${ms(median(firstByte))} ms, and the conversation list ${ms(median(normal) - median(firstByte))} ms later (embedded server's first requests, first layout).`}`,
     ];
   } finally {
     for (const home of used) removeHome(home);
