@@ -77,6 +77,9 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? 64;
+  // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance (removed when it
+  // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
+  if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
   const users = new Map(options.api.users.map((u) => [u.username, u]));
   const live = new Set<Live>();
   const connections = new Set<Connection>();
@@ -150,6 +153,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         log(`parley ssh: ${user.username}: the client failed: ${detail}`);
       }
       if (open) {
+        output.flush();
         if (crash !== undefined) {
           channel.stderr.write(
             `parley: ${crash instanceof Error ? crash.message : String(crash)}\r\n`,
@@ -256,6 +260,9 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     },
     (connection, info) => {
       const from = `${info.ip}:${info.port}`;
+      // Frames are many small writes: without this, Nagle's algorithm holds each one back
+      // until the client's delayed ACK (40 ms on Linux), as OpenSSH's sshd also avoids.
+      (connection as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
       connections.add(connection);
       const mine = new Set<Live>();
       let username: string | undefined;

@@ -49,6 +49,8 @@ export class ChannelOutput extends Writable {
   columns: number;
   rows: number;
   bytesOut = 0;
+  private pending = "";
+  private scheduled = false;
   private send: ((data: string) => void) | undefined;
 
   constructor(options: { columns: number; rows: number; send: (data: string) => void }) {
@@ -65,11 +67,26 @@ export class ChannelOutput extends Writable {
   ): void {
     const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
     if (this.send && text.length > 0) {
-      const out = toTerminalNewlines(text);
+      // Ink writes a frame in pieces (synchronized-update markers, the frame, the cursor);
+      // sent together they make one SSH packet instead of several.
+      this.pending += toTerminalNewlines(text);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(() => this.flush());
+      }
+    }
+    callback();
+  }
+
+  /** Sends what is waiting now (it goes by itself at the end of the current task). */
+  flush(): void {
+    this.scheduled = false;
+    const out = this.pending;
+    this.pending = "";
+    if (this.send && out.length > 0) {
       this.bytesOut += Buffer.byteLength(out);
       this.send(out);
     }
-    callback();
   }
 
   /** The client's window changed (its `window-change` request). */
@@ -83,6 +100,7 @@ export class ChannelOutput extends Writable {
   /** The channel is gone: drop whatever comes later. */
   detach(): void {
     this.send = undefined;
+    this.pending = "";
     this.removeAllListeners("resize");
     if (!this.destroyed) this.destroy();
   }

@@ -4,7 +4,7 @@
 // with status 0, and the server's count of live sessions goes back to 0, also when a
 // client vanishes without quitting.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -28,14 +28,49 @@ const skip = !hasTmux()
     : undefined;
 if (skip) console.warn(`skipping the parley ssh end-to-end tests: ${skip}`);
 
-let dir = "";
-let server: ChildProcess | undefined;
-let port = 0;
-const log: string[] = [];
-const panes: Pane[] = [];
+type SshServer = { child: ChildProcess; port: number; log: string[]; banner: string[] };
 
-function sshCommand(user: string, extra = "-tt"): string {
-  const key = join(dir, "id");
+let dir = "";
+let main: SshServer | undefined;
+let port = 0;
+let log: string[] = [];
+const panes: Pane[] = [];
+const servers: SshServer[] = [];
+
+/** Starts the built `parley ssh` on a free port with this test's folders; reads its banner. */
+async function startSsh(args: string[]): Promise<SshServer> {
+  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", ...args], {
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const server: SshServer = { child, port: 0, log: [], banner: [] };
+  servers.push(server);
+  createInterface({ input: child.stderr! }).on("line", (line) => server.log.push(line));
+  for await (const line of createInterface({ input: child.stdout! })) {
+    server.banner.push(line);
+    const match = /listening on 127\.0\.0\.1 port (\d+)/.exec(line);
+    if (match) server.port = Number(match[1]);
+    // The last line of the banner says which keys get in.
+    if (line.startsWith("any key is accepted") || line.startsWith("keys from")) break;
+  }
+  if (server.port === 0) throw new Error(`parley ssh did not start:\n${server.log.join("\n")}`);
+  return server;
+}
+
+async function stopSsh(server: SshServer): Promise<number | null> {
+  if (server.child.exitCode !== null) return server.child.exitCode;
+  const exited = new Promise<number | null>((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  return exited;
+}
+
+function sshCommand(user: string, extra = "-tt", key = join(dir, "id"), to = port): string {
   return [
     "ssh",
     extra,
@@ -45,7 +80,7 @@ function sshCommand(user: string, extra = "-tt"): string {
     "-o StrictHostKeyChecking=no",
     "-o UserKnownHostsFile=/dev/null",
     "-o LogLevel=ERROR",
-    `-p ${port}`,
+    `-p ${to}`,
     `${user}@127.0.0.1`,
   ].join(" ");
 }
@@ -96,28 +131,14 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
   dir = mkdtempSync(join(tmpdir(), "parley-ssh-e2e-"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
-  server = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"], {
-    env: {
-      ...process.env,
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, "config"),
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_STATE_HOME: join(dir, "state"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  createInterface({ input: server.stderr! }).on("line", (line) => log.push(line));
-  const banner: string[] = [];
-  for await (const line of createInterface({ input: server.stdout! })) {
-    banner.push(line);
-    const match = /listening on 127\.0\.0\.1 port (\d+)/.exec(line);
-    if (match) port = Number(match[1]);
-    if (line.startsWith("any key is accepted")) break;
-  }
-  expect(port).toBeGreaterThan(0);
-  expect(banner).toContain(`ssh -p ${port} alice@127.0.0.1`);
-  expect(banner).toContain(`ssh -p ${port} bob@127.0.0.1`);
-  expect(banner.join("\n")).toMatch(/host key SHA256:[A-Za-z0-9+/]{43} \(.*ssh_host_ed25519_key/);
+  main = await startSsh(["--demo"]);
+  port = main.port;
+  log = main.log;
+  expect(main.banner).toContain(`ssh -p ${port} alice@127.0.0.1`);
+  expect(main.banner).toContain(`ssh -p ${port} bob@127.0.0.1`);
+  expect(main.banner.join("\n")).toMatch(
+    /host key SHA256:[A-Za-z0-9+/]{43} \(.*ssh_host_ed25519_key, new\)/,
+  );
 }, 30_000);
 
 afterEach(() => {
@@ -125,11 +146,9 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  if (!server) return;
-  const exited = new Promise<number | null>((resolve) => server!.once("exit", resolve));
-  server.kill("SIGTERM");
-  expect(await exited).toBe(0);
-  rmSync(dir, { recursive: true, force: true });
+  // SIGTERM: every session closed, the server stopped, exit 0.
+  for (const server of servers) expect(await stopSsh(server)).toBe(0);
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => {
@@ -232,5 +251,53 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     expect(password.stderr).toContain("Permission denied (publickey)");
     expect(password.status).toBe(255);
     expect(liveSessions() ?? 0).toBe(0);
+  }, 60_000);
+  it("with --authorized-keys lets in only the listed keys (ed25519 and RSA), not those with options", async () => {
+    const keygen = (name: string, ...type: string[]) =>
+      execFileSync("ssh-keygen", ["-q", ...type, "-N", "", "-f", join(dir, name)]);
+    keygen("id_rsa", "-t", "rsa", "-b", "2048");
+    keygen("id_other", "-t", "ed25519");
+    keygen("id_limited", "-t", "ed25519");
+    const pub = (name: string) => readFileSync(join(dir, `${name}.pub`), "utf8").trim();
+    const file = join(dir, "authorized_keys");
+    writeFileSync(
+      file,
+      [
+        "# people who may chat",
+        pub("id"),
+        pub("id_rsa"),
+        `from="10.0.0.1" ${pub("id_limited")}`,
+        "",
+      ].join("\n"),
+    );
+    const keyed = await startSsh(["--authorized-keys", file]);
+    expect(keyed.banner).toContain(`keys from ${file}`);
+    // The host key made by the first server is kept, not made again.
+    const fingerprint = (banner: string[]) => /host key (SHA256:\S+)/.exec(banner.join("\n"))?.[1];
+    expect(fingerprint(keyed.banner)).toBe(fingerprint(main!.banner));
+    expect(keyed.banner.join("\n")).not.toContain(", new)");
+    expect(keyed.log.join("\n")).toContain(`skipped 1 line(s) of ${file} with options`);
+
+    // Signed in (the key is taken; then a session without a terminal is told why) or refused.
+    const attempt = (key: string) =>
+      spawnSync(
+        "bash",
+        ["-c", `${sshCommand("bob", "-T", join(dir, key), keyed.port)} </dev/null`],
+        {
+          encoding: "utf8",
+          timeout: 20_000,
+          env: { ...process.env, HOME: dir },
+        },
+      );
+    for (const key of ["id", "id_rsa"]) {
+      const result = attempt(key);
+      expect(result.stderr, key).toContain("needs a terminal");
+      expect(result.status, key).toBe(1);
+    }
+    for (const key of ["id_other", "id_limited"]) {
+      const result = attempt(key);
+      expect(result.stderr, key).toContain("Permission denied (publickey)");
+      expect(result.status, key).toBe(255);
+    }
   }, 60_000);
 });

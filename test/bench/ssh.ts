@@ -1,0 +1,279 @@
+// Keystroke-to-frame latency of `parley ssh`, alone and with 20 sessions at once, and what
+// the SSH server process holds in memory.
+//   node test/bench/ssh.ts        (after npm run build; npm run bench builds)
+// The built `parley ssh --demo --db :memory:` runs as a child process; this process is
+// the clients: ssh2 Clients, each with a 120x40 pty and a shell, signed in as the demo
+// users in turn. Each session opens its first conversation and types into the composer,
+// one key at a time: a key goes out when the previous one's frame has arrived in full.
+// "first bytes": from writing the key to the first bytes of output back; "frame": to the
+// last byte before the output goes quiet for QUIET_MS. Both processes share the cores,
+// and both ends run ssh2's JavaScript crypto (no native addon).
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import ssh2 from "ssh2";
+
+const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+const USERS = ["alice", "bob", "carol", "dave", "erin", "frank"];
+const KEYS = "the quick brown fox jumps over the lazy dog";
+const QUIET_MS = 40;
+/** Typing like a person: about 5 keys a second (60 words a minute), jittered. */
+const PACE_MS = 200;
+const KEY_TIMEOUT_MS = 5000;
+
+type Server = {
+  child: ChildProcess;
+  port: number;
+  log: string[];
+  dir: string;
+};
+
+async function startServer(): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-ssh-"));
+  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"], {
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log: string[] = [];
+  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const match = /listening on \S+ port (\d+)/.exec(line);
+    if (match) return { child, port: Number(match[1]), log, dir };
+  }
+  throw new Error(`parley ssh did not start:\n${log.join("\n")}`);
+}
+
+function stopServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.child.once("exit", () => {
+      rmSync(server.dir, { recursive: true, force: true });
+      done();
+    });
+    server.child.kill("SIGTERM");
+  });
+}
+
+/** Resident memory of a process, in MiB (ps works on Linux and macOS). */
+function rssMiB(pid: number): number {
+  const kib = Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }));
+  return kib / 1024;
+}
+
+type Session = {
+  /** Everything received so far, as text. */
+  received(): string;
+  /** Writes a key; resolves with [first bytes ms, frame ms] once the output is quiet. */
+  key(data: string): Promise<[number, number]>;
+  /** Writes a key and waits for nothing. */
+  press(data: string): void;
+  /** Resolves when the output contains `text` and then stays quiet. */
+  until(text: string, timeoutMs?: number): Promise<void>;
+  close(): void;
+};
+
+function connect(port: number, username: string, privateKey: string): Promise<Session> {
+  return new Promise((resolveSession, reject) => {
+    const client = new ssh2.Client();
+    client.on("error", reject);
+    client.on("ready", () => {
+      // As OpenSSH does for interactive sessions: a key must not wait for an ACK.
+      client.setNoDelay(true);
+      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
+        if (error) return reject(error);
+        let text = "";
+        let lastByteAt = 0;
+        let onBytes: (() => void) | undefined;
+        stream.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (text.length > 200_000) text = text.slice(-100_000);
+          lastByteAt = performance.now();
+          onBytes?.();
+        });
+        stream.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+        });
+        /** Waits until no bytes arrived for QUIET_MS; resolves with the last byte's time. */
+        const quiet = () =>
+          new Promise<number>((done) => {
+            const check = () => {
+              const idle = performance.now() - lastByteAt;
+              if (idle >= QUIET_MS) done(lastByteAt);
+              else setTimeout(check, QUIET_MS - idle + 1);
+            };
+            check();
+          });
+        resolveSession({
+          received: () => text,
+          key: (data) =>
+            new Promise((done, fail) => {
+              const sentAt = performance.now();
+              const timer = setTimeout(
+                () =>
+                  fail(
+                    new Error(
+                      `${username}: no frame for ${JSON.stringify(data)}: ${JSON.stringify(text.slice(-1500))}`,
+                    ),
+                  ),
+                KEY_TIMEOUT_MS,
+              );
+              onBytes = () => {
+                onBytes = undefined;
+                const first = performance.now() - sentAt;
+                void quiet().then((last) => {
+                  clearTimeout(timer);
+                  done([first, last - sentAt]);
+                });
+              };
+              stream.write(data);
+            }),
+          press: (data) => {
+            stream.write(data);
+          },
+          async until(wanted, timeoutMs = 30_000) {
+            const deadline = performance.now() + timeoutMs;
+            while (!text.includes(wanted)) {
+              if (performance.now() > deadline) {
+                throw new Error(
+                  `${username}: no "${wanted}" on screen: ${JSON.stringify(text.slice(-3000))}`,
+                );
+              }
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            await quiet();
+          },
+          close: () => client.end(),
+        });
+      });
+    });
+    client.connect({ host: "127.0.0.1", port, username, privateKey, readyTimeout: 30_000 });
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+type Row = {
+  sessions: number;
+  paceMs: number;
+  keys: number;
+  first: [number, number];
+  frame: [number, number];
+  rss: number;
+  connectMs: number;
+};
+
+async function run(
+  server: Server,
+  count: number,
+  privateKey: string,
+  paceMs: number,
+): Promise<Row> {
+  const started = performance.now();
+  const sessions = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      connect(server.port, USERS[i % USERS.length]!, privateKey),
+    ),
+  );
+  // Every session on screen with its list, then its first conversation open.
+  await Promise.all(sessions.map((s) => s.until("online")));
+  const connectMs = performance.now() - started;
+  await Promise.all(
+    sessions.map(async (s) => {
+      // Enter opens the selected conversation; a list still settling can drop it, so again.
+      for (let attempt = 1; ; attempt++) {
+        s.press("\r");
+        try {
+          await s.until("Enter send", 3000);
+          break;
+        } catch (error) {
+          if (attempt === 5) throw error;
+        }
+      }
+    }),
+  );
+  const firsts: number[] = [];
+  const frames: number[] = [];
+  await Promise.all(
+    sessions.map(async (s) => {
+      for (const ch of KEYS) {
+        const [first, frame] = await s.key(ch);
+        firsts.push(first);
+        frames.push(frame);
+        if (paceMs > 0) await new Promise((r) => setTimeout(r, paceMs * (0.5 + Math.random())));
+      }
+    }),
+  );
+  const rss = rssMiB(server.child.pid!);
+  for (const s of sessions) s.close();
+  firsts.sort((a, b) => a - b);
+  frames.sort((a, b) => a - b);
+  return {
+    sessions: count,
+    paceMs,
+    keys: firsts.length,
+    first: [percentile(firsts, 50), percentile(firsts, 99)],
+    frame: [percentile(frames, 50), percentile(frames, 99)],
+    rss,
+    connectMs,
+  };
+}
+
+async function liveZero(server: Server): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const last = server.log.findLast((l) => / live sessions?$/.test(l));
+    if (last?.endsWith("; 0 live sessions")) return;
+    if (Date.now() > deadline)
+      throw new Error(`sessions were not freed:\n${server.log.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function benchSsh(): Promise<string> {
+  const { private: privateKey } = ssh2.utils.generateKeyPairSync("ed25519");
+  const server = await startServer();
+  try {
+    const idle = rssMiB(server.child.pid!);
+    const rows: Row[] = [];
+    for (const [count, paceMs] of [
+      [1, 0],
+      [20, 0],
+      [20, PACE_MS],
+    ] as const) {
+      rows.push(await run(server, count, privateKey, paceMs));
+      await liveZero(server);
+    }
+    // Give the collector a moment, then see what the sessions left behind.
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = rssMiB(server.child.pid!);
+    const ms = (n: number) => n.toFixed(1);
+    return [
+      `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process, ssh2 clients here (120x40 pty each, demo users in turn), ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. All on screen: from connecting to every session's first full screen.`,
+      "",
+      "| sessions | typing | keys | first bytes p50 ms | p99 ms | whole frame p50 ms | p99 ms | all on screen ms | server RSS MiB |",
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+      ...rows.map(
+        (r) =>
+          `| ${r.sessions} | ${r.paceMs === 0 ? "flat out" : `~${Math.round(1000 / r.paceMs)} keys/s`} | ${r.keys} | ${ms(r.first[0])} | ${ms(r.first[1])} | ${ms(r.frame[0])} | ${ms(r.frame[1])} | ${Math.round(r.connectMs)} | ${Math.round(r.rss)} |`,
+      ),
+      "",
+      `Server RSS: ${Math.round(idle)} MiB before any session, ${Math.round(after)} MiB after all of them left (live sessions back to 0).`,
+    ].join("\n");
+  } finally {
+    await stopServer(server);
+  }
+}
+
+if (import.meta.main) {
+  process.stdout.write(`${await benchSsh()}\n`);
+}
