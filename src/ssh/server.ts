@@ -50,7 +50,10 @@ export type SshServer = {
 type Live = {
   user: string;
   resize(columns: number, rows: number): void;
+  /** Ends the client and gives the terminal back (server shutdown). */
   stop(): void;
+  /** The client's side is gone: end without writing anything more. */
+  drop(): void;
   done: Promise<void>;
 };
 
@@ -60,7 +63,7 @@ const AUTH_TIMEOUT_MS = 30_000;
 const MAX_AUTH_ATTEMPTS = 20;
 const HANG_UP_GRACE_MS = 1000;
 
-/** Exported for tests: what a connection without a terminal is told. */
+/** What a session without a terminal (ssh -T, a command, a pipe) is told. */
 export const NEEDS_PTY =
   "parley: this is a full-screen app and needs a terminal; connect with ssh -t and no command.";
 
@@ -68,9 +71,14 @@ export function dumbTermMessage(term: string): string {
   return `parley: TERM=${term || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
 }
 
+/** A name the client chose, safe to print in a terminal or a log. */
+function printable(name: string): string {
+  return name.replace(/[^\x20-\x7e]/g, "?").slice(0, 64);
+}
+
 export function unknownUserMessage(name: string, users: readonly DemoUser[]): string {
   const names = users.map((u) => u.username).join(", ");
-  return `parley: no user "${name.replace(/[^\x20-\x7e]/g, "?")}" here; sign in as one of ${names} (the ssh user name picks who you are).`;
+  return `parley: no user "${printable(name)}" here; sign in as one of ${names} (the ssh user name picks who you are).`;
 }
 
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
@@ -174,6 +182,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       user: user.username,
       resize: (columns, rows) => output.resize(columns, rows),
       stop: () => mounted.unmount(),
+      drop: onClose,
       done: Promise.resolve(),
     };
     entry.done = finish();
@@ -227,7 +236,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       if (term === "" || term === "dumb") return refuse(channel, dumbTermMessage(term));
       const user = users.get(username);
       if (!user) {
-        log(`parley ssh: refused unknown user "${username}" (${from})`);
+        log(`parley ssh: refused unknown user "${printable(username)}" (${from})`);
         return refuse(channel, unknownUserMessage(username, options.api.users));
       }
       if (closing) return refuse(channel, "parley: the server is shutting down.");
@@ -312,7 +321,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       connection.on("close", () => {
         clearTimeout(authTimer);
         connections.delete(connection);
-        for (const entry of mine) entry.stop();
+        for (const entry of mine) entry.drop();
       });
     },
   );
