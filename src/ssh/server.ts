@@ -13,7 +13,7 @@ import ssh2, {
 import { createApi } from "../api/client.ts";
 import type { DemoUser } from "../server/index.ts";
 import { mountClient } from "../ui/run.tsx";
-import { newSessionIdentity, type Session } from "../ui/session.tsx";
+import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
 import { terminalOut } from "../ui/terminal.ts";
 import { checkKey, type KeyAttempt } from "./keys.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
@@ -137,6 +137,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       me: newSessionIdentity(user.username),
       notify: { bell: true, desktop: true },
       terminal: terminalOut(output, env),
+      ...createSessionState(),
     };
     instance = mountClient({
       session,

@@ -17,7 +17,6 @@ import { ReactionPicker } from "./components/ReactionPicker.tsx";
 import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
-import { useContacts } from "./contacts.ts";
 import { useDrafts } from "./hooks/useDrafts.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { HINTS } from "./keymap.ts";
@@ -43,15 +42,8 @@ import {
   useSendMessage,
   useToggleReaction,
 } from "./queries/messages.ts";
-import { useMe, useSession } from "./session.tsx";
-import {
-  clearNotice,
-  connectionStore,
-  describeError,
-  noticeStore,
-  reportError,
-  reportInfo,
-} from "./status.ts";
+import { useContacts, useMe, useSession } from "./session.tsx";
+import { describeError } from "./status.ts";
 import { useStore } from "./store.ts";
 import { copyToClipboard } from "./terminal.ts";
 
@@ -119,8 +111,9 @@ function ChatScreen({
   const me = useMe();
   const contacts = useContacts();
   const queryClient = useQueryClient();
-  const connection = useStore(connectionStore);
-  const notice = useStore(noticeStore);
+  const status = session.status;
+  const connection = useStore(status.connection);
+  const notice = useStore(status.notice);
 
   const [focus, setFocus] = useState<Focus>("sidebar");
   const [filter, setFilter] = useState<Filter>("all");
@@ -173,9 +166,9 @@ function ChatScreen({
   // Confirmations fade; errors stay until the next one or the next action.
   useEffect(() => {
     if (notice?.kind !== "info") return;
-    const timer = setTimeout(clearNotice, 5000);
+    const timer = setTimeout(status.clear, 5000);
     return () => clearTimeout(timer);
-  }, [notice]);
+  }, [notice, status]);
 
   const drafts = useDrafts(openId);
   const { draft, editing } = drafts;
@@ -190,7 +183,7 @@ function ChatScreen({
   const nameOf = (c: Conversation) => conversationName(c, contacts);
 
   const onSidebarAction = (action: SidebarAction, c: Conversation) => {
-    clearNotice();
+    status.clear();
     const label = nameOf(c);
     switch (action) {
       case "open":
@@ -221,7 +214,7 @@ function ChatScreen({
 
   const startEdit = (message: Message) => {
     if (!isMine(message)) {
-      reportError("Cannot edit", new Error("only your own messages can be edited"));
+      status.error("Cannot edit", new Error("only your own messages can be edited"));
       return;
     }
     drafts.startEdit(message);
@@ -229,7 +222,7 @@ function ChatScreen({
   };
 
   const onMessageAction = (action: MessageAction, item: Item) => {
-    clearNotice();
+    status.clear();
     if (item.kind === "outbox") {
       const { entry } = item;
       if (action === "retry" && entry.status === "failed") {
@@ -240,11 +233,11 @@ function ChatScreen({
         });
       } else if (action === "drop" && entry.status === "failed") {
         discardSend(queryClient, entry.idempotencyKey);
-        reportInfo("Dropped the unsent message.");
+        status.info("Dropped the unsent message.");
       } else if (action === "copy") {
-        copyToClipboard(session.terminal, entry.text);
+        copyToClipboard(session.terminal, status, entry.text);
       } else if (entry.status === "pending") {
-        reportInfo("Still sending…");
+        status.info("Still sending…");
       }
       return;
     }
@@ -252,7 +245,7 @@ function ChatScreen({
     switch (action) {
       case "react":
         if (!me)
-          return reportError(
+          return status.error(
             "Cannot react",
             new Error("send a message first, so parley learns who you are"),
           );
@@ -261,7 +254,7 @@ function ChatScreen({
         return startEdit(message);
       case "delete":
         if (!isMine(message))
-          return reportError("Cannot delete", new Error("only your own messages can be deleted"));
+          return status.error("Cannot delete", new Error("only your own messages can be deleted"));
         return setDialog({
           kind: "confirm",
           prompt: "Delete this message for everyone? y deletes, any other key keeps it",
@@ -279,7 +272,7 @@ function ChatScreen({
         const text = message.message.trim()
           ? message.message
           : (attachment?.file_url ?? attachment?.url ?? "");
-        copyToClipboard(session.terminal, text);
+        copyToClipboard(session.terminal, status, text);
         return;
       }
       default:
@@ -289,7 +282,7 @@ function ChatScreen({
 
   const submit = (text: string) => {
     if (!openId) return;
-    clearNotice();
+    status.clear();
     if (editing) {
       if (text.trim() !== editing.message.message.trim()) {
         edit.mutate({ message: editing.message, text });
@@ -343,7 +336,7 @@ function ChatScreen({
       if (key.ctrl && input === "c") return false;
       setDialog(null);
       if (input === "y" || input === "Y") dialog.run();
-      else reportInfo("Kept.");
+      else status.info("Kept.");
       return true;
     },
     { priority: PRIORITY.dialog, isActive: dialog?.kind === "confirm" },

@@ -1,20 +1,27 @@
 // Contacts the client has seen: there are no contact endpoints, so names are learned
 // from the `contact` object of every message that passes through the query layer.
+// One book per session (see StatusLine for why not per process).
 import type { Contact, Message } from "../api/schema.ts";
-import { createStore, useStore } from "./store.ts";
+import { createStore, type Store } from "./store.ts";
 
-export const contactStore = createStore<ReadonlyMap<string, Contact>>(new Map());
+export type ContactBook = Store<ReadonlyMap<string, Contact>> & {
+  learn(messages: readonly Message[]): void;
+};
 
-export function learnContacts(messages: readonly Message[]): void {
-  const known = contactStore.get();
-  let next: Map<string, Contact> | null = null;
-  for (const { contact } of messages) {
-    const prev = (next ?? known).get(contact.id);
-    if (prev && prev.username === contact.username) continue;
-    next ??= new Map(known);
-    next.set(contact.id, contact);
-  }
-  if (next) contactStore.set(next);
+export function createContactBook(): ContactBook {
+  const store = createStore<ReadonlyMap<string, Contact>>(new Map());
+  return {
+    ...store,
+    learn(messages) {
+      const known = store.get();
+      let next: Map<string, Contact> | null = null;
+      for (const { contact } of messages) {
+        const prev = (next ?? known).get(contact.id);
+        if (prev && prev.username === contact.username) continue;
+        next ??= new Map(known);
+        next.set(contact.id, contact);
+      }
+      if (next) store.set(next);
+    },
+  };
 }
-
-export const useContacts = () => useStore(contactStore);

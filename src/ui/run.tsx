@@ -25,26 +25,31 @@ import {
 import { App } from "./App.tsx";
 import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
 import { KeypressProvider } from "./keys.tsx";
-import { newSessionIdentity, type Session, SessionProvider } from "./session.tsx";
-import { noteQueryResult } from "./status.ts";
+import {
+  createSessionState,
+  newSessionIdentity,
+  type Session,
+  SessionProvider,
+} from "./session.tsx";
+import type { StatusLine } from "./status.ts";
 import { terminalOut } from "./terminal.ts";
 import { ThemeContext, themeFor } from "./theme.ts";
 
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
 
-export function createQueryClient(): QueryClient {
+export function createQueryClient(status: StatusLine): QueryClient {
   // TanStack Query takes any runtime without `window` for a server renderer, and then
   // never schedules refetchInterval timers (so no polling) and never garbage-collects.
   // A terminal client is a long-lived interactive client.
   environmentManager.setIsServer(() => false);
   return new QueryClient({
     queryCache: new QueryCache({
-      onSuccess: () => noteQueryResult(null),
-      onError: (error) => noteQueryResult(error),
+      onSuccess: () => status.noteQueryResult(null),
+      onError: (error) => status.noteQueryResult(error),
     }),
     mutationCache: new MutationCache({
-      onSuccess: () => noteQueryResult(null),
-      onError: (error) => noteQueryResult(error),
+      onSuccess: () => status.noteQueryResult(null),
+      onError: (error) => status.noteQueryResult(error),
     }),
     defaultOptions: {
       // The api client already retries reads with backoff; polling does the rest.
@@ -93,10 +98,11 @@ export function mountClient(options: {
   stderr: NodeJS.WritableStream;
   onRenderError?: (error: Error) => void;
 }): Instance {
-  return render(
+  const queryClient = createQueryClient(options.session.status);
+  const instance = render(
     <Root
       session={options.session}
-      queryClient={createQueryClient()}
+      queryClient={queryClient}
       env={options.env}
       onRenderError={options.onRenderError}
     />,
@@ -113,6 +119,10 @@ export function mountClient(options: {
       maxFps: 60,
     },
   );
+  // A finished session (an SSH user who left) must not keep its cache until garbage collection.
+  const release = () => queryClient.clear();
+  instance.waitUntilExit().then(release, release);
+  return instance;
 }
 
 function identityKey(baseUrl: string, token: string): string {
@@ -178,9 +188,10 @@ export async function runClient(args: ClientArgs): Promise<number> {
     me,
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: { bell: config.bell, desktop: config.notifications },
+    terminal: terminalOut(process.stdout, env),
+    ...createSessionState(),
   };
 
-  session.terminal = terminalOut(process.stdout, env);
   let crash: unknown;
   const instance = mountClient({
     session,

@@ -3,6 +3,8 @@
 // a store rather than a constant.
 import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
+import { type ContactBook, createContactBook } from "./contacts.ts";
+import { createStatusLine, type StatusLine } from "./status.ts";
 import { createStore, type Store, useStore } from "./store.ts";
 import type { TerminalOut } from "./terminal.ts";
 
@@ -15,7 +17,14 @@ export type Session = {
   notify?: { bell: boolean; desktop: boolean };
   /** The terminal itself, for the clipboard (OSC 52) and notifications. */
   terminal?: TerminalOut;
+  status: StatusLine;
+  contacts: ContactBook;
 };
+
+/** The per-session client state every Session carries. */
+export function createSessionState(): { status: StatusLine; contacts: ContactBook } {
+  return { status: createStatusLine(), contacts: createContactBook() };
+}
 
 const SessionContext = createContext<Session | null>(null);
 
@@ -31,6 +40,8 @@ export function useSession(): Session {
 
 export const useApi = () => useSession().api;
 export const useMe = () => useStore(useSession().me);
+export const useContacts = () => useStore(useSession().contacts);
+export const useStatusLine = () => useSession().status;
 
 export function newSessionIdentity(username?: string): Store<string | undefined> {
   return createStore(username);

@@ -1,7 +1,7 @@
 // What the status bar says: the connection state (from every query's outcome) and the
 // last thing that happened (an error a person can act on, or a short confirmation).
 import { isApiError } from "../api/errors.ts";
-import { createStore } from "./store.ts";
+import { createStore, type Store } from "./store.ts";
 
 export type Connection =
   | { state: "connecting" }
@@ -11,19 +11,32 @@ export type Connection =
 
 export type Notice = { kind: "error" | "info"; text: string; at: number } | null;
 
-export const connectionStore = createStore<Connection>({ state: "connecting" });
-export const noticeStore = createStore<Notice>(null);
+/**
+ * One session's status line. Per session, not per process: `parley ssh` runs many
+ * sessions in one process, and one person's notices must never show on another's screen.
+ */
+export type StatusLine = {
+  connection: Store<Connection>;
+  notice: Store<Notice>;
+  error(prefix: string, error: unknown): void;
+  info(text: string): void;
+  clear(): void;
+  /** Called for every query outcome, so one failing poll is enough to say "offline". */
+  noteQueryResult(error: unknown | null): void;
+};
 
-export function reportError(prefix: string, error: unknown): void {
-  noticeStore.set({ kind: "error", text: `${prefix}: ${describeError(error)}`, at: Date.now() });
-}
-
-export function reportInfo(text: string): void {
-  noticeStore.set({ kind: "info", text, at: Date.now() });
-}
-
-export function clearNotice(): void {
-  noticeStore.set(null);
+export function createStatusLine(): StatusLine {
+  const connection = createStore<Connection>({ state: "connecting" });
+  const notice = createStore<Notice>(null);
+  return {
+    connection,
+    notice,
+    error: (prefix, error) =>
+      notice.set({ kind: "error", text: `${prefix}: ${describeError(error)}`, at: Date.now() }),
+    info: (text) => notice.set({ kind: "info", text, at: Date.now() }),
+    clear: () => notice.set(null),
+    noteQueryResult: (error) => noteQueryResult(connection, error),
+  };
 }
 
 export function describeError(error: unknown): string {
@@ -32,8 +45,7 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** Called for every query outcome, so one failing poll is enough to say "offline". */
-export function noteQueryResult(error: unknown | null): void {
+function noteQueryResult(connectionStore: Store<Connection>, error: unknown | null): void {
   if (error === null) {
     if (connectionStore.get().state !== "online") connectionStore.set({ state: "online" });
     return;

@@ -1,7 +1,7 @@
 // Sequences that talk to the terminal itself rather than draw on it: clipboard (OSC 52)
 // and attention (bell, OSC 9 / OSC 777 notifications). They reach the person's own
 // machine across SSH; inside tmux they are wrapped in its passthrough (DCS tmux; …).
-import { reportError, reportInfo } from "./status.ts";
+import type { StatusLine } from "./status.ts";
 import { sanitize } from "./text.ts";
 
 /** Where sequences for the terminal go: the real terminal, an SSH channel, or a test buffer. */
@@ -18,15 +18,19 @@ function passthrough(out: TerminalOut, sequence: string): string {
   return out.insideTmux ? `\x1bPtmux;${sequence.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : sequence;
 }
 
-export function copyToClipboard(out: TerminalOut | undefined, text: string): void {
+export function copyToClipboard(
+  out: TerminalOut | undefined,
+  status: StatusLine,
+  text: string,
+): void {
   if (!text) {
-    reportError("Nothing to copy", new Error("this message has no text or link"));
+    status.error("Nothing to copy", new Error("this message has no text or link"));
     return;
   }
   if (!out) return;
   const data = Buffer.from(text, "utf8").toString("base64");
   out.write(passthrough(out, `\x1b]52;c;${data}\x07`));
-  reportInfo(
+  status.info(
     `Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`,
   );
 }

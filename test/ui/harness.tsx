@@ -9,8 +9,7 @@ import { render } from "ink";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { createQueryClient, Root } from "../../src/ui/run.tsx";
-import { newSessionIdentity, type Session } from "../../src/ui/session.tsx";
-import { connectionStore, noticeStore } from "../../src/ui/status.ts";
+import { createSessionState, newSessionIdentity, type Session } from "../../src/ui/session.tsx";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -128,10 +127,9 @@ export async function startHarness(
       options.username === null ? undefined : (options.username ?? user.username),
     ),
     notify: { bell: true, desktop: true },
+    ...createSessionState(),
   };
-  const queryClient = createQueryClient();
-  connectionStore.set({ state: "connecting" });
-  noticeStore.set(null);
+  const queryClient = createQueryClient(session.status);
   const clipboard: string[] = [];
   const sequences: string[] = [];
   session.terminal = {

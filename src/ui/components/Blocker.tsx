@@ -1,13 +1,12 @@
 // Shown instead of the messages while nothing can be loaded: what is wrong, and what to do.
 import { useSession } from "../session.tsx";
-import { connectionStore } from "../status.ts";
 import { useStore } from "../store.ts";
 import { screenText } from "../text.ts";
 import { CenteredNote } from "./Panel.tsx";
 
 export function Blocker({ width, height }: { width: number; height: number }) {
   const session = useSession();
-  const connection = useStore(connectionStore);
+  const connection = useStore(session.status.connection);
   const lines =
     connection.state === "unauthorized"
       ? [

@@ -3,8 +3,8 @@
 import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import { useState } from "react";
-import { useContacts } from "../contacts.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
+import { useContacts } from "../session.tsx";
 import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 

@@ -5,7 +5,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { Conversation, Message } from "../../api/schema.ts";
-import { contactStore } from "../contacts.ts";
 import { conversationName } from "../names.ts";
 import type { ConversationPages } from "../queries/cache.ts";
 import { keys } from "../queries/keys.ts";
@@ -53,7 +52,9 @@ export function useNotifications(openId: string | undefined): void {
     for (const m of fresh.reverse()) {
       const conversation = findConversation(queryClient, m.conversation_id);
       if (conversation?.is_muted) continue;
-      const where = conversation ? conversationName(conversation, contactStore.get()) : "parley";
+      const where = conversation
+        ? conversationName(conversation, session.contacts.get())
+        : "parley";
       const title = where.startsWith("#")
         ? `${m.contact.username} in ${where}`
         : m.contact.username;

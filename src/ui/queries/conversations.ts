@@ -16,8 +16,7 @@ import type {
   ListConversationsParams,
   UpdateConversationParams,
 } from "../../api/schema.ts";
-import { useApi } from "../session.tsx";
-import { reportError, reportInfo } from "../status.ts";
+import { useApi, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
 import { keys } from "./keys.ts";
 import { pollInterval } from "./polling.ts";
@@ -173,6 +172,7 @@ function describeUpdate(params: UpdateConversationParams): [string, string] {
 
 export function useUpdateConversation() {
   const api = useApi();
+  const status = useStatusLine();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({
@@ -190,11 +190,11 @@ export function useUpdateConversation() {
     },
     onError: (error, { params, label }, context) => {
       restore(queryClient, context?.snapshot);
-      reportError(`Could not ${describeUpdate(params)[0]} ${label ?? "the conversation"}`, error);
+      status.error(`Could not ${describeUpdate(params)[0]} ${label ?? "the conversation"}`, error);
     },
     onSuccess: (conversation, { params, label }) => {
       patchConversation(queryClient, conversation.id, () => conversation);
-      reportInfo(`${describeUpdate(params)[1]} ${label ?? "the conversation"}.`);
+      status.info(`${describeUpdate(params)[1]} ${label ?? "the conversation"}.`);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
   });
@@ -202,6 +202,7 @@ export function useUpdateConversation() {
 
 export function useDeleteConversation() {
   const api = useApi();
+  const status = useStatusLine();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id }: { id: string; label?: string }) => api.conversations.delete(id),
@@ -212,12 +213,12 @@ export function useDeleteConversation() {
     },
     onError: (error, { label }, context) => {
       restore(queryClient, context?.snapshot);
-      reportError(`Could not delete ${label ?? "the conversation"}`, error);
+      status.error(`Could not delete ${label ?? "the conversation"}`, error);
     },
     onSuccess: (_result, { id, label }) => {
       queryClient.removeQueries({ queryKey: keys.conversations.detail(id) });
       queryClient.removeQueries({ queryKey: keys.messages.list(id) });
-      reportInfo(`Deleted ${label ?? "the conversation"}.`);
+      status.info(`Deleted ${label ?? "the conversation"}.`);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
   });
@@ -225,6 +226,7 @@ export function useDeleteConversation() {
 
 export function useCreateConversation() {
   const api = useApi();
+  const status = useStatusLine();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (params: CreateConversationParams) => api.conversations.create(params),
@@ -238,7 +240,7 @@ export function useCreateConversation() {
         return { ...data, pages: [{ ...first!, data: [conversation, ...first!.data] }, ...rest] };
       });
     },
-    onError: (error) => reportError("Could not start the conversation", error),
+    onError: (error) => status.error("Could not start the conversation", error),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
   });
 }

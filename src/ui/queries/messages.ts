@@ -12,9 +12,7 @@ import {
 import { useEffect, useMemo } from "react";
 import type { ApiError } from "../../api/errors.ts";
 import type { Conversation, Message } from "../../api/schema.ts";
-import { learnContacts } from "../contacts.ts";
 import { useApi, useSession } from "../session.tsx";
-import { reportError, reportInfo } from "../status.ts";
 import {
   chronological,
   type MessagePages,
@@ -35,6 +33,7 @@ const PREVIEW_PAGE = 20;
 
 export function useMessages(conversationId: string | undefined) {
   const api = useApi();
+  const { contacts } = useSession();
   const queryClient = useQueryClient();
   const enabled = conversationId !== undefined;
   const history = useInfiniteQuery({
@@ -45,7 +44,7 @@ export function useMessages(conversationId: string | undefined) {
         limit: HISTORY_PAGE,
         ...(pageParam ? { starting_after: pageParam } : {}),
       });
-      learnContacts(page.data);
+      contacts.learn(page.data);
       return page;
     },
     initialPageParam: undefined as string | undefined,
@@ -61,7 +60,7 @@ export function useMessages(conversationId: string | undefined) {
         conversation_id: conversationId!,
         limit: LATEST_PAGE,
       });
-      learnContacts(page.data);
+      contacts.learn(page.data);
       return page;
     },
     enabled: enabled && history.isSuccess,
@@ -100,6 +99,7 @@ export function usePreview(
   me: string | undefined,
 ): Preview | undefined {
   const api = useApi();
+  const { contacts } = useSession();
   const { data } = useQuery({
     queryKey: keys.messages.preview(
       conversation.id,
@@ -111,7 +111,7 @@ export function usePreview(
         conversation_id: conversation.id,
         limit: PREVIEW_PAGE,
       });
-      learnContacts(page.data);
+      contacts.learn(page.data);
       return page;
     },
     enabled: conversation.last_active_at !== null,
@@ -154,11 +154,12 @@ const INBOX_PAGE = 20;
 /** The newest messages across all conversations, polled with the conversation list. */
 export function useInbox(): Message[] | undefined {
   const api = useApi();
+  const { contacts } = useSession();
   const { data } = useQuery({
     queryKey: keys.messages.inbox(),
     queryFn: async () => {
       const page = await api.messages.list({ limit: INBOX_PAGE });
-      learnContacts(page.data);
+      contacts.learn(page.data);
       return page.data;
     },
     refetchInterval: pollInterval(LIST_POLL_MS),
@@ -179,6 +180,7 @@ export type OutboxEntry = SendVariables & {
 export function useSendMessage() {
   const api = useApi();
   const session = useSession();
+  const { contacts, status } = session;
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: keys.mutations.send(),
@@ -187,7 +189,7 @@ export function useSendMessage() {
     // A failed send stays in the outbox, with its text, until it is retried or dropped.
     gcTime: Number.POSITIVE_INFINITY,
     onSuccess: (message, { conversationId }) => {
-      learnContacts([message]);
+      contacts.learn([message]);
       if (session.me.get() === undefined && message.contact.username) {
         session.me.set(message.contact.username);
         session.onIdentity?.(message.contact.username);
@@ -197,7 +199,7 @@ export function useSendMessage() {
       );
       void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
     },
-    onError: (error) => reportError("Not sent (Enter on it retries)", error),
+    onError: (error) => status.error("Not sent (Enter on it retries)", error),
   });
 }
 
@@ -273,6 +275,7 @@ function useMessageMutation<V extends { message: Message }>(options: {
   success?: string;
 }) {
   const queryClient = useQueryClient();
+  const { status } = useSession();
   return useMutation({
     mutationFn: options.run,
     onMutate: async (variables: V) => {
@@ -288,7 +291,7 @@ function useMessageMutation<V extends { message: Message }>(options: {
         keys.messages.list(variables.message.conversation_id),
         context?.snapshot,
       );
-      reportError(options.failure, error);
+      status.error(options.failure, error);
     },
     onSuccess: (result, variables) => {
       if (result) {
@@ -296,7 +299,7 @@ function useMessageMutation<V extends { message: Message }>(options: {
           m.id === result.id ? result : m,
         );
       }
-      if (options.success) reportInfo(options.success);
+      if (options.success) status.info(options.success);
     },
     onSettled: (_r, _e, variables) =>
       queryClient.invalidateQueries({
