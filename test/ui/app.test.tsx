@@ -494,4 +494,15 @@ describe("the client against the embedded server", () => {
       "the reaction picker",
     );
   });
+
+  it("keeps each session's notices to itself (parley ssh runs many in one process)", async () => {
+    harness = await startHarness();
+    const bobScreen = await startHarness({ server: harness.server, user: 1 });
+    cleanups.push(() => bobScreen.close());
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape, "y");
+    await harness.waitFor((s) => s.includes("to the clipboard"), "alice's confirmation");
+    await bobScreen.waitFor((s) => s.includes("● online"), "bob's client");
+    expect(bobScreen.screen()).not.toContain("clipboard");
+  });
 });
