@@ -1,8 +1,9 @@
-// `npm run bench`: the server benchmark, then the client benchmark, in one run on one
+// `npm run bench`: the server, client and `parley ssh` benchmarks, in one run on one
 // machine, printed as markdown. Progress goes to stderr, the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient } from "./client.ts";
 import { benchServer } from "./server.ts";
+import { benchSsh } from "./ssh.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const load = () =>
@@ -27,6 +28,10 @@ out("");
 out("## Client");
 out("");
 out(await benchClient());
+out("");
+out("## parley ssh: 20 sessions at once");
+out("");
+out(await benchSsh());
 out("");
 out(
   `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${load()}.`,
