@@ -59,6 +59,14 @@ setFlagsFromString("--optimize-for-size");
 
 class UsageError extends Error {}
 
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${value}".`);
+  }
+  return port;
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   return String(pkg.version);
@@ -81,10 +89,7 @@ async function serve(args: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
-  }
+  const port = parsePort(values.port);
   const { join } = await import("node:path");
   const { parleyPaths } = await import("./config.ts");
   const { startServer } = await import("./server/index.ts");
@@ -132,10 +137,7 @@ async function ssh(args: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
-  }
+  const port = parsePort(values.port);
   const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
     host: values.host,
