@@ -51,11 +51,6 @@ Exit codes: 0 ok, 1 error, 2 usage.`;
 
 // Compiled code is cached on disk between runs: start-up is mostly module loading.
 enableCompileCache?.();
-// A chat client lives for hours and loads long histories in bursts; by default V8 keeps
-// the heap it grew for the garbage of a burst (360 MB resident after loading 10,000
-// messages, of which 40 MB live). Sized for memory it stays near 145 MB, at a cost of
-// a few milliseconds per frame (npm run bench).
-setFlagsFromString("--optimize-for-size");
 
 class UsageError extends Error {}
 
@@ -165,6 +160,12 @@ async function client(args: string[]): Promise<void> {
   }
   // React's development build costs seconds on long histories; parley is not a dev server.
   process.env.NODE_ENV ??= "production";
+  // A chat client lives for hours and loads long histories in bursts; by default V8 keeps
+  // the heap it grew for the garbage of a burst (360 MB resident after loading 10,000
+  // messages, of which 40 MB live). Sized for memory it stays near 150 MB, at a cost of
+  // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
+  // renders for every session, and CPU is what runs out first.
+  setFlagsFromString("--optimize-for-size");
   const { runClient } = await import("./ui/run.tsx");
   const code = await runClient({
     baseUrl: values["base-url"],
