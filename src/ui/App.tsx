@@ -17,7 +17,7 @@ import { ReactionPicker } from "./components/ReactionPicker.tsx";
 import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
-import { useDrafts } from "./hooks/useDrafts.ts";
+import { useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { HINTS } from "./keymap.ts";
 import { PRIORITY, useKeypress } from "./keys.tsx";
@@ -170,11 +170,11 @@ function ChatScreen({
     return () => clearTimeout(timer);
   }, [notice, status]);
 
-  const drafts = useDrafts(openId);
-  const { draft, editing } = drafts;
+  const drafts = useDrafts();
+  const editing = useStore(drafts.editing);
 
   const openConversation = (c: Conversation) => {
-    drafts.endEdit();
+    drafts.endEdit(openId);
     setOpenId(c.id);
     setSelectedId(c.id);
     setFocus("composer");
@@ -217,7 +217,7 @@ function ChatScreen({
       status.error("Cannot edit", new Error("only your own messages can be edited"));
       return;
     }
-    drafts.startEdit(message);
+    drafts.startEdit(openId, message);
     setFocus("composer");
   };
 
@@ -287,11 +287,11 @@ function ChatScreen({
       if (text.trim() !== editing.message.message.trim()) {
         edit.mutate({ message: editing.message, text });
       }
-      drafts.endEdit();
+      drafts.endEdit(openId);
       return;
     }
     send.mutate({ conversationId: openId, text, idempotencyKey: newIdempotencyKey() });
-    drafts.clearDraft();
+    drafts.clear(openId);
   };
 
   const editLast = () => {
@@ -306,7 +306,7 @@ function ChatScreen({
         const step = key.shift ? -1 : 1;
         const order = openId ? FOCUS_ORDER : (["sidebar"] as Focus[]);
         const next = order[(order.indexOf(focus) + step + order.length) % order.length]!;
-        if (focus === "composer") drafts.endEdit();
+        if (focus === "composer") drafts.endEdit(openId);
         setFocus(next);
         return true;
       }
@@ -345,7 +345,8 @@ function ChatScreen({
   const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
   const mainWidth = columns - sidebarWidth;
   const bodyHeight = rows - 2;
-  const composerRows = dialog?.kind === "new" || !open ? 0 : composerHeight(draft, mainWidth);
+  const draftRows = useDraftValue(drafts, openId, (draft) => composerHeight(draft, mainWidth));
+  const composerRows = dialog?.kind === "new" || !open ? 0 : draftRows;
   const pickerRows = dialog?.kind === "react" ? 3 : 0;
   const newRows = dialog?.kind === "new" ? 9 : 0;
   const paneHeight = Math.max(4, bodyHeight - composerRows - pickerRows - newRows);
@@ -464,15 +465,15 @@ function ChatScreen({
                 <Composer
                   width={mainWidth}
                   focused={focus === "composer" && dialog === null}
-                  draft={draft}
+                  drafts={drafts}
+                  conversationId={open.id}
                   label={editing ? "editing" : undefined}
                   placeholder={
                     editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
                   }
-                  onEdit={drafts.updateDraft}
                   onSubmit={submit}
                   onEscape={() => {
-                    drafts.endEdit();
+                    drafts.endEdit(openId);
                     setFocus("messages");
                   }}
                   onEditLast={editLast}

@@ -3,6 +3,7 @@
 // your last message, a bracketed paste of several lines becomes one draft.
 import { type Key, Text } from "ink";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
+import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { displayWidth, terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
@@ -13,11 +14,10 @@ export const COMPOSER_MAX_LINES = 5;
 type Props = {
   width: number;
   focused: boolean;
-  draft: EditorState;
+  drafts: Drafts;
+  conversationId: string;
   label: string | undefined;
   placeholder: string;
-  /** Applies an edit to the latest draft (several keys can arrive before a re-render). */
-  onEdit: (edit: (draft: EditorState) => EditorState) => void;
   onSubmit: (text: string) => void;
   onEscape: () => void;
   onEditLast: () => void;
@@ -48,7 +48,10 @@ function splitAtColumn(line: string, column: number): [string, string, string] {
 
 export function Composer(props: Props) {
   const theme = useTheme();
-  const { draft, focused } = props;
+  const { drafts, conversationId, focused } = props;
+  const draft = useDraft(drafts, conversationId);
+  const edit = (change: (current: EditorState) => EditorState) =>
+    drafts.update(conversationId, change);
   const inner = Math.max(1, props.width - 4);
   useKeypress(
     (input: string, key: Key) => {
@@ -69,17 +72,17 @@ export function Composer(props: Props) {
       // the text, then a send; only a bracketed paste makes a multi-line draft.
       if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
         const next = insert(draft, input.slice(0, -1));
-        props.onEdit(() => next);
+        edit(() => next);
         if (next.value.trim()) props.onSubmit(next.value);
         return true;
       }
       if (applyKey(draft, input, key, { width: inner }).handled) {
-        props.onEdit((current) => applyKey(current, input, key, { width: inner }).state);
+        edit((current) => applyKey(current, input, key, { width: inner }).state);
         return true;
       }
       // Alt+Enter / Shift+Enter: a new line in the draft.
       if (key.return) {
-        props.onEdit((current) => insert(current, "\n"));
+        edit((current) => insert(current, "\n"));
         return true;
       }
       return false;
@@ -88,7 +91,7 @@ export function Composer(props: Props) {
       priority: PRIORITY.pane,
       isActive: focused,
       onPaste: (text) => {
-        props.onEdit((current) => insert(current, text));
+        edit((current) => insert(current, text));
         return true;
       },
     },

@@ -1,41 +1,70 @@
 // One draft per conversation, kept while switching, and the edit of one of your own
 // messages, which borrows the composer and gives the draft back when it ends.
-import { useState } from "react";
+//
+// Drafts live in a store outside React state: only the composer subscribes to the text,
+// the screen only to how many rows it needs. A keystroke then re-renders the composer,
+// not the sidebar and the message pane (this matters most for `parley ssh`, where one
+// process renders every session).
+import { useState, useSyncExternalStore } from "react";
 import type { Message } from "../../api/schema.ts";
 import { type EditorState, fromText } from "../editor.ts";
+import { createStore } from "../store.ts";
 
 const EMPTY_DRAFT = fromText("");
 
 export type Editing = { message: Message; savedDraft: EditorState } | null;
 
-export function useDrafts(openId: string | undefined) {
-  const [drafts, setDrafts] = useState<Record<string, EditorState>>({});
-  const [editing, setEditing] = useState<Editing>(null);
-  const draft = (openId && drafts[openId]) || EMPTY_DRAFT;
+export type Drafts = ReturnType<typeof createDrafts>;
 
+function createDrafts() {
+  const texts = createStore<Readonly<Record<string, EditorState>>>({});
+  const editing = createStore<Editing>(null);
+  const get = (id: string | undefined) => (id && texts.get()[id]) || EMPTY_DRAFT;
   // Keys can arrive several in one read and are handled before React re-renders, so
-  // edits apply to the latest draft, never to the one this render saw.
-  const updateDraft = (edit: (current: EditorState) => EditorState) => {
-    if (openId) setDrafts((all) => ({ ...all, [openId]: edit(all[openId] ?? EMPTY_DRAFT) }));
+  // edits apply to the latest draft, never to the one a render saw.
+  const update = (id: string | undefined, edit: (current: EditorState) => EditorState) => {
+    if (id) texts.set((all) => ({ ...all, [id]: edit(all[id] ?? EMPTY_DRAFT) }));
   };
-  const setDraft = (next: EditorState) => updateDraft(() => next);
-
   return {
-    draft,
+    texts,
     editing,
-    updateDraft,
-    setDraft,
-    clearDraft: () => setDraft(EMPTY_DRAFT),
+    get,
+    update,
+    clear: (id: string | undefined) => update(id, () => EMPTY_DRAFT),
     /** Puts `message` in the composer; the draft waits until the edit ends. */
-    startEdit(message: Message) {
-      setEditing({ message, savedDraft: editing?.savedDraft ?? draft });
-      setDraft(fromText(message.message));
+    startEdit(id: string | undefined, message: Message) {
+      editing.set((current) => ({ message, savedDraft: current?.savedDraft ?? get(id) }));
+      update(id, () => fromText(message.message));
     },
     /** Ends an edit (saved or not) and gives the draft back. */
-    endEdit() {
-      if (!editing) return;
-      setDraft(editing.savedDraft);
-      setEditing(null);
+    endEdit(id: string | undefined) {
+      const current = editing.get();
+      if (!current) return;
+      update(id, () => current.savedDraft);
+      editing.set(null);
     },
   };
+}
+
+export function useDrafts(): Drafts {
+  return useState(createDrafts)[0];
+}
+
+/** The draft of one conversation: for the composer, which re-renders as it changes. */
+export function useDraft(drafts: Drafts, id: string | undefined): EditorState {
+  return useSyncExternalStore(
+    drafts.texts.subscribe,
+    () => drafts.get(id),
+    () => drafts.get(id),
+  );
+}
+
+/** A value derived from one draft; the caller re-renders only when the value changes. */
+export function useDraftValue<T>(
+  drafts: Drafts,
+  id: string | undefined,
+  select: (draft: EditorState) => T,
+): T {
+  const read = () => select(drafts.get(id));
+  return useSyncExternalStore(drafts.texts.subscribe, read, read);
 }
