@@ -29,10 +29,11 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
       };
     },
   });
-  const dispatch = (input: string, key: Key) => {
+  const dispatch = (input: string, key: Key): boolean => {
     for (const entry of entries.current) {
-      if (entry.onKey?.(input, key)) return;
+      if (entry.onKey?.(input, key)) return true;
     }
+    return false;
   };
   // Keys split from one read wait for a render each (setImmediate comes after Ink's
   // synchronous render and layout effects), so a dialog opened by one sees the next.
@@ -46,6 +47,13 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
   useInput((input, key) => {
     const keys = splitTypeahead(input, key);
     const idle = queue.current.length === 0;
+    // A run of text goes whole to whoever takes text (the composer, a prompt): one edit,
+    // one render. Only if nobody does is it split into keys (j j j, ? then j, Esc then r).
+    if (idle && keys.length === 1) {
+      dispatch(input, key);
+      return;
+    }
+    if (idle && dispatch(input, key)) return;
     queue.current.push(...keys);
     if (idle) drain();
   });

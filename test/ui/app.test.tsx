@@ -505,4 +505,18 @@ describe("the client against the embedded server", () => {
     await bobScreen.waitFor((s) => s.includes("● online"), "bob's client");
     expect(bobScreen.screen()).not.toContain("clipboard");
   });
+
+  it("takes text typed ahead in one read whole, and its Enter sends it", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await harness.press("typed ahead over a slow link\r");
+    await harness.waitFor(
+      (s) => s.includes("typed ahead over a slow link") && !s.includes("sending…"),
+      "the message sent",
+    );
+    const chat = await conversationWith(alice, "bob");
+    const [sent] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    expect(sent?.message).toBe("typed ahead over a slow link");
+  });
 });
