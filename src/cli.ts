@@ -2,7 +2,7 @@
 // argv, env and config file -> `serve` or the full-screen client.
 // Heavy modules are imported lazily so `--help` and `serve` stay quick.
 import { readFileSync } from "node:fs";
-import { enableCompileCache } from "node:module";
+import * as nodeModule from "node:module";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 
@@ -49,8 +49,18 @@ Environment:
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;
 
+// An older Node fails deep inside (node:sqlite, module hooks) with a stack trace; say it
+// plainly instead. (A namespace import, so that nothing here fails to link on old Node.)
+const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
+if (NODE_MAJOR < 24) {
+  process.stderr.write(
+    `parley: needs Node.js 24 or newer; this is ${process.version} (${process.execPath}).\n`,
+  );
+  process.exit(1);
+}
+
 // Compiled code is cached on disk between runs: start-up is mostly module loading.
-enableCompileCache?.();
+nodeModule.enableCompileCache?.();
 
 class UsageError extends Error {}
 
