@@ -99,6 +99,17 @@ export function mountClient(options: {
   onRenderError?: (error: Error) => void;
 }): Instance {
   const queryClient = createQueryClient(options.session.status);
+  // On a resize the terminal may already hold a frame of the old size, reflowed or
+  // scrolled (over SSH a poll can draw one before the window change arrives), and Ink's
+  // relative erase would then miss. So every resize starts from a clean screen and a
+  // full frame. Registered before Ink's own listener, which then draws that frame.
+  const { stdout } = options;
+  let mounted: Instance | undefined;
+  const repaint = () => {
+    stdout.write("\x1b[2J\x1b[H");
+    mounted?.clear();
+  };
+  stdout.on("resize", repaint);
   const instance = render(
     <Root
       session={options.session}
@@ -119,8 +130,12 @@ export function mountClient(options: {
       maxFps: 60,
     },
   );
+  mounted = instance;
   // A finished session (an SSH user who left) must not keep its cache until garbage collection.
-  const release = () => queryClient.clear();
+  const release = () => {
+    stdout.off("resize", repaint);
+    queryClient.clear();
+  };
   instance.waitUntilExit().then(release, release);
   return instance;
 }

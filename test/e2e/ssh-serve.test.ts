@@ -185,11 +185,18 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
 
     // A smaller window: the remote screen is laid out again at 80x24.
     alice.resize(80, 24);
+    // Waits for the whole new frame: a capture can land between the resize and the redraw.
     const small = await alice.waitFor((s) => {
       const lines = s.split("\n");
-      return lines[23]?.includes("online") === true && (lines[0]?.length ?? 0) <= 80;
-    }, "alice's 80x24 layout");
-    expect(small).toContain(text);
+      return (
+        lines.length <= 25 &&
+        lines[23]?.includes("online") === true &&
+        lines.every((line) => line.length <= 80) &&
+        lines[0]?.includes("parley · alice") === true &&
+        s.includes(text)
+      );
+    }, "alice's whole 80x24 frame, with her message");
+    expect(small).toContain("Message bob");
     alice.resize(120, 40);
     await alice.waitFor((s) => s.split("\n")[39]?.includes("online") === true, "120x40 again");
 

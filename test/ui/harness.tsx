@@ -193,7 +193,7 @@ export async function startHarness(
       await settle();
       await flush();
     },
-    async waitFor(predicate, what, timeoutMs = 8000) {
+    async waitFor(predicate, what, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         await flush();
