@@ -59,22 +59,28 @@ export function chronological(data: MessagePages | undefined): Message[] {
   return out.reverse();
 }
 
-export function mapMessages(
-  data: MessagePages | undefined,
-  fn: (m: Message) => Message | null,
-): MessagePages | undefined {
+/** Every item of every loaded page through `fn`; null drops the item. */
+function mapPages<T>(
+  data: InfiniteData<Page<T>, string | undefined> | undefined,
+  fn: (item: T) => T | null,
+): InfiniteData<Page<T>, string | undefined> | undefined {
   if (!data) return data;
   return {
     ...data,
     pages: data.pages.map((page) => ({
       ...page,
-      data: page.data.flatMap((m) => {
-        const next = fn(m);
+      data: page.data.flatMap((item) => {
+        const next = fn(item);
         return next ? [next] : [];
       }),
     })),
   };
 }
+
+export const mapMessages: (
+  data: MessagePages | undefined,
+  fn: (m: Message) => Message | null,
+) => MessagePages | undefined = mapPages;
 
 export function prependMessage(data: MessagePages | undefined, message: Message): MessagePages {
   if (!data || data.pages.length === 0) {
@@ -87,22 +93,10 @@ export function prependMessage(data: MessagePages | undefined, message: Message)
   return { ...data, pages: [{ ...first!, data: [message, ...first!.data] }, ...rest] };
 }
 
-export function mapConversations(
+export const mapConversations: (
   data: ConversationPages | undefined,
   fn: (c: Conversation) => Conversation | null,
-): ConversationPages | undefined {
-  if (!data) return data;
-  return {
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      data: page.data.flatMap((c) => {
-        const next = fn(c);
-        return next ? [next] : [];
-      }),
-    })),
-  };
-}
+) => ConversationPages | undefined = mapPages;
 
 /** Your reaction toggled: the full user list to send for that name (contract: it replaces). */
 export function toggledReactors(message: Message, name: string, me: string): string[] {
