@@ -2,6 +2,7 @@ import { type Key, Text, useInput, usePaste } from "ink";
 import { render } from "ink-testing-library";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/server/demo/random.ts";
 import {
   applyKey,
   backspace,
@@ -48,16 +49,7 @@ function show(state: EditorState): string {
   return `${state.value.slice(0, state.cursor)}|${state.value.slice(state.cursor)}`;
 }
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const NO_KEY: Key = {
   upArrow: false,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/server/demo/random.ts";
 import {
   clockTime,
   dayLabel,
@@ -17,17 +18,7 @@ import {
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const graphemesOf = (s: string) => Array.from(segmenter.segment(s), (x) => x.segment);
 
-/** Deterministic PRNG (mulberry32) so property loops are reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function randomString(next: () => number, alphabet: readonly string[], maxParts: number): string {
   let s = "";
