@@ -97,32 +97,14 @@ async function serve(args: string[]): Promise<void> {
   const port = parsePort(values.port);
   const { join } = await import("node:path");
   const { parleyPaths } = await import("./config.ts");
-  const { startServer } = await import("./server/index.ts");
-  const { printServeBanner } = await import("./server/banner.ts");
-  const db = values.db ?? join(parleyPaths().data, "server.db");
-  let held: string[] | null = [];
-  const server = await startServer({
+  const { serveUntilSignal } = await import("./server/serve.ts");
+  await serveUntilSignal({
     host: values.host,
     port,
-    db,
+    db: values.db ?? join(parleyPaths().data, "server.db"),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
-    // The banner comes first (people copy it); what the server says before it waits.
-    log: (line) => (held ? held.push(line) : process.stderr.write(`${line}\n`)),
   });
-  const stop = () => {
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  // Before the banner: whoever reads it may signal at once.
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  process.once("SIGHUP", stop);
-  printServeBanner(server, { demo: values.demo });
-  for (const line of held ?? []) process.stderr.write(`${line}\n`);
-  held = null;
 }
 
 async function ssh(args: string[]): Promise<void> {

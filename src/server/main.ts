@@ -1,8 +1,7 @@
 // A small runnable for tests and benchmarks, and the banner `parley serve` prints:
 //   node src/server/main.ts --db PATH --port 0 --demo
 import { parseArgs } from "node:util";
-import { printServeBanner } from "./banner.ts";
-import { startServer } from "./index.ts";
+import { serveUntilSignal } from "./serve.ts";
 
 export { isLoopback, printServeBanner } from "./banner.ts";
 
@@ -21,24 +20,13 @@ async function main(): Promise<void> {
     process.stderr.write(`--port must be a number from 0 to 65535, not "${values.port}".\n`);
     process.exit(2);
   }
-  const server = await startServer({
+  await serveUntilSignal({
     host: values.host,
     port,
     db: values.db,
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
-    log: (line) => process.stderr.write(`${line}\n`),
   });
-  const stop = () => {
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  // Before the banner: whoever reads it may signal at once.
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  printServeBanner(server, { demo: values.demo });
 }
 
 if (import.meta.main) {
