@@ -84,10 +84,13 @@ export function MessagePane(props: Props) {
     if (atTop && hasOlder && !isLoadingOlder && !scroll.follow) loadOlder();
   }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.follow]);
   useEffect(() => {
-    // A short conversation that does not fill the pane loads more at once.
+    // A short conversation that does not fill the pane loads more at once. Only when the
+    // whole loaded history is on screen: the sum below then covers visible items only,
+    // never a long history scrolled to its top (that case is the effect above).
     if (
       view &&
       view.top === 0 &&
+      view.bottom === last &&
       view.clipTop === 0 &&
       hasOlder &&
       !isLoadingOlder &&
