@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { inkPlugin } from "../scripts/ink-plugin.ts";
 
 export default defineConfig({
+  // The same Ink as the bundle's: parley's faster Output in place of Ink's.
+  plugins: [inkPlugin()],
   test: {
     // The repository, not this folder: paths below are relative to it.
     root: fileURLToPath(new URL("..", import.meta.url)),
@@ -9,5 +12,16 @@ export default defineConfig({
     exclude: ["test/bench/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    server: {
+      deps: {
+        // Through Vite, so the plugin can swap Ink's modules; everything that imports Ink
+        // goes the same way, or it would get a second, unswapped copy of Ink.
+        inline: [
+          /\/node_modules\/ink\//,
+          /\/node_modules\/ink-text-input\//,
+          /\/node_modules\/ink-testing-library\//,
+        ],
+      },
+    },
   },
 });

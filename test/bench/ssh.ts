@@ -22,6 +22,12 @@ const QUIET_MS = 40;
 /** Typing like a person: about 5 keys a second (60 words a minute), jittered. */
 const PACE_MS = 200;
 const KEY_TIMEOUT_MS = 5000;
+// Diagnostics only: extra node flags for the server (e.g. --cpu-prof), and which rows to
+// run, as sessions:pace pairs (e.g. BENCH_SSH_ROWS=1:0,20:200).
+const NODE_FLAGS = (process.env.BENCH_SSH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+const ROWS = (process.env.BENCH_SSH_ROWS ?? `1:0,20:0,20:${PACE_MS}`)
+  .split(",")
+  .map((pair) => pair.split(":").map(Number) as [number, number]);
 
 type Server = {
   child: ChildProcess;
@@ -32,16 +38,20 @@ type Server = {
 
 async function startServer(): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-ssh-"));
-  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"], {
-    env: {
-      ...process.env,
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, "config"),
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_STATE_HOME: join(dir, "state"),
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"],
+    {
+      env: {
+        ...process.env,
+        HOME: dir,
+        XDG_CONFIG_HOME: join(dir, "config"),
+        XDG_DATA_HOME: join(dir, "data"),
+        XDG_STATE_HOME: join(dir, "state"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -245,11 +255,7 @@ export async function benchSsh(): Promise<string> {
   try {
     const idle = rssMiB(server.child.pid!);
     const rows: Row[] = [];
-    for (const [count, paceMs] of [
-      [1, 0],
-      [20, 0],
-      [20, PACE_MS],
-    ] as const) {
+    for (const [count, paceMs] of ROWS) {
       rows.push(await run(server, count, privateKey, paceMs));
       await liveZero(server);
     }

@@ -1,0 +1,10 @@
+// Ink's own internal modules, reached through scripts/ink-plugin.ts (Ink's package exports
+// only its index): the originals that src/ui/ink wraps or is tested against.
+declare module "ink-original/sanitize-ansi.js" {
+  const sanitizeAnsi: (text: string) => string;
+  export default sanitizeAnsi;
+}
+
+declare module "ink-original/output.js" {
+  export { default } from "ink/build/output.js";
+}

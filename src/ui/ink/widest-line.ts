@@ -1,0 +1,11 @@
+// Ink measures every text node with widest-line on every frame (render-node-to-output.js);
+// the same texts come back frame after frame, so their widths are remembered. Stands in for
+// the widest-line package inside Ink (scripts/ink-plugin.ts).
+import widestLine from "widest-line";
+import { Memo } from "./memo.ts";
+
+const widths = new Memo(widestLine);
+
+export default function cachedWidestLine(text: string): number {
+  return widths.get(text);
+}
