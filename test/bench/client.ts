@@ -39,6 +39,15 @@ const KEY = { enter: "\r", escape: "\x1b", ctrlC: "\x03", ctrlU: "\x15" } as con
 
 const log = (line: string) => process.stderr.write(`bench client: ${line}\n`);
 
+/** Keystroke-to-frame figures of one local client, for `parley ssh`'s bench to compare with. */
+export type ClientFigures = {
+  /** A printable key in the composer: to the frame's last byte. */
+  typing?: { p50: number; p90: number };
+  /** k in a 10,000-message conversation: to the frame's last byte. */
+  scrolling?: { p50: number; p90: number };
+};
+export const clientFigures: ClientFigures = {};
+
 // ---- statistics ----
 
 function sorted(values: number[]): number[] {
@@ -626,6 +635,7 @@ async function benchTyping(): Promise<string[]> {
     await pty.press(KEY.ctrlU, 100);
     await pty.quit();
 
+    clientFigures.typing = { p50: median(lastMs), p90: percentile(lastMs, 0.9) };
     const p50 = median(perKey);
     const p90 = percentile(perKey, 0.9);
     const max = Math.max(...perKey);
@@ -941,6 +951,7 @@ async function benchHistory(): Promise<string[]> {
       const m = c.memory!;
       return `| ${n(c)}${note} | ${ms(m.rssOpen)} | ${ms(m.rssLoaded)} | ${ms(m.peak)} | ${ms(m.rssIdle)} | ${ms(m.heapUsed)} / ${ms(m.heapTotal)} | ${ms(m.heapUsedAfterGc)} / ${ms(m.heapTotalAfterGc)} | ${ms(m.external)} | ${ms(m.rssAfterGc)} |`;
     };
+    clientFigures.scrolling = { p50: median(big.last), p90: percentile(big.last, 0.9) };
     const p50Ratio = median(big.last) / median(small.last);
     const p90Ratio = percentile(big.last, 0.9) / percentile(small.last, 0.9);
     const rssOk = bigMem.rssLoaded < 200;

@@ -1,7 +1,7 @@
 // `npm run bench`: the server, client and `parley ssh` benchmarks, in one run on one
 // machine, printed as markdown. Progress goes to stderr, the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
-import { benchClient } from "./client.ts";
+import { benchClient, clientFigures } from "./client.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh } from "./ssh.ts";
 
@@ -31,7 +31,7 @@ out(await benchClient());
 out("");
 out("## parley ssh: 20 sessions at once");
 out("");
-out(await benchSsh());
+out(await benchSsh(clientFigures));
 out("");
 out(
   `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${load()}.`,

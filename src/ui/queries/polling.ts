@@ -3,9 +3,17 @@
 import type { Query } from "@tanstack/react-query";
 
 export const MAX_BACKOFF_MS = 30_000;
+/**
+ * Each wait is drawn from base ±15%. Clients that start together (the sessions of
+ * `parley ssh`, a room that opens the demo at once, everyone after a server restart)
+ * would otherwise poll in step for good: every 2 s, all their requests and renders at
+ * the same instant, and any key typed then waits behind all of them.
+ */
+export const POLL_JITTER = 0.3;
 
-export function backoffDelay(baseMs: number, failures: number): number {
-  return failures <= 0 ? baseMs : Math.min(MAX_BACKOFF_MS, baseMs * 2 ** failures);
+export function backoffDelay(baseMs: number, failures: number, random = Math.random): number {
+  const delay = failures <= 0 ? baseMs : Math.min(MAX_BACKOFF_MS, baseMs * 2 ** failures);
+  return Math.round(delay * (1 - POLL_JITTER / 2 + random() * POLL_JITTER));
 }
 
 // TanStack counts errors over a query's life; the backoff wants the failures since the
