@@ -1,0 +1,102 @@
+// `parley ssh` in this process, with ssh2 clients: a session that ends frees what it held.
+// Sessions come and go one after another; after a full garbage collection the heap must
+// not grow with their number. Each session's client (Ink tree, query cache, frames,
+// timers) is several megabytes, so one kept alive per session would show at once.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import ssh2 from "ssh2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+let api: RunningServer;
+let ssh: SshServer;
+const clientKey = ssh2.utils.generateKeyPairSync("ed25519").private;
+
+beforeAll(async () => {
+  api = await startServer({ port: 0, demo: true, demoReplies: false });
+  ssh = await startSshServer({
+    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+    api: { url: api.url, users: api.demoUsers },
+    authorizedKeys: null,
+  });
+});
+
+afterAll(async () => {
+  await ssh?.close();
+  await api?.close();
+});
+
+/** One person's visit: sign in, open the first conversation, type, and hang up. */
+function visit(username: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    const timer = setTimeout(() => reject(new Error(`${username}: no frame`)), 20_000);
+    client.on("error", reject);
+    client.on("ready", () => {
+      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
+        if (error) return reject(error);
+        let text = "";
+        let step = 0;
+        stream.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (step === 0 && text.includes("online")) {
+            step = 1;
+            stream.write("\r");
+          } else if (step === 1 && text.includes("Enter send")) {
+            step = 2;
+            stream.write("hello from a visit");
+          } else if (step === 2 && text.includes("hello from a visit")) {
+            step = 3;
+            clearTimeout(timer);
+            client.end();
+          }
+        });
+        stream.on("close", () => resolve());
+      });
+    });
+    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
+  });
+}
+
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function heapAfterGc(): Promise<number> {
+  // Twice, with turns of the event loop between: finalizers and timers let go in stages.
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+describe("parley ssh sessions", () => {
+  it("free what they held when they end: the heap does not grow with sessions", async () => {
+    const users = api.demoUsers.map((u) => u.username);
+    const round = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        await visit(users[i % users.length]!);
+        await until(() => ssh.liveSessions() === 0, "the session to be freed");
+      }
+    };
+    // Warm up: caches that are meant to stay (Ink's line caches, JIT code, the server's pages).
+    await round(6);
+    const before = await heapAfterGc();
+    await round(24);
+    const after = await heapAfterGc();
+    expect(ssh.liveSessions()).toBe(0);
+    // 24 more sessions: far below one session's size each.
+    expect(after - before, `heap ${before.toFixed(1)} MB -> ${after.toFixed(1)} MB`).toBeLessThan(
+      12,
+    );
+  }, 120_000);
+});
