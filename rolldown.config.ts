@@ -5,7 +5,8 @@ import { defineConfig } from "rolldown";
 import { inkPlugin } from "./scripts/ink-plugin.ts";
 
 export default defineConfig({
-  input: "src/cli.ts",
+  // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
+  input: { cli: "src/cli.ts", "ssh-worker": "src/ssh/worker.ts" },
   platform: "node",
   external: ["ssh2", "react-devtools-core"],
   plugins: [inkPlugin()],

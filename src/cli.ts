@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // argv, env and config file -> `serve` or the full-screen client.
 // Heavy modules are imported lazily so `--help` and `serve` stay quick.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
@@ -13,7 +13,7 @@ Usage:
   parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
                                                 run the reference server alone
   parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
-                                                serve the client over SSH (ssh -p N alice@H)
+             [--threads N]                      serve the client over SSH (ssh -p N alice@H)
   parley --help | --version
 
 Client options:
@@ -37,6 +37,8 @@ SSH options (parley ssh):
   --authorized-keys PATH
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key). The ssh user name picks the demo user.
+  --threads N         worker threads that run the sessions' screens (default: one per
+                      core, at most 8; 0: everything on the main thread)
 
 Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
@@ -70,6 +72,14 @@ function parsePort(value: string): number {
     throw new UsageError(`--port must be a number from 0 to 65535, not "${value}".`);
   }
   return port;
+}
+
+function parseThreads(value: string): number {
+  const threads = Number(value);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 64) {
+    throw new UsageError(`--threads must be a number from 0 to 64, not "${value}".`);
+  }
+  return threads;
 }
 
 function version(): string {
@@ -117,6 +127,7 @@ async function ssh(args: string[]): Promise<void> {
       db: { type: "string" },
       demo: { type: "boolean", default: false },
       "authorized-keys": { type: "string" },
+      threads: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -125,13 +136,18 @@ async function ssh(args: string[]): Promise<void> {
     return;
   }
   const port = parsePort(values.port);
+  const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
   const { runSsh } = await import("./ssh/main.ts");
+  // Built, the sessions' worker script sits beside this file (rolldown.config.ts).
+  const hostScript = new URL("./ssh-worker.js", import.meta.url);
   await runSsh({
     host: values.host,
     port,
     db: values.db,
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
+    hostScript: threads !== 0 && existsSync(hostScript) ? hostScript : undefined,
+    threads,
   });
 }
 

@@ -15,6 +15,10 @@ export type SshCommandOptions = {
   demo: boolean;
   /** Default: ~/.ssh/authorized_keys, when there is one; with --demo, any key. */
   authorizedKeys?: string;
+  /** The built worker script for sessions' clients (src/ssh/pool.ts); else one thread. */
+  hostScript?: URL;
+  /** Worker threads for the sessions (default one per core, at most 8). */
+  threads?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;
 };
@@ -97,6 +101,8 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys,
       log: err,
+      hostScript: options.hostScript,
+      hostThreads: options.threads,
     });
   } catch (error) {
     await api.close();
@@ -127,6 +133,11 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   out(`parley ssh listening on ${ssh.host} port ${ssh.port}`);
   out(`host key ${hostKey.fingerprint} (${hostKey.path}${hostKey.created ? ", new" : ""})`);
   for (const user of api.demoUsers) out(`ssh -p ${ssh.port} ${user.username}@${shown}`);
+  out(
+    ssh.threads === 0
+      ? "sessions are drawn on the main thread"
+      : `sessions are drawn on ${ssh.threads} worker thread${ssh.threads === 1 ? "" : "s"}`,
+  );
   if (keysPath === null) out("any key is accepted (--demo)");
   else out(`keys from ${keysPath}`);
   if (!isLoopback(ssh.host)) {

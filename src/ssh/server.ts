@@ -1,22 +1,19 @@
 // The full-screen client served over SSH: one ssh2 Server, one embedded API server shared
-// by everyone, and per SSH session its own Ink instance on the session's channel, signed
-// in as the demo user named by the SSH user name. Two people connecting as alice and bob
-// chat live through the shared API server.
+// by everyone, and per SSH session its own client (an Ink instance, on a worker thread:
+// src/ssh/pool.ts) drawing on the session's channel, signed in as the demo user named by
+// the SSH user name. Two people connecting as alice and bob chat live through the shared
+// API server.
 import type { AddressInfo } from "node:net";
-import type { Instance } from "ink";
+import { availableParallelism } from "node:os";
 import ssh2, {
   type Connection,
   type ParsedKey,
   type PseudoTtyInfo,
   type ServerChannel,
 } from "ssh2";
-import { createApi } from "../api/client.ts";
 import type { DemoUser } from "../server/index.ts";
-import { mountClient } from "../ui/run.tsx";
-import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
-import { terminalOut } from "../ui/terminal.ts";
 import { checkKey, type KeyAttempt } from "./keys.ts";
-import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
+import { type Crash, inThreadPool, workerPool } from "./pool.ts";
 
 export type SshServerOptions = {
   /** Default 127.0.0.1. */
@@ -36,13 +33,26 @@ export type SshServerOptions = {
   log?: (line: string) => void;
   /** Live client sessions at most; more are told to come back later. Default 64. */
   maxSessions?: number;
+  /**
+   * The built worker script (dist/ssh-worker.js) that runs sessions' clients on worker
+   * threads; without it they run on this thread (running from source, some tests).
+   */
+  hostScript?: URL;
+  /** Worker threads for the sessions. Default: one per core, at most 8. */
+  hostThreads?: number;
 };
+
+function defaultHostThreads(): number {
+  return Math.min(8, Math.max(1, availableParallelism()));
+}
 
 export type SshServer = {
   host: string;
   port: number;
   /** Client sessions on screen now. */
   liveSessions(): number;
+  /** Worker threads that run the sessions' clients; 0: this thread. */
+  threads: number;
   /** Ends every session (each one's terminal is given back), then stops listening. */
   close(): Promise<void>;
 };
@@ -89,6 +99,9 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
   const users = new Map(options.api.users.map((u) => [u.username, u]));
+  const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
+  const pool = options.hostScript ? workerPool(options.hostScript, threads, log) : inThreadPool();
+  let nextSessionId = 1;
   const live = new Set<Live>();
   const connections = new Set<Connection>();
   let closing = false;
@@ -109,85 +122,66 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     env: NodeJS.ProcessEnv,
     from: string,
   ): Live {
-    const input = new ChannelInput();
-    const output = new ChannelOutput({
-      columns: pty.cols > 0 ? pty.cols : 80,
-      rows: pty.rows > 0 ? pty.rows : 24,
-      send: (data) => {
-        channel.write(data);
-      },
-    });
-    const onData = (data: Buffer) => input.feed(data);
+    const id = nextSessionId++;
     let open = true;
-    let crash: unknown;
-    let instance: Instance | undefined;
+    const onData = (data: Buffer) => pool.send({ type: "input", id, data });
     const onClose = () => {
       open = false;
-      // Nothing more can reach the client: Ink's goodbye writes go nowhere.
-      output.detach();
-      instance?.unmount();
+      pool.send({ type: "drop", id });
     };
     channel.on("data", onData);
     channel.once("close", onClose);
     channel.on("error", (error: Error) => log(`parley ssh: ${user.username}: ${error.message}`));
 
-    const session: Session = {
-      api: createApi({ baseUrl: options.api.url, token: user.token }),
-      baseUrl: options.api.url,
-      me: newSessionIdentity(user.username),
-      notify: { bell: true, desktop: true },
-      terminal: terminalOut(output, env),
-      ...createSessionState(),
-    };
-    instance = mountClient({
-      session,
-      env,
-      stdin: input,
-      stdout: output,
-      stderr: sink(),
-      onRenderError: (error) => {
-        crash ??= error;
-      },
-    });
-    const mounted = instance;
-
-    const finish = async () => {
-      try {
-        await mounted.waitUntilExit();
-      } catch (error) {
-        crash ??= error;
-      }
+    const finish = (crash?: Crash) => {
       if (crash !== undefined) {
-        const detail = crash instanceof Error ? (crash.stack ?? crash.message) : String(crash);
-        log(`parley ssh: ${user.username}: the client failed: ${detail}`);
+        log(`parley ssh: ${user.username}: the client failed: ${crash.detail}`);
       }
       if (open) {
-        output.flush();
-        if (crash !== undefined) {
-          channel.stderr.write(
-            `parley: ${crash instanceof Error ? crash.message : String(crash)}\r\n`,
-          );
-        }
+        if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
         if (closing) channel.stderr.write("parley: the server was stopped.\r\n");
         channel.exit(crash === undefined ? 0 : 1);
         channel.end();
       }
       channel.off("data", onData);
       channel.off("close", onClose);
-      input.destroy();
-      output.detach();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
     };
+    let ended: () => void = () => {};
     const entry: Live = {
       user: user.username,
-      resize: (columns, rows) => output.resize(columns, rows),
-      stop: () => mounted.unmount(),
+      resize: (columns, rows) => pool.send({ type: "resize", id, columns, rows }),
+      stop: () => pool.send({ type: "stop", id }),
       drop: onClose,
-      done: Promise.resolve(),
+      done: new Promise<void>((resolve) => {
+        ended = resolve;
+      }),
     };
-    entry.done = finish();
     live.add(entry);
+    pool.open(
+      {
+        type: "open",
+        id,
+        username: user.username,
+        token: user.token,
+        apiUrl: options.api.url,
+        columns: pty.cols > 0 ? pty.cols : 80,
+        rows: pty.rows > 0 ? pty.rows : 24,
+        env: Object.fromEntries(
+          Object.entries(env).filter((pair): pair is [string, string] => pair[1] !== undefined),
+        ),
+      },
+      {
+        output: (data) => {
+          if (open) channel.write(data);
+        },
+        done: (crash) => {
+          finish(crash);
+          ended();
+        },
+      },
+    );
     log(`parley ssh: ${user.username} (${from}) signed in; ${plural(live.size)}`);
     return entry;
   }
@@ -342,6 +336,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     host,
     port,
     liveSessions: () => live.size,
+    threads,
     close() {
       closed ??= (async () => {
         closing = true;
@@ -358,6 +353,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         }
         for (const connection of connections) connection.end();
         await listening;
+        await pool.close();
       })();
       return closed;
     },

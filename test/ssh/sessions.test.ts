@@ -1,12 +1,19 @@
-// `parley ssh` in this process, with ssh2 clients: a session that ends frees what it held.
-// Sessions come and go one after another; after a full garbage collection the heap must
-// not grow with their number. Each session's client (Ink tree, query cache, frames,
-// timers) is several megabytes, so one kept alive per session would show at once.
+// `parley ssh` in this process, with ssh2 clients. A session that ends frees what it held:
+// sessions come and go one after another, and after a full garbage collection the heap
+// must not grow with their number (each session's client, its Ink tree, query cache,
+// frames and timers, is several megabytes). Sessions also run on worker threads (the
+// built dist/ssh-worker.js, as `parley ssh` runs them), and a worker that dies ends its
+// sessions with a message instead of leaving them hanging.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type Crash, workerPool } from "../../src/ssh/pool.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 
 setFlagsFromString("--expose-gc");
@@ -31,7 +38,7 @@ afterAll(async () => {
 });
 
 /** One person's visit: sign in, open the first conversation, type, and hang up. */
-function visit(username: string): Promise<void> {
+function visit(username: string, server = ssh): Promise<void> {
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client();
     const timer = setTimeout(() => reject(new Error(`${username}: no frame`)), 20_000);
@@ -58,12 +65,12 @@ function visit(username: string): Promise<void> {
         stream.on("close", () => resolve());
       });
     });
-    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
+    client.connect({ host: server.host, port: server.port, username, privateKey: clientKey });
   });
 }
 
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -99,4 +106,58 @@ describe("parley ssh sessions", () => {
       12,
     );
   }, 120_000);
+});
+
+const WORKER_SCRIPT = new URL("../../dist/ssh-worker.js", import.meta.url);
+
+describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threads", () => {
+  it("run on every worker: people sign in, type and leave", async () => {
+    const threaded = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      hostScript: WORKER_SCRIPT,
+      hostThreads: 2,
+    });
+    try {
+      expect(threaded.threads).toBe(2);
+      const users = api.demoUsers.map((u) => u.username);
+      // Four at once: two on each worker.
+      await Promise.all(users.slice(0, 4).map((name) => visit(name, threaded)));
+      await until(() => threaded.liveSessions() === 0, "every session freed");
+    } finally {
+      await threaded.close();
+    }
+  }, 60_000);
+
+  it("end a dead worker's sessions with the reason", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-worker-"));
+    const script = join(dir, "dies.mjs");
+    writeFileSync(script, 'throw new Error("this worker dies at once");\n');
+    const logged: string[] = [];
+    const pool = workerPool(pathToFileURL(script), 1, (line) => logged.push(line));
+    try {
+      const ended = new Promise<Crash | undefined>((resolve) => {
+        pool.open(
+          {
+            type: "open",
+            id: 1,
+            username: "alice",
+            token: "t",
+            apiUrl: api.url,
+            columns: 80,
+            rows: 24,
+            env: {},
+          },
+          { output: () => {}, done: resolve },
+        );
+      });
+      const crash = await ended;
+      expect(crash?.message).toMatch(/worker thread stopped/);
+      await until(() => logged.some((l) => l.includes("this worker dies at once")), "the log");
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

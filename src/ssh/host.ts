@@ -1,0 +1,126 @@
+// Where `parley ssh` sessions' clients run: each one an Ink instance on streams that stand
+// in for the session's channel. A host lives in a worker thread (src/ssh/worker.ts), so
+// the sessions' rendering is spread over the machine's cores while the SSH connections
+// and the API server stay on the main thread; or in the main thread itself. Either way
+// it only speaks in messages: bytes in, bytes out, a size, an end.
+import type { Instance } from "ink";
+import { createApi } from "../api/client.ts";
+import { mountClient } from "../ui/run.tsx";
+import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
+import { terminalOut } from "../ui/terminal.ts";
+import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
+
+/** What the SSH server tells a host. */
+export type ToHost =
+  | {
+      type: "open";
+      id: number;
+      username: string;
+      token: string;
+      apiUrl: string;
+      columns: number;
+      rows: number;
+      env: Record<string, string>;
+    }
+  | { type: "input"; id: number; data: Uint8Array }
+  | { type: "resize"; id: number; columns: number; rows: number }
+  /** End the client and give the terminal back (the server is stopping). */
+  | { type: "stop"; id: number }
+  /** The channel is gone: end without writing anything more. */
+  | { type: "drop"; id: number };
+
+/** What a host tells the SSH server. */
+export type FromHost =
+  | { type: "output"; id: number; data: string }
+  /** The client ended; everything it wrote came before this. `crash`: why it failed. */
+  | { type: "done"; id: number; crash?: { message: string; detail: string } };
+
+type Running = { input: ChannelInput; output: ChannelOutput; instance: Instance };
+
+export function createSessionHost(post: (message: FromHost) => void): {
+  handle(message: ToHost): void;
+  /** Sessions running here now. */
+  size(): number;
+} {
+  const running = new Map<number, Running>();
+
+  function open(message: Extract<ToHost, { type: "open" }>): void {
+    const { id } = message;
+    const input = new ChannelInput();
+    const output = new ChannelOutput({
+      columns: message.columns,
+      rows: message.rows,
+      send: (data) => post({ type: "output", id, data }),
+    });
+    let crash: unknown;
+    const session: Session = {
+      api: createApi({ baseUrl: message.apiUrl, token: message.token }),
+      baseUrl: message.apiUrl,
+      me: newSessionIdentity(message.username),
+      notify: { bell: true, desktop: true },
+      terminal: terminalOut(output, message.env),
+      ...createSessionState(),
+    };
+    const instance = mountClient({
+      session,
+      env: message.env,
+      stdin: input,
+      stdout: output,
+      stderr: sink(),
+      onRenderError: (error) => {
+        crash ??= error;
+      },
+    });
+    running.set(id, { input, output, instance });
+    const finish = async () => {
+      try {
+        await instance.waitUntilExit();
+      } catch (error) {
+        crash ??= error;
+      }
+      // Ink's last writes (the terminal given back) go out before the end is told.
+      output.flush();
+      output.detach();
+      input.destroy();
+      running.delete(id);
+      post({
+        type: "done",
+        id,
+        ...(crash === undefined
+          ? {}
+          : {
+              crash: {
+                message: crash instanceof Error ? crash.message : String(crash),
+                detail: crash instanceof Error ? (crash.stack ?? crash.message) : String(crash),
+              },
+            }),
+      });
+    };
+    void finish();
+  }
+
+  return {
+    size: () => running.size,
+    handle(message) {
+      if (message.type === "open") return open(message);
+      const session = running.get(message.id);
+      if (!session) return;
+      switch (message.type) {
+        case "input":
+          session.input.feed(Buffer.from(message.data));
+          break;
+        case "resize":
+          session.output.resize(message.columns, message.rows);
+          break;
+        case "stop":
+          session.instance.unmount();
+          break;
+        case "drop":
+          // Nothing more can reach the client: Ink's goodbye writes go nowhere.
+          session.output.detach();
+          session.instance.unmount();
+          break;
+      }
+    },
+  };
+}
