@@ -16,6 +16,8 @@ export type SessionEvents = {
 export type HostPool = {
   open(message: OpenSession, events: SessionEvents): void;
   send(message: Exclude<ToHost, { type: "open" }>): void;
+  /** The worker threads' ids, oldest first; none when sessions run on this thread. */
+  threadIds(): number[];
   /** Ends the workers (after their sessions are done). */
   close(): Promise<void>;
 };
@@ -47,30 +49,44 @@ export function inThreadPool(): HostPool {
       host.handle(message);
     },
     send: (message) => host.handle(message),
+    threadIds: () => [],
     close: async () => {},
   };
 }
 
-type Slot = { worker: Worker; sessions: Set<number> };
+type Slot = { worker: Worker; sessions: Set<number>; retired: boolean };
 
+/**
+ * `size` worker threads, started at once so nobody's first session waits for one to load.
+ * A worker whose last session ends is replaced by a fresh one: V8 keeps the heap a
+ * thread grew for its sessions, and ending the thread is what gives it back.
+ */
 export function workerPool(script: URL, size: number, log: (line: string) => void): HostPool {
   const { listen, deliver } = router();
   const slots: Slot[] = [];
   const slotOf = new Map<number, Slot>();
+  let closing = false;
+
+  function unlist(slot: Slot): void {
+    const at = slots.indexOf(slot);
+    if (at >= 0) slots.splice(at, 1);
+  }
 
   function spawn(): Slot {
     const worker = new Worker(script);
-    const slot: Slot = { worker, sessions: new Set() };
+    const slot: Slot = { worker, sessions: new Set(), retired: false };
     worker.on("message", (message: FromHost) => {
       if (message.type === "done") {
         slot.sessions.delete(message.id);
         slotOf.delete(message.id);
       }
       deliver(message);
+      if (message.type === "done" && slot.sessions.size === 0 && !closing) retire(slot);
     });
     worker.on("error", (error) => log(`parley ssh: a session worker failed: ${error.stack}`));
     worker.on("exit", (code) => {
-      slots.splice(slots.indexOf(slot), 1);
+      unlist(slot);
+      if (slot.retired) return;
       // Its sessions cannot go on; the next session starts a new worker.
       for (const id of slot.sessions) {
         slotOf.delete(id);
@@ -82,7 +98,13 @@ export function workerPool(script: URL, size: number, log: (line: string) => voi
     return slot;
   }
 
-  // Started now, so nobody's first session waits for a worker to load.
+  function retire(slot: Slot): void {
+    slot.retired = true;
+    unlist(slot);
+    if (slots.length < size) spawn();
+    void slot.worker.terminate();
+  }
+
   for (let i = 0; i < size; i++) spawn();
 
   return {
@@ -99,7 +121,9 @@ export function workerPool(script: URL, size: number, log: (line: string) => voi
     send(message) {
       slotOf.get(message.id)?.worker.postMessage(message);
     },
+    threadIds: () => slots.map((slot) => slot.worker.threadId),
     async close() {
+      closing = true;
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };

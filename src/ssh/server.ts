@@ -100,7 +100,10 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
   const users = new Map(options.api.users.map((u) => [u.username, u]));
   const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
-  const pool = options.hostScript ? workerPool(options.hostScript, threads, log) : inThreadPool();
+  const pool =
+    options.hostScript && threads > 0
+      ? workerPool(options.hostScript, threads, log)
+      : inThreadPool();
   let nextSessionId = 1;
   const live = new Set<Live>();
   const connections = new Set<Connection>();

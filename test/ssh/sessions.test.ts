@@ -130,6 +130,44 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
     }
   }, 60_000);
 
+  it("replace a worker whose last session ended, so the memory it grew goes back", async () => {
+    const pool = workerPool(WORKER_SCRIPT, 1, () => {});
+    try {
+      const [first] = pool.threadIds();
+      let drawn = "";
+      const ended = new Promise<Crash | undefined>((resolve) => {
+        pool.open(
+          {
+            type: "open",
+            id: 1,
+            username: "alice",
+            token: api.demoUsers.find((u) => u.username === "alice")!.token,
+            apiUrl: api.url,
+            columns: 100,
+            rows: 30,
+            env: { TERM: "xterm-256color" },
+          },
+          {
+            output: (data) => {
+              drawn += data;
+            },
+            done: resolve,
+          },
+        );
+      });
+      await until(() => drawn.includes("online"), "the session's first screen", 20_000);
+      expect(pool.threadIds()).toEqual([first]);
+      pool.send({ type: "drop", id: 1 });
+      expect(await ended).toBeUndefined();
+      await until(
+        () => pool.threadIds().length === 1 && pool.threadIds()[0] !== first,
+        "a fresh worker in the old one's place",
+      );
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
   it("end a dead worker's sessions with the reason", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-worker-"));
     const script = join(dir, "dies.mjs");
