@@ -48,12 +48,13 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     const keys = splitTypeahead(input, key);
     const idle = queue.current.length === 0;
     // A run of text goes whole to whoever takes text (the composer, a prompt): one edit,
-    // one render. Only if nobody does is it split into keys (j j j, ? then j, Esc then r).
+    // one render. Only if nobody does is it split into keys (j j j, ? then j). Esc and a
+    // letter are never offered whole: a dialog that any key closes would eat the letter.
     if (idle && keys.length === 1) {
       dispatch(input, key);
       return;
     }
-    if (idle && dispatch(input, key)) return;
+    if (idle && !key.meta && dispatch(input, key)) return;
     queue.current.push(...keys);
     if (idle) drain();
   });

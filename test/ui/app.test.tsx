@@ -495,6 +495,17 @@ describe("the client against the embedded server", () => {
     );
   });
 
+  it("takes Esc and a letter in one read as Esc, then the letter, also when Esc closes a dialog", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("?");
+    await harness.waitFor((s) => s.includes("parley keys"), "the help");
+    await harness.press("\x1b/"); // Esc closes the help, / opens the search
+    await harness.waitFor((s) => !s.includes("parley keys"), "the help closed");
+    await harness.type("des");
+    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "the search, typed into");
+  });
+
   it("keeps each session's notices to itself (parley ssh runs many in one process)", async () => {
     harness = await startHarness();
     const bobScreen = await startHarness({ server: harness.server, user: 1 });
