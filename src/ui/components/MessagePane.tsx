@@ -53,7 +53,8 @@ export function MessagePane(props: Props) {
   const innerWidth = Math.max(10, width - 2);
   const pinnedRows = props.pinned ? 1 : 0;
   const viewHeight = Math.max(1, height - 2 - 1 - pinnedRows);
-  const lineWidth = innerWidth - 1; // one column for the selection marker
+  // One column for the selection marker on the left, and one blank on the right to match.
+  const lineWidth = innerWidth - 2;
   const readMarkerId = useMemo(() => {
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i]!;
