@@ -48,6 +48,10 @@ Environment:
   XDG_STATE_HOME      remembered identity and crash logs: $XDG_STATE_HOME/parley/
   NO_COLOR            no colour
 
+Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
+  {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
+   "bell": true, "notifications": true}
+
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;
 
