@@ -37,8 +37,8 @@ SSH options (parley ssh):
   --authorized-keys PATH
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key). The ssh user name picks the demo user.
-  --threads N         worker threads that run the sessions' screens (default: one per
-                      core, at most 8; 0: everything on the main thread)
+  --threads N         worker threads that draw the sessions' screens (default: one per
+                      core but one, 1 to 8; 0: everything on the main thread)
 
 Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317

@@ -17,7 +17,7 @@ export type SshCommandOptions = {
   authorizedKeys?: string;
   /** The built worker script for sessions' clients (src/ssh/pool.ts); else one thread. */
   hostScript?: URL;
-  /** Worker threads for the sessions (default one per core, at most 8). */
+  /** Worker threads for the sessions (default one per core but one, 1 to 8). */
   threads?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;

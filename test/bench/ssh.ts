@@ -24,9 +24,11 @@ const QUIET_MS = 40;
 const PACE_MS = 200;
 const KEY_TIMEOUT_MS = 5000;
 const SETTLE_MS = 500;
-// Diagnostics only: extra node flags for the server (e.g. --cpu-prof), and which rows to
+// Diagnostics only: extra node flags for the server (e.g. --cpu-prof), extra arguments to
+// parley ssh (e.g. BENCH_SSH_ARGS="--threads 1"), and which rows to
 // run, as sessions:pace pairs (e.g. BENCH_SSH_ROWS=1:0,20:200).
 const NODE_FLAGS = (process.env.BENCH_SSH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+const SSH_ARGS = (process.env.BENCH_SSH_ARGS ?? "").split(" ").filter(Boolean);
 const ROWS = (process.env.BENCH_SSH_ROWS ?? `1:0,20:0,20:${PACE_MS}`)
   .split(",")
   .map((pair) => pair.split(":").map(Number) as [number, number]);
@@ -42,7 +44,7 @@ async function startServer(): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-ssh-"));
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo"],
+    [...NODE_FLAGS, CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo", ...SSH_ARGS],
     {
       env: {
         ...process.env,
