@@ -373,6 +373,22 @@ describe("the client against the embedded server", () => {
     expect(screen).not.toContain("terminal too small");
   });
 
+  it("keeps the selected message on screen when the terminal gets smaller", async () => {
+    harness = await startHarness({ columns: 120, rows: 40 });
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape);
+    // Up 25 messages: the selection sits near the top of the tall pane.
+    await harness.press(..."k".repeat(25));
+    const marked = (s: string) => s.split("\n").filter((l) => l.includes("│▌"));
+    const before = await harness.waitFor((s) => marked(s).length > 0, "a selected message");
+    const header = /│▌([^│]*)│/.exec(marked(before)[0]!)![1]!.trim();
+    await harness.resize(80, 24);
+    await harness.waitFor(
+      (s) => s.split("\n")[23]!.includes("online") && marked(s).some((l) => l.includes(header)),
+      `the selected message (${header}) still on screen`,
+    );
+  });
+
   it("shows no colour with NO_COLOR, and the selection stays visible", async () => {
     harness = await startHarness({ env: { NO_COLOR: "1" } });
     await harness.waitFor((s) => s.includes("#team"), "the list");

@@ -73,7 +73,17 @@ export function MessagePane(props: Props) {
   const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
   const last = items.length - 1;
   const selected = scroll.follow ? last : (indexOf.get(scroll.selectedKey ?? "") ?? last);
-  const bottom = scroll.follow ? last : (indexOf.get(scroll.bottomKey ?? "") ?? last);
+  // The remembered bottom, moved if it no longer shows the selection (the pane got
+  // shorter or narrower, or messages above grew).
+  const bottom = scroll.follow
+    ? last
+    : scrollToShow(
+        selected,
+        indexOf.get(scroll.bottomKey ?? "") ?? last,
+        items.length,
+        viewHeight,
+        heightOf,
+      );
   const view = last >= 0 ? viewportEndingAt(bottom, viewHeight, heightOf) : null;
   const newestSeen = indexOf.get(scroll.newestSeenKey ?? "");
   const newBelow = scroll.follow || newestSeen === undefined ? 0 : last - newestSeen;
