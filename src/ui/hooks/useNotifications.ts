@@ -7,6 +7,7 @@ import { useEffect, useRef } from "react";
 import type { Conversation, Message } from "../../api/schema.ts";
 import { conversationName } from "../names.ts";
 import type { ConversationPages } from "../queries/cache.ts";
+import { useFetchMutedIds } from "../queries/conversations.ts";
 import { keys } from "../queries/keys.ts";
 import { useInbox } from "../queries/messages.ts";
 import { useMe, useSession } from "../session.tsx";
@@ -34,6 +35,7 @@ export function useNotifications(openId: string | undefined): void {
   const me = useMe();
   const queryClient = useQueryClient();
   const inbox = useInbox();
+  const fetchMutedIds = useFetchMutedIds();
   const seen = useRef<Set<string> | null>(null);
   useEffect(() => {
     if (!inbox) return;
@@ -48,17 +50,21 @@ export function useNotifications(openId: string | undefined): void {
       seen.current.add(m.id);
       if (m.contact.username !== me && m.conversation_id !== openId) fresh.push(m);
     }
+    if (fresh.length === 0) return;
     const options = session.notify ?? { bell: true, desktop: true };
-    for (const m of fresh.reverse()) {
-      const conversation = findConversation(queryClient, m.conversation_id);
-      if (conversation?.is_muted) continue;
-      const where = conversation
-        ? conversationName(conversation, session.contacts.get())
-        : "parley";
-      const title = where.startsWith("#")
-        ? `${m.contact.username} in ${where}`
-        : m.contact.username;
-      notify(session.terminal, title, m.message || "sent an attachment", options);
-    }
-  }, [inbox, me, openId, queryClient, session]);
+    void fetchMutedIds().then((mutedIds) => {
+      for (const m of fresh.reverse()) {
+        const conversation = findConversation(queryClient, m.conversation_id);
+        // The server's answer, else what the cache knows.
+        if (mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted) continue;
+        const where = conversation
+          ? conversationName(conversation, session.contacts.get())
+          : "parley";
+        const title = where.startsWith("#")
+          ? `${m.contact.username} in ${where}`
+          : m.contact.username;
+        notify(session.terminal, title, m.message || "sent an attachment", options);
+      }
+    });
+  }, [inbox, me, openId, queryClient, session, fetchMutedIds]);
 }

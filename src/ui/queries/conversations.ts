@@ -9,7 +9,7 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type {
   Conversation,
   CreateConversationParams,
@@ -168,6 +168,33 @@ function describeUpdate(params: UpdateConversationParams): [string, string] {
       ? ["unpin the message in", "Unpinned the message in"]
       : ["pin the message in", "Pinned the message in"];
   return ["update", "Updated"];
+}
+
+/**
+ * Asks the server which conversations are muted now, so that a mute made elsewhere
+ * (another device, another session) holds at once rather than at the next list poll.
+ * Undefined when the server cannot say.
+ */
+export function useFetchMutedIds(): () => Promise<ReadonlySet<string> | undefined> {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      queryClient
+        .fetchQuery({
+          queryKey: keys.conversations.mutedIds(),
+          queryFn: async () => {
+            const ids = new Set<string>();
+            for await (const page of api.conversations.pages({ muted: true, limit: 100 })) {
+              for (const c of page.data) ids.add(c.id);
+            }
+            return ids;
+          },
+          staleTime: 0,
+        })
+        .catch(() => undefined),
+    [api, queryClient],
+  );
 }
 
 export function useUpdateConversation() {

@@ -11,6 +11,8 @@ export const keys = {
     lists: () => [...keys.conversations.all(), "list"] as const,
     list: (params: ListConversationsParams) => [...keys.conversations.lists(), params] as const,
     detail: (id: string) => [...keys.conversations.all(), "detail", id] as const,
+    /** Ids of every muted conversation (whatever the sidebar's filter has loaded). */
+    mutedIds: () => [...keys.conversations.all(), "muted-ids"] as const,
   },
   messages: {
     all: () => [...root, "messages"] as const,
