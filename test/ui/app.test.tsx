@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation } from "../../src/api/schema.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { keys } from "../../src/ui/queries/keys.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 
 let harness: Harness | undefined;
@@ -406,8 +407,11 @@ describe("the client against the embedded server", () => {
     const bob = apiFor(harness.server, 1);
     const carol = apiFor(harness.server, 2);
     await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list");
-    // Let the first inbox answer (history) arrive, then mute one conversation.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The first inbox answer is history: only what arrives after it is news.
+    await harness.waitFor(
+      () => harness!.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
+      "the first inbox answer",
+    );
     const withBob = await conversationWith(alice, "bob");
     await alice.conversations.update(withBob.id, { is_muted: true });
     await bob.messages.send({
