@@ -1,8 +1,9 @@
 // Who and where: the api client, the server's address, and who "you" are. Identity can
-// be learned late (from the sender of your first message on a foreign server), so it is
-// a store rather than a constant.
+// be learned late on a foreign server (from a conversation with one contact, or from your
+// first sent message), so it is a store rather than a constant.
 import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
+import type { Conversation, Message } from "../api/schema.ts";
 import { type ContactBook, createContactBook } from "./contacts.ts";
 import { createStatusLine, type StatusLine } from "./status.ts";
 import { createStore, type Store, useStore } from "./store.ts";
@@ -45,4 +46,26 @@ export const useStatusLine = () => useSession().status;
 
 export function newSessionIdentity(username?: string): Store<string | undefined> {
   return createStore(username);
+}
+
+/** Takes `username` as who "you" are, if nobody is known yet; remembered on disk. */
+export function learnIdentity(session: Session, username: string): void {
+  if (session.me.get() !== undefined || !username) return;
+  session.me.set(username);
+  session.onIdentity?.(username);
+}
+
+/**
+ * In a conversation with one contact, every message is from that contact or from you: the
+ * sender of any other message is you. Learns who you are on a server that does not say
+ * (the API has no "me"), before you have sent anything.
+ */
+export function learnIdentityFrom(
+  session: Session,
+  conversation: Pick<Conversation, "contact_id">,
+  messages: readonly Message[],
+): void {
+  if (session.me.get() !== undefined || conversation.contact_id === null) return;
+  const mine = messages.find((m) => m.contact.id !== conversation.contact_id);
+  if (mine) learnIdentity(session, mine.contact.username);
 }

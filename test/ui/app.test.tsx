@@ -374,6 +374,15 @@ describe("the client against the embedded server", () => {
     expect(screen).not.toContain("terminal too small");
   });
 
+  it("learns who you are from a conversation with one contact, on a server that does not say", async () => {
+    harness = await startHarness({ username: null });
+    // Before anything is sent: the sender in the conversation with bob who is not bob.
+    await harness.waitFor((s) => s.includes("parley · alice @"), "alice in the header");
+    expect(harness.session.me.get()).toBe("alice");
+    await openFirst(harness, "bob");
+    await harness.waitFor((s) => /│ you · \d\d:\d\d/.test(s), "alice's own messages as you");
+  });
+
   it("keeps the selected message on screen when the terminal gets smaller", async () => {
     harness = await startHarness({ columns: 120, rows: 40 });
     await openFirst(harness, "#team");

@@ -12,7 +12,7 @@ import {
 import { useEffect, useMemo } from "react";
 import type { ApiError } from "../../api/errors.ts";
 import type { Conversation, Message } from "../../api/schema.ts";
-import { useApi, useSession } from "../session.tsx";
+import { learnIdentity, learnIdentityFrom, useApi, useSession } from "../session.tsx";
 import {
   chronological,
   type MessagePages,
@@ -99,7 +99,7 @@ export function usePreview(
   me: string | undefined,
 ): Preview | undefined {
   const api = useApi();
-  const { contacts } = useSession();
+  const session = useSession();
   const { data } = useQuery({
     queryKey: keys.messages.preview(
       conversation.id,
@@ -111,7 +111,8 @@ export function usePreview(
         conversation_id: conversation.id,
         limit: PREVIEW_PAGE,
       });
-      contacts.learn(page.data);
+      session.contacts.learn(page.data);
+      learnIdentityFrom(session, conversation, page.data);
       return page;
     },
     enabled: conversation.last_active_at !== null,
@@ -190,10 +191,7 @@ export function useSendMessage() {
     gcTime: Number.POSITIVE_INFINITY,
     onSuccess: (message, { conversationId }) => {
       contacts.learn([message]);
-      if (session.me.get() === undefined && message.contact.username) {
-        session.me.set(message.contact.username);
-        session.onIdentity?.(message.contact.username);
-      }
+      learnIdentity(session, message.contact.username);
       queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), (data) =>
         prependMessage(data, message),
       );
