@@ -261,22 +261,31 @@ async function liveZero(server: Server): Promise<void> {
   }
 }
 
-/** Each 20-session row against one local client's keystroke-to-frame, from the same run. */
+/**
+ * Each 20-session row against one local client's keystroke-to-frame, from the same run:
+ * the same action (a key typed into the composer, the strict comparison), and the client
+ * benchmark's keystroke-to-frame table (k in a 10,000-message history).
+ */
 function verdicts(rows: Row[], client: ClientFigures): string[] {
   const { typing, scrolling } = client;
   if (!typing) return [];
   const lines = [
     "",
-    `One local client in this run (client benchmark): typing p50 ${typing.p50.toFixed(1)} ms, p90 ${typing.p90.toFixed(1)} ms${scrolling ? `; k in 10,000 messages p50 ${scrolling.p50.toFixed(1)} ms, p90 ${scrolling.p90.toFixed(1)} ms` : ""}. Aim: 20 sessions at once keep keystroke-to-frame under the client's figures.`,
+    "Aim: 20 sessions at once keep keystroke-to-frame under the client benchmark's figures, measured in this run: one local client in a pty, no SSH.",
     "",
   ];
+  const against = (r: Row, what: string, figure: { p50: number; p90: number }) => {
+    const verdict = (mine: number, theirs: number) =>
+      `${mine.toFixed(1)} vs ${theirs.toFixed(1)} ms: ${mine <= theirs ? "met" : `**missed** by ${(mine - theirs).toFixed(1)} ms`}`;
+    return `against ${what}: p50 ${verdict(r.frame[0], figure.p50)}; p90 ${verdict(r.frame[1], figure.p90)}`;
+  };
   for (const r of rows.filter((row) => row.sessions > 1)) {
-    const p50 = r.frame[0] <= typing.p50;
-    const p90 = r.frame[1] <= typing.p90;
     const pace = r.paceMs === 0 ? "flat out" : `at ~${Math.round(1000 / r.paceMs)} keys/s`;
-    lines.push(
-      `- ${r.sessions} sessions ${pace}: p50 ${r.frame[0].toFixed(1)} vs ${typing.p50.toFixed(1)} ms: ${p50 ? "met" : "**missed**"}; p90 ${r.frame[1].toFixed(1)} vs ${typing.p90.toFixed(1)} ms: ${p90 ? "met" : "**missed**"}.`,
-    );
+    lines.push(`- ${r.sessions} sessions ${pace}:`);
+    lines.push(`  - ${against(r, "a local client typing into the composer", typing)}.`);
+    if (scrolling) {
+      lines.push(`  - ${against(r, "the local client's k in 10,000 messages", scrolling)}.`);
+    }
   }
   return lines;
 }
