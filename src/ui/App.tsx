@@ -420,7 +420,8 @@ function ChatScreen({
                   height={paneHeight}
                   lines={[
                     "No conversation open",
-                    "↑↓ to choose one · Enter opens it · n starts a new one · ? help",
+                    "↑↓ to choose one · Enter opens it",
+                    "n starts a new one · ? help",
                   ]}
                 />
               )}
