@@ -276,7 +276,7 @@ function verdicts(rows: Row[], client: ClientFigures): string[] {
   ];
   const against = (r: Row, what: string, figure: { p50: number; p90: number }) => {
     const verdict = (mine: number, theirs: number) =>
-      `${mine.toFixed(1)} vs ${theirs.toFixed(1)} ms: ${mine <= theirs ? "met" : `**missed** by ${(mine - theirs).toFixed(1)} ms`}`;
+      `${mine.toFixed(2)} vs ${theirs.toFixed(2)} ms: ${mine <= theirs ? "met" : `**missed** by ${(mine - theirs).toFixed(2)} ms`}`;
     return `against ${what}: p50 ${verdict(r.frame[0], figure.p50)}; p90 ${verdict(r.frame[1], figure.p90)}`;
   };
   for (const r of rows.filter((row) => row.sessions > 1)) {
