@@ -56,6 +56,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
     const session: Session = {
       api: createApi({ baseUrl: message.apiUrl, token: message.token }),
       baseUrl: message.apiUrl,
+      serverLabel: "parley ssh",
       me: newSessionIdentity(message.username),
       notify: { bell: true, desktop: true },
       terminal: terminalOut(output, message.env),

@@ -365,7 +365,11 @@ function ChatScreen({
 
   return (
     <Box flexDirection="column" width={columns} height={rows}>
-      <Header width={columns} me={me} server={session.baseUrl.replace(/^https?:\/\//, "")} />
+      <Header
+        width={columns}
+        me={me}
+        server={session.serverLabel ?? session.baseUrl.replace(/^https?:\/\//, "")}
+      />
       {dialog?.kind === "help" ? (
         <Help width={columns} height={bodyHeight} onClose={() => setDialog(null)} />
       ) : (

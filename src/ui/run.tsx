@@ -173,7 +173,12 @@ export async function runClient(args: ClientArgs): Promise<number> {
   const paths = parleyPaths();
   const config = resolveClientConfig({ ...args, env, paths });
 
-  let target: { baseUrl: string; token: string | undefined; username: string | undefined };
+  let target: {
+    baseUrl: string;
+    token: string | undefined;
+    username: string | undefined;
+    label?: string;
+  };
   let embedded: { close(): Promise<void> } | undefined;
   if (config.baseUrl === undefined) {
     const { startServer } = await import("../server/index.ts");
@@ -185,7 +190,12 @@ export async function runClient(args: ClientArgs): Promise<number> {
     });
     const user = server.demoUsers[0]!;
     embedded = server;
-    target = { baseUrl: server.url, token: user.token, username: user.username };
+    target = {
+      baseUrl: server.url,
+      token: user.token,
+      username: user.username,
+      label: "the demo (embedded server)",
+    };
   } else {
     target = { baseUrl: config.baseUrl, token: config.token, username: config.username };
   }
@@ -200,6 +210,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
   const session: Session = {
     api: createApi({ baseUrl, token }),
     baseUrl,
+    serverLabel: target.label,
     me,
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: { bell: config.bell, desktop: config.notifications },

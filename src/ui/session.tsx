@@ -12,6 +12,8 @@ import type { TerminalOut } from "./terminal.ts";
 export type Session = {
   api: Api;
   baseUrl: string;
+  /** What the header calls the server, where its address would mean nothing to the person. */
+  serverLabel?: string;
   me: Store<string | undefined>;
   /** Called once when the identity is first learned, to remember it on disk. */
   onIdentity?: (username: string) => void;

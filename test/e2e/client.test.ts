@@ -43,6 +43,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
       30_000,
     );
     expect(p.info("#{alternate_on}")).toBe("1");
+    expect(p.screen()).toContain("parley · alice @ the demo (embedded server)");
 
     // Open the first conversation and send.
     p.send("Enter");

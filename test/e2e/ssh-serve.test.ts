@@ -156,7 +156,8 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     const alice = pane("alice");
     const bob = pane("bob");
     await alice.waitFor(
-      (s) => s.includes("parley · alice") && s.includes("● online") && s.includes("#team"),
+      (s) =>
+        s.includes("parley · alice @ parley ssh") && s.includes("● online") && s.includes("#team"),
       "alice's conversation list",
       30_000,
     );
