@@ -2,7 +2,7 @@
 // and the global keys. Server state comes from the query hooks; this component only
 // turns keys into intents.
 import { useQueryClient } from "@tanstack/react-query";
-import { Box, useApp, useWindowSize } from "ink";
+import { Box, useApp, useStdout, useWindowSize } from "ink";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { newIdempotencyKey } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
@@ -62,14 +62,25 @@ export function App() {
   const { exit } = useApp();
   const quit = useCallback(() => exit(), [exit]);
 
-  // Ctrl+C quits from anywhere, even over a dialog.
+  const { stdout } = useStdout();
+  const queryClient = useQueryClient();
+  const { status } = useSession();
+  // From anywhere, even over a dialog: Ctrl+C quits; Ctrl+L draws the whole screen again
+  // (after something else wrote on it: a `wall`, a background job, a glitch over SSH), by
+  // the path a resize takes; Ctrl+R asks the server for everything on screen now, also
+  // instead of waiting out the back-off while it was unreachable.
   useKeypress(
     (input, key) => {
-      if (key.ctrl && input === "c") {
-        quit();
-        return true;
-      }
-      return false;
+      if (!key.ctrl) return false;
+      if (input === "c") quit();
+      else if (input === "l") stdout.emit("resize");
+      else if (input === "r") {
+        status.info("Refreshing…");
+        void queryClient.refetchQueries({ type: "active" }).then(() => {
+          if (status.notice.get()?.text === "Refreshing…") status.clear();
+        });
+      } else return false;
+      return true;
     },
     { priority: PRIORITY.dialog + 100 },
   );

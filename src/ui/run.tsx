@@ -97,8 +97,10 @@ export function mountClient(options: {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   onRenderError?: (error: Error) => void;
+  /** The session's server state; a new one by default (tests pass theirs to look into). */
+  queryClient?: QueryClient;
 }): Instance {
-  const queryClient = createQueryClient(options.session.status);
+  const queryClient = options.queryClient ?? createQueryClient(options.session.status);
   // On a resize the terminal may already hold a frame of the old size, reflowed or
   // scrolled (over SSH a poll can draw one before the window change arrives), and Ink's
   // relative erase would then miss. So every resize starts from a clean screen and a

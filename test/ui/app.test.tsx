@@ -330,6 +330,40 @@ describe("the client against the embedded server", () => {
     await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "recovery", 40_000);
   }, 60_000);
 
+  it("retries at once with Ctrl+R instead of waiting out the back-off", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-down-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, "server.db");
+    const first = await startServer({ port: 0, db, demo: true, demoReplies: false });
+    const { port, url } = first;
+    const token = first.demoUsers[0]!.token;
+    await first.close();
+    harness = await startHarness({ server: first, baseUrl: url, token });
+    await harness.waitFor((s) => s.includes("Ctrl+R: now"), "the offline screen");
+    const again = await startServer({ port, db, demo: true, demoReplies: false });
+    cleanups.push(() => again.close());
+    // The list's next try by itself is 10 s (±15%) after its first failure: well after this.
+    await harness.press(KEYS.ctrlR);
+    await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "online", 6000);
+  }, 30_000);
+
+  it("draws the whole screen again with Ctrl+L", async () => {
+    harness = await startHarness();
+    const before = await harness.waitFor(
+      (s) => s.includes("● online") && s.includes("●2") && s.includes("bob: confirmed, thanks"),
+      "the list with every preview",
+    );
+    const written = harness.written().length;
+    await harness.press(KEYS.ctrlL);
+    const redraw = () => harness!.written().slice(written);
+    // From a clean screen, a whole frame, not a diff: every row of the list comes again.
+    await harness.waitFor(
+      () => /\x1b\[2J[\s\S]*#team[\s\S]*#oncall/.test(redraw()),
+      "a clean screen, then a whole frame",
+    );
+    await harness.waitFor((s) => s === before, "the same screen as before");
+  });
+
   it("says the token was rejected and how to set one", async () => {
     harness = await startHarness({ token: "not-a-token" });
     await harness.waitFor(

@@ -5,10 +5,9 @@ import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
-import { render } from "ink";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { createQueryClient, Root } from "../../src/ui/run.tsx";
+import { createQueryClient, mountClient } from "../../src/ui/run.tsx";
 import { createSessionState, newSessionIdentity, type Session } from "../../src/ui/session.tsx";
 
 class FakeStdout extends EventEmitter {
@@ -59,6 +58,8 @@ export const KEYS = {
   shiftTab: "\x1b[Z",
   backspace: "\x7f",
   ctrlC: "\x03",
+  ctrlL: "\x0c",
+  ctrlR: "\x12",
   pageUp: "\x1b[5~",
   pageDown: "\x1b[6~",
 } as const;
@@ -141,19 +142,16 @@ export async function startHarness(
       stdout.write(data);
     },
   };
-  const instance = render(
-    <Root session={session} queryClient={queryClient} env={options.env ?? {}} />,
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
-      interactive: true,
-      alternateScreen: true,
-      incrementalRendering: true,
-      patchConsole: false,
-      exitOnCtrlC: false,
-    },
-  );
+  // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
+  // from a clean screen and a full frame.
+  const instance = mountClient({
+    session,
+    env: options.env ?? {},
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
+    queryClient,
+  });
 
   const screen = () => {
     const buffer = term.buffer.active;

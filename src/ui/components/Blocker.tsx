@@ -16,8 +16,11 @@ export function Blocker({ width, height }: { width: number; height: number }) {
         ]
       : [
           `Cannot reach ${session.baseUrl}`,
-          connection.state === "offline" ? screenText(connection.reason) : "",
-          "Retrying with back-off; this screen goes away when the server answers.",
+          // The reason without the address the line above already names.
+          connection.state === "offline"
+            ? screenText(connection.reason.replace(`Cannot reach ${session.baseUrl}`, "").trim())
+            : "",
+          "Retrying with back-off (Ctrl+R: now); this goes away when the server answers.",
           "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
         ];
   return <CenteredNote width={width} height={height} lines={lines} alert />;

@@ -46,7 +46,7 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
   } else if (connection.state === "offline" && notice?.kind !== "error") {
     left = (
       <Text color={theme.error} bold>
-        {truncate(` ✗ ${screenText(connection.reason)} Retrying by itself; q quits.`, room)}
+        {truncate(` ✗ Ctrl+R retries now · ${screenText(connection.reason)}`, room)}
       </Text>
     );
   } else if (notice) {
