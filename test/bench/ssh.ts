@@ -1,15 +1,17 @@
 // Keystroke-to-frame latency of `parley ssh`, alone and with 20 sessions at once, and what
 // the SSH server process holds in memory.
 //   node test/bench/ssh.ts        (after npm run build; npm run bench builds)
-// The built `parley ssh --demo --db :memory:` runs as a child process; this process is
-// the clients: ssh2 Clients, each with a 120x40 pty and a shell, signed in as the demo
-// users in turn. Each session opens its first conversation and types into the composer,
-// one key at a time: a key goes out when the previous one's frame has arrived in full.
-// "first bytes": from writing the key to the first bytes of output back; "frame": to the
-// last byte before the output goes quiet for QUIET_MS. Both processes share the cores,
-// and both ends run ssh2's JavaScript crypto (no native addon).
+// The built `parley ssh --demo --db :memory:` runs as a child process; this process drives
+// the clients, signed in as the demo users in turn, each with a 120x40 terminal: either
+// ssh2 Clients in this process (JavaScript SSH), or the system's OpenSSH client, each in
+// its own pseudo-terminal (util-linux `script`), as people connect and as the client
+// benchmark runs the local client. Each session opens its first conversation and types
+// into the composer, one key at a time: a key goes out when the previous one's frame has
+// arrived in full. "first bytes": from writing the key to the first bytes of output back;
+// "frame": to the last byte before the output goes quiet for QUIET_MS. The server, the
+// clients and this process share the cores.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -25,13 +27,19 @@ const PACE_MS = 200;
 const KEY_TIMEOUT_MS = 5000;
 const SETTLE_MS = 500;
 // Diagnostics only: extra node flags for the server (e.g. --cpu-prof), extra arguments to
-// parley ssh (e.g. BENCH_SSH_ARGS="--threads 1"), and which rows to
-// run, as sessions:pace pairs (e.g. BENCH_SSH_ROWS=1:0,20:200).
+// parley ssh (e.g. BENCH_SSH_ARGS="--threads 1"), and which rows to run, as
+// sessions:pace:client (e.g. BENCH_SSH_ROWS=1:0:openssh,20:200:ssh2).
 const NODE_FLAGS = (process.env.BENCH_SSH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const SSH_ARGS = (process.env.BENCH_SSH_ARGS ?? "").split(" ").filter(Boolean);
-const ROWS = (process.env.BENCH_SSH_ROWS ?? `1:0,20:0,20:${PACE_MS}`)
+const ROWS = (
+  process.env.BENCH_SSH_ROWS ??
+  `1:0:openssh,20:0:openssh,20:${PACE_MS}:openssh,20:0:ssh2,20:${PACE_MS}:ssh2`
+)
   .split(",")
-  .map((pair) => pair.split(":").map(Number) as [number, number]);
+  .map((row) => {
+    const [count, pace, client = "openssh"] = row.split(":");
+    return [Number(count), Number(pace), client as ClientKind] as const;
+  });
 
 type Server = {
   child: ChildProcess;
@@ -95,7 +103,80 @@ type Session = {
   close(): void;
 };
 
-function connect(port: number, username: string, privateKey: string): Promise<Session> {
+/** A way to a session's terminal: bytes in, bytes out. */
+type Transport = {
+  write(data: string): void;
+  onData(listener: (chunk: Buffer) => void): void;
+  close(): void;
+};
+
+/** Times keys and waits for text over a transport. */
+function sessionOver(username: string, transport: Transport): Session {
+  let text = "";
+  let lastByteAt = 0;
+  let onBytes: (() => void) | undefined;
+  transport.onData((chunk) => {
+    text += chunk.toString("utf8");
+    if (text.length > 200_000) text = text.slice(-100_000);
+    lastByteAt = performance.now();
+    onBytes?.();
+  });
+  /** Waits until no bytes arrived for QUIET_MS; resolves with the last byte's time. */
+  const quiet = (ms = QUIET_MS) =>
+    new Promise<number>((done) => {
+      const check = () => {
+        const idle = performance.now() - lastByteAt;
+        if (idle >= ms) done(lastByteAt);
+        else setTimeout(check, ms - idle + 1);
+      };
+      check();
+    });
+  return {
+    received: () => text,
+    key: (data) =>
+      new Promise((done, fail) => {
+        const sentAt = performance.now();
+        const timer = setTimeout(
+          () =>
+            fail(
+              new Error(
+                `${username}: no frame for ${JSON.stringify(data)}: ${JSON.stringify(text.slice(-1500))}`,
+              ),
+            ),
+          KEY_TIMEOUT_MS,
+        );
+        onBytes = () => {
+          onBytes = undefined;
+          const first = performance.now() - sentAt;
+          void quiet().then((last) => {
+            clearTimeout(timer);
+            done([first, last - sentAt]);
+          });
+        };
+        transport.write(data);
+      }),
+    press: (data) => transport.write(data),
+    async until(wanted, timeoutMs = 30_000) {
+      const deadline = performance.now() + timeoutMs;
+      while (!text.includes(wanted)) {
+        if (performance.now() > deadline) {
+          throw new Error(
+            `${username}: no "${wanted}" on screen: ${JSON.stringify(text.slice(-3000))}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await quiet();
+    },
+    settled: async (ms) => {
+      await quiet(ms);
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** An ssh2 client in this process (JavaScript SSH, AES-GCM through node:crypto). */
+function connectSsh2(port: number, username: string, keys: ClientKeys): Promise<Session> {
   return new Promise((resolveSession, reject) => {
     const client = new ssh2.Client();
     client.on("error", reject);
@@ -104,76 +185,74 @@ function connect(port: number, username: string, privateKey: string): Promise<Se
       client.setNoDelay(true);
       client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
         if (error) return reject(error);
-        let text = "";
-        let lastByteAt = 0;
-        let onBytes: (() => void) | undefined;
-        stream.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-          if (text.length > 200_000) text = text.slice(-100_000);
-          lastByteAt = performance.now();
-          onBytes?.();
-        });
-        stream.stderr.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-        });
-        /** Waits until no bytes arrived for QUIET_MS; resolves with the last byte's time. */
-        const quiet = (ms = QUIET_MS) =>
-          new Promise<number>((done) => {
-            const check = () => {
-              const idle = performance.now() - lastByteAt;
-              if (idle >= ms) done(lastByteAt);
-              else setTimeout(check, ms - idle + 1);
-            };
-            check();
-          });
-        resolveSession({
-          received: () => text,
-          key: (data) =>
-            new Promise((done, fail) => {
-              const sentAt = performance.now();
-              const timer = setTimeout(
-                () =>
-                  fail(
-                    new Error(
-                      `${username}: no frame for ${JSON.stringify(data)}: ${JSON.stringify(text.slice(-1500))}`,
-                    ),
-                  ),
-                KEY_TIMEOUT_MS,
-              );
-              onBytes = () => {
-                onBytes = undefined;
-                const first = performance.now() - sentAt;
-                void quiet().then((last) => {
-                  clearTimeout(timer);
-                  done([first, last - sentAt]);
-                });
-              };
+        resolveSession(
+          sessionOver(username, {
+            write: (data) => {
               stream.write(data);
-            }),
-          press: (data) => {
-            stream.write(data);
-          },
-          async until(wanted, timeoutMs = 30_000) {
-            const deadline = performance.now() + timeoutMs;
-            while (!text.includes(wanted)) {
-              if (performance.now() > deadline) {
-                throw new Error(
-                  `${username}: no "${wanted}" on screen: ${JSON.stringify(text.slice(-3000))}`,
-                );
-              }
-              await new Promise((r) => setTimeout(r, 20));
-            }
-            await quiet();
-          },
-          settled: async (ms) => {
-            await quiet(ms);
-          },
-          close: () => client.end(),
-        });
+            },
+            onData: (listener) => {
+              stream.on("data", listener);
+              stream.stderr.on("data", listener);
+            },
+            close: () => client.end(),
+          }),
+        );
       });
     });
-    client.connect({ host: "127.0.0.1", port, username, privateKey, readyTimeout: 30_000 });
+    client.connect({
+      host: "127.0.0.1",
+      port,
+      username,
+      privateKey: keys.privateKey,
+      readyTimeout: 30_000,
+    });
   });
+}
+
+/**
+ * The system's OpenSSH client, as people connect, in a 120x40 pseudo-terminal of its own
+ * (util-linux `script`, as the client benchmark runs the local client): its C crypto
+ * (chacha20-poly1305 by default) on this side, and the same pty hop as the local client.
+ */
+async function connectOpenSsh(port: number, username: string, keys: ClientKeys): Promise<Session> {
+  const ssh = [
+    "ssh -tt -q",
+    `-i ${keys.keyFile}`,
+    "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes",
+    `-p ${port} ${username}@127.0.0.1`,
+  ].join(" ");
+  const child = spawn("script", ["-qfec", `stty cols 120 rows 40; exec ${ssh}`, "/dev/null"], {
+    env: { ...process.env, TERM: "xterm-256color" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin!.on("error", () => {});
+  child.stderr!.resume();
+  return sessionOver(username, {
+    write: (data) => {
+      child.stdin!.write(data);
+    },
+    onData: (listener) => child.stdout!.on("data", listener),
+    close: () => {
+      child.kill("SIGTERM");
+    },
+  });
+}
+
+type ClientKeys = { privateKey: string; keyFile: string };
+type ClientKind = "ssh2" | "openssh";
+const CONNECT: Record<ClientKind, typeof connectSsh2> = {
+  ssh2: connectSsh2,
+  openssh: connectOpenSsh,
+};
+
+function hasOpenSsh(): boolean {
+  try {
+    execFileSync("ssh", ["-V"], { stdio: "ignore" });
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -184,6 +263,7 @@ function percentile(sorted: number[], p: number): number {
 type Row = {
   sessions: number;
   paceMs: number;
+  client: ClientKind;
   keys: number;
   first: [number, number];
   frame: [number, number, number];
@@ -194,13 +274,14 @@ type Row = {
 async function run(
   server: Server,
   count: number,
-  privateKey: string,
+  keys: ClientKeys,
   paceMs: number,
+  client: ClientKind,
 ): Promise<Row> {
   const started = performance.now();
   const sessions = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      connect(server.port, USERS[i % USERS.length]!, privateKey),
+      CONNECT[client](server.port, USERS[i % USERS.length]!, keys),
     ),
   );
   // Every session on screen with its list, then its first conversation open.
@@ -242,6 +323,7 @@ async function run(
   return {
     sessions: count,
     paceMs,
+    client,
     keys: firsts.length,
     first: [percentile(firsts, 50), percentile(firsts, 99)],
     frame: [percentile(frames, 50), percentile(frames, 90), percentile(frames, 99)],
@@ -281,7 +363,7 @@ function verdicts(rows: Row[], client: ClientFigures): string[] {
   };
   for (const r of rows.filter((row) => row.sessions > 1)) {
     const pace = r.paceMs === 0 ? "flat out" : `at ~${Math.round(1000 / r.paceMs)} keys/s`;
-    lines.push(`- ${r.sessions} sessions ${pace}:`);
+    lines.push(`- ${r.sessions} ${r.client} sessions ${pace}:`);
     lines.push(`  - ${against(r, "a local client typing into the composer", typing)}.`);
     if (scrolling) {
       lines.push(`  - ${against(r, "the local client's k in 10,000 messages", scrolling)}.`);
@@ -293,11 +375,20 @@ function verdicts(rows: Row[], client: ClientFigures): string[] {
 export async function benchSsh(client: ClientFigures = {}): Promise<string> {
   const { private: privateKey } = ssh2.utils.generateKeyPairSync("ed25519");
   const server = await startServer();
+  const keyFile = join(server.dir, "id_ed25519");
+  writeFileSync(keyFile, privateKey, { mode: 0o600 });
+  const keys: ClientKeys = { privateKey, keyFile };
+  const openssh = hasOpenSsh();
+  const skipped: string[] = [];
   try {
     const idle = rssMiB(server.child.pid!);
     const rows: Row[] = [];
-    for (const [count, paceMs] of ROWS) {
-      rows.push(await run(server, count, privateKey, paceMs));
+    for (const [count, paceMs, kind] of ROWS) {
+      if (kind === "openssh" && !openssh) {
+        skipped.push(`${count}:${paceMs}:${kind}`);
+        continue;
+      }
+      rows.push(await run(server, count, keys, paceMs, kind));
       await liveZero(server);
     }
     // Give the collector a moment, then see what the sessions left behind.
@@ -305,14 +396,17 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
     const after = rssMiB(server.child.pid!);
     const ms = (n: number) => n.toFixed(1);
     return [
-      `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process, ssh2 clients here (120x40 pty each, demo users in turn), ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. All on screen: from connecting to every session's first full screen.`,
+      `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process (default worker threads), 120x40 terminals, demo users in turn, ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. Clients: "openssh" is the system's \`ssh -tt\` in a pty of its own (util-linux \`script\`, the same hop as the local client in the client benchmark), "ssh2" is ssh2's JavaScript client in the bench process. All on screen: from connecting to every session's first full screen.`,
       "",
-      "| sessions | typing | keys | first bytes p50 ms | p99 ms | whole frame p50 ms | p90 ms | p99 ms | all on screen ms | server RSS MiB |",
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| sessions | clients | typing | keys | first bytes p50 ms | p99 ms | whole frame p50 ms | p90 ms | p99 ms | all on screen ms | server RSS MiB |",
+      "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.sessions} | ${r.paceMs === 0 ? "flat out" : `~${Math.round(1000 / r.paceMs)} keys/s`} | ${r.keys} | ${ms(r.first[0])} | ${ms(r.first[1])} | ${ms(r.frame[0])} | ${ms(r.frame[1])} | ${ms(r.frame[2])} | ${Math.round(r.connectMs)} | ${Math.round(r.rss)} |`,
+          `| ${r.sessions} | ${r.client} | ${r.paceMs === 0 ? "flat out" : `~${Math.round(1000 / r.paceMs)} keys/s`} | ${r.keys} | ${ms(r.first[0])} | ${ms(r.first[1])} | ${ms(r.frame[0])} | ${ms(r.frame[1])} | ${ms(r.frame[2])} | ${Math.round(r.connectMs)} | ${Math.round(r.rss)} |`,
       ),
+      ...(skipped.length > 0
+        ? ["", `Skipped (no \`ssh\` or \`script\` here): ${skipped.join(", ")}.`]
+        : []),
       "",
       `Server RSS: ${Math.round(idle)} MiB before any session, ${Math.round(after)} MiB after all of them left (live sessions back to 0).`,
       ...verdicts(rows, client),
