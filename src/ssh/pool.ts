@@ -54,14 +54,28 @@ export function inThreadPool(): HostPool {
   };
 }
 
-type Slot = { worker: Worker; sessions: Set<number>; retired: boolean };
+type Slot = {
+  worker: Worker;
+  sessions: Set<number>;
+  retired: boolean;
+  idle?: NodeJS.Timeout;
+};
+
+/** How long a worker without sessions is kept warm for the next one. */
+export const IDLE_RETIRE_MS = 30_000;
 
 /**
  * `size` worker threads, started at once so nobody's first session waits for one to load.
- * A worker whose last session ends is replaced by a fresh one: V8 keeps the heap a
- * thread grew for its sessions, and ending the thread is what gives it back.
+ * A worker left without sessions for `idleRetireMs` is replaced by a fresh one: V8 keeps
+ * the heap a thread grew for its sessions, and ending the thread is what gives it back.
+ * Until then it stays warm (compiled, its caches full) for whoever connects next.
  */
-export function workerPool(script: URL, size: number, log: (line: string) => void): HostPool {
+export function workerPool(
+  script: URL,
+  size: number,
+  log: (line: string) => void,
+  idleRetireMs = IDLE_RETIRE_MS,
+): HostPool {
   const { listen, deliver } = router();
   const slots: Slot[] = [];
   const slotOf = new Map<number, Slot>();
@@ -81,7 +95,13 @@ export function workerPool(script: URL, size: number, log: (line: string) => voi
         slotOf.delete(message.id);
       }
       deliver(message);
-      if (message.type === "done" && slot.sessions.size === 0 && !closing) retire(slot);
+      if (message.type === "done" && slot.sessions.size === 0 && !closing) {
+        clearTimeout(slot.idle);
+        slot.idle = setTimeout(() => {
+          if (slot.sessions.size === 0 && !closing) retire(slot);
+        }, idleRetireMs);
+        slot.idle.unref();
+      }
     });
     worker.on("error", (error) => log(`parley ssh: a session worker failed: ${error.stack}`));
     worker.on("exit", (code) => {
@@ -113,6 +133,7 @@ export function workerPool(script: URL, size: number, log: (line: string) => voi
         slots.length < size
           ? spawn()
           : slots.reduce((a, b) => (b.sessions.size < a.sessions.size ? b : a));
+      clearTimeout(slot.idle);
       slot.sessions.add(message.id);
       slotOf.set(message.id, slot);
       listen(message.id, events);
@@ -124,6 +145,7 @@ export function workerPool(script: URL, size: number, log: (line: string) => voi
     threadIds: () => slots.map((slot) => slot.worker.threadId),
     async close() {
       closing = true;
+      for (const slot of slots) clearTimeout(slot.idle);
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };
