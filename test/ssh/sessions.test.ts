@@ -48,13 +48,18 @@ function visit(username: string, server = ssh): Promise<void> {
         if (error) return reject(error);
         let text = "";
         let step = 0;
+        // Enter on a list still settling can be dropped (no row selected yet): again, until
+        // the conversation opens.
+        let again: NodeJS.Timeout | undefined;
         stream.on("data", (chunk: Buffer) => {
           text += chunk.toString("utf8");
-          if (step === 0 && text.includes("online")) {
+          if (step === 0 && text.includes("online") && text.includes("▸")) {
             step = 1;
             stream.write("\r");
+            again = setInterval(() => stream.write("\r"), 2000);
           } else if (step === 1 && text.includes("Enter send")) {
             step = 2;
+            clearInterval(again);
             stream.write("hello from a visit");
           } else if (step === 2 && text.includes("hello from a visit")) {
             step = 3;
@@ -62,7 +67,10 @@ function visit(username: string, server = ssh): Promise<void> {
             client.end();
           }
         });
-        stream.on("close", () => resolve());
+        stream.on("close", () => {
+          clearInterval(again);
+          resolve();
+        });
       });
     });
     client.connect({ host: server.host, port: server.port, username, privateKey: clientKey });

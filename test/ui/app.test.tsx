@@ -312,7 +312,8 @@ describe("the client against the embedded server", () => {
     expect(page.data.filter((m) => m.message === "important words")).toHaveLength(1);
   });
 
-  it("says a server that is down is unreachable, retries, and recovers when it returns", async () => {
+  /** A client whose server is down (its port free), and a way to bring that server back. */
+  async function clientOfADeadServer() {
     const dir = mkdtempSync(join(tmpdir(), "parley-down-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, "server.db");
@@ -321,30 +322,30 @@ describe("the client against the embedded server", () => {
     const token = first.demoUsers[0]!.token;
     await first.close();
     harness = await startHarness({ server: first, baseUrl: url, token });
-    await harness.waitFor(
+    const restart = async () => {
+      const again = await startServer({ port, db, demo: true, demoReplies: false });
+      cleanups.push(() => again.close());
+    };
+    return { client: harness, url, restart };
+  }
+
+  it("says a server that is down is unreachable, retries, and recovers when it returns", async () => {
+    const { client, url, restart } = await clientOfADeadServer();
+    await client.waitFor(
       (s) => s.includes(`Cannot reach ${url}`) && s.includes("offline"),
       "the offline screen",
     );
-    const again = await startServer({ port, db, demo: true, demoReplies: false });
-    cleanups.push(() => again.close());
-    await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "recovery", 40_000);
+    await restart();
+    await client.waitFor((s) => s.includes("● online") && s.includes("#team"), "recovery", 40_000);
   }, 60_000);
 
   it("retries at once with Ctrl+R instead of waiting out the back-off", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-down-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const db = join(dir, "server.db");
-    const first = await startServer({ port: 0, db, demo: true, demoReplies: false });
-    const { port, url } = first;
-    const token = first.demoUsers[0]!.token;
-    await first.close();
-    harness = await startHarness({ server: first, baseUrl: url, token });
-    await harness.waitFor((s) => s.includes("Ctrl+R: now"), "the offline screen");
-    const again = await startServer({ port, db, demo: true, demoReplies: false });
-    cleanups.push(() => again.close());
+    const { client, restart } = await clientOfADeadServer();
+    await client.waitFor((s) => s.includes("Ctrl+R: now"), "the offline screen");
+    await restart();
     // The list's next try by itself is 10 s (±15%) after its first failure: well after this.
-    await harness.press(KEYS.ctrlR);
-    await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "online", 6000);
+    await client.press(KEYS.ctrlR);
+    await client.waitFor((s) => s.includes("● online") && s.includes("#team"), "online", 6000);
   }, 30_000);
 
   it("draws the whole screen again with Ctrl+L", async () => {
