@@ -10,7 +10,7 @@ export const KEYMAP: KeySection[] = [
       { keys: "Tab / Shift+Tab", does: "next / previous pane" },
       { keys: "Ctrl+C", does: "quit" },
       { keys: "Ctrl+L", does: "draw the whole screen again" },
-      { keys: "Ctrl+R", does: "refresh now (also ends a wait for a server that was down)" },
+      { keys: "Ctrl+R", does: "refresh now (retry at once when offline)" },
     ],
   },
   {
