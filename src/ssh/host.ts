@@ -39,8 +39,6 @@ type Running = { input: ChannelInput; output: ChannelOutput; instance: Instance 
 
 export function createSessionHost(post: (message: FromHost) => void): {
   handle(message: ToHost): void;
-  /** Sessions running here now. */
-  size(): number;
 } {
   const running = new Map<number, Running>();
 
@@ -101,7 +99,6 @@ export function createSessionHost(post: (message: FromHost) => void): {
   }
 
   return {
-    size: () => running.size,
     handle(message) {
       if (message.type === "open") return open(message);
       const session = running.get(message.id);

@@ -1,7 +1,8 @@
 // Where `parley ssh` runs its sessions' clients: worker threads, each with a session host
 // (src/ssh/host.ts), so drawing never holds up the SSH connections and the API server on
 // the main thread, and twenty people typing at once are drawn on the spare cores; or,
-// without a worker script (running from source, tests), a host in this thread. The SSH server sees the same thing either way.
+// without a worker script (running from source, tests), a host in this thread. The SSH
+// server sees the same thing either way.
 import { Worker } from "node:worker_threads";
 import { createSessionHost, type FromHost, type ToHost } from "./host.ts";
 
