@@ -142,7 +142,8 @@ async function ssh(args: string[]): Promise<void> {
   const port = parsePort(values.port);
   const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
   const { runSsh } = await import("./ssh/main.ts");
-  // Built, the sessions' worker script sits beside this file (rolldown.config.ts).
+  // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
+  // source there is none, and sessions run on the main thread.
   const hostScript = new URL("./ssh-worker.js", import.meta.url);
   await runSsh({
     host: values.host,
@@ -150,7 +151,7 @@ async function ssh(args: string[]): Promise<void> {
     db: values.db,
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
-    hostScript: threads !== 0 && existsSync(hostScript) ? hostScript : undefined,
+    hostScript: existsSync(hostScript) ? hostScript : undefined,
     threads,
   });
 }

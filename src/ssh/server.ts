@@ -38,7 +38,7 @@ export type SshServerOptions = {
    * threads; without it they run on this thread (running from source, some tests).
    */
   hostScript?: URL;
-  /** Worker threads for the sessions. Default: one per core but one, 1 to 8. */
+  /** Worker threads for the sessions. Default: one per core but one, 1 to 8; 0: this thread. */
   hostThreads?: number;
 };
 
@@ -155,15 +155,13 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
     };
-    let ended: () => void = () => {};
+    const ended = Promise.withResolvers<void>();
     const entry: Live = {
       user: user.username,
       resize: (columns, rows) => pool.send({ type: "resize", id, columns, rows }),
       stop: () => pool.send({ type: "stop", id }),
       drop: onClose,
-      done: new Promise<void>((resolve) => {
-        ended = resolve;
-      }),
+      done: ended.promise,
     };
     live.add(entry);
     pool.open(
@@ -185,7 +183,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         },
         done: (crash) => {
           finish(crash);
-          ended();
+          ended.resolve();
         },
       },
     );
