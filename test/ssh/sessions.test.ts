@@ -13,7 +13,7 @@ import { runInNewContext } from "node:vm";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { type Crash, workerPool } from "../../src/ssh/pool.ts";
+import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 
 setFlagsFromString("--expose-gc");
@@ -118,6 +118,28 @@ describe("parley ssh sessions", () => {
 
 const WORKER_SCRIPT = new URL("../../dist/ssh-worker.js", import.meta.url);
 
+/** Opens alice's session (id 1) on `pool`; resolves when it ends, with its crash if any. */
+function openAlice(
+  pool: HostPool,
+  output: (data: string) => void = () => {},
+): Promise<Crash | undefined> {
+  return new Promise((done) => {
+    pool.open(
+      {
+        type: "open",
+        id: 1,
+        username: "alice",
+        token: api.demoUsers.find((u) => u.username === "alice")!.token,
+        apiUrl: api.url,
+        columns: 100,
+        rows: 30,
+        env: { TERM: "xterm-256color" },
+      },
+      { output, done },
+    );
+  });
+}
+
 describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threads", () => {
   it("run on every worker: people sign in, type and leave", async () => {
     const threaded = await startSshServer({
@@ -144,25 +166,8 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
     try {
       const [first] = pool.threadIds();
       let drawn = "";
-      const ended = new Promise<Crash | undefined>((resolve) => {
-        pool.open(
-          {
-            type: "open",
-            id: 1,
-            username: "alice",
-            token: api.demoUsers.find((u) => u.username === "alice")!.token,
-            apiUrl: api.url,
-            columns: 100,
-            rows: 30,
-            env: { TERM: "xterm-256color" },
-          },
-          {
-            output: (data) => {
-              drawn += data;
-            },
-            done: resolve,
-          },
-        );
+      const ended = openAlice(pool, (data) => {
+        drawn += data;
       });
       await until(() => drawn.includes("online"), "the session's first screen", 20_000);
       expect(pool.threadIds()).toEqual([first]);
@@ -185,22 +190,7 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
     const logged: string[] = [];
     const pool = workerPool(pathToFileURL(script), 1, (line) => logged.push(line));
     try {
-      const ended = new Promise<Crash | undefined>((resolve) => {
-        pool.open(
-          {
-            type: "open",
-            id: 1,
-            username: "alice",
-            token: "t",
-            apiUrl: api.url,
-            columns: 80,
-            rows: 24,
-            env: {},
-          },
-          { output: () => {}, done: resolve },
-        );
-      });
-      const crash = await ended;
+      const crash = await openAlice(pool);
       expect(crash?.message).toMatch(/worker thread stopped/);
       await until(() => logged.some((l) => l.includes("this worker dies at once")), "the log");
     } finally {
