@@ -2,6 +2,7 @@
 // with the bytes a terminal sends, and read back from a terminal emulator. Each action
 // is checked on screen and in the server's state afterwards.
 import { mkdtempSync, rmSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation } from "../../src/api/schema.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { keys } from "../../src/ui/queries/keys.ts";
+import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 
 let harness: Harness | undefined;
@@ -513,6 +515,68 @@ describe("the client against the embedded server", () => {
       (s) => s.includes("news while you read old ones") && !s.includes("new ↓"),
       "back at the bottom",
     );
+  }, 30_000);
+
+  it("keeps a message that arrives while an older page is loading", async () => {
+    // The real server behind a relay that holds the first older page of messages until the
+    // open conversation's poll has brought the news: the page lands after the news.
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    cleanups.push(() => server.close());
+    const forward = async (req: Seen, res: ServerResponse) => {
+      const answer = await fetch(server.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: req.method === "GET" ? undefined : req.body,
+      });
+      const body = await answer.text();
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+      res.end(body);
+      return body;
+    };
+    let held: (() => void) | undefined;
+    // The news as the open conversation's poll answered it, each time.
+    const newsPolls: string[] = [];
+    const relay = await startForeignServer((req, res) => {
+      const olderMessages =
+        req.url.startsWith("/v1/messages?") && req.url.includes("starting_after");
+      if (olderMessages && !held) {
+        held = () => void forward(req, res);
+        return;
+      }
+      void forward(req, res).then((body) => {
+        if (req.url.includes("conversation_id=") && body.includes("news during the older page")) {
+          newsPolls.push(body);
+        }
+      });
+    });
+    cleanups.push(() => relay.close());
+    // Requests may take long here: the held page must not time out and be asked again.
+    harness = await startHarness({ server, baseUrl: relay.url, timeoutMs: 60_000 });
+    const bob = apiFor(server, 1);
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape, "g");
+    await harness.waitFor(
+      (s) => held !== undefined && s.includes("loading older…"),
+      "an older page held",
+    );
+    const team = await conversationWith(bob, "team");
+    await bob.messages.send({ conversation_id: team.id, message: "news during the older page" });
+    const mine = await conversationWith(apiFor(server), "team");
+    const newsInHistory = () =>
+      JSON.stringify(harness!.queryClient.getQueryData(keys.messages.list(mine.id))).includes(
+        "news during the older page",
+      );
+    // The news merged into the history, and two polls in a row answered the same (the news
+    // read, nothing more to change): after the older page lands, no poll brings anything new.
+    await harness.waitFor(
+      () => newsInHistory() && newsPolls.length >= 2 && newsPolls.at(-1) === newsPolls.at(-2),
+      "the news polled, merged and settled",
+    );
+    held!();
+    await harness.waitFor(() => !harness!.screen().includes("loading older…"), "the older page");
+    await harness.waitFor((s) => s.includes("1 new ↓"), "the count");
+    await harness.press("G");
+    await harness.waitFor((s) => s.includes("news during the older page"), "the news on screen");
   }, 30_000);
 
   it("edits by grapheme and takes a bracketed paste of several lines as one draft", async () => {

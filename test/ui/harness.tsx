@@ -101,6 +101,8 @@ export async function startHarness(
     baseUrl?: string;
     env?: NodeJS.ProcessEnv;
     username?: string | null;
+    /** Per request; short by default, so a test of a dead server is quick. */
+    timeoutMs?: number;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -122,7 +124,12 @@ export async function startHarness(
   const stdin = new FakeStdin();
   const baseUrl = options.baseUrl ?? server.url;
   const session: Session = {
-    api: createApi({ baseUrl, token: options.token ?? user.token, retries: 0, timeoutMs: 2000 }),
+    api: createApi({
+      baseUrl,
+      token: options.token ?? user.token,
+      retries: 0,
+      timeoutMs: options.timeoutMs ?? 2000,
+    }),
     baseUrl,
     me: newSessionIdentity(
       options.username === null ? undefined : (options.username ?? user.username),

@@ -66,12 +66,17 @@ export function useMessages(conversationId: string | undefined) {
     enabled: enabled && history.isSuccess,
     refetchInterval: enabled ? pollInterval(OPEN_POLL_MS) : false,
   });
+  // Merged on every poll answer, and again whenever an older page lands: TanStack stores a
+  // fetched page on top of the pages as they were when it was asked for, which drops what
+  // a poll merged while it was on its way (news would vanish until the next news).
+  const pageCount = history.data?.pages.length ?? 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pageCount is when to run again, not an input
   useEffect(() => {
     if (!conversationId || !latest.data) return;
     queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), (data) =>
       mergeLatest(data as MessagePages | undefined, latest.data),
     );
-  }, [queryClient, conversationId, latest.data]);
+  }, [queryClient, conversationId, latest.data, pageCount]);
   const messages = useMemo(
     () => chronological(history.data as MessagePages | undefined),
     [history.data],
