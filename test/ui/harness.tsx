@@ -101,7 +101,10 @@ export async function startHarness(
     baseUrl?: string;
     env?: NodeJS.ProcessEnv;
     username?: string | null;
-    /** Per request; short by default, so a test of a dead server is quick. */
+    /**
+     * Per request. The server answers in this same process, which a loaded CI machine can
+     * hold up for seconds; a poll that times out backs off past a test's wait.
+     */
     timeoutMs?: number;
   } = {},
 ): Promise<Harness> {
@@ -128,7 +131,7 @@ export async function startHarness(
       baseUrl,
       token: options.token ?? user.token,
       retries: 0,
-      timeoutMs: options.timeoutMs ?? 2000,
+      timeoutMs: options.timeoutMs ?? 10_000,
     }),
     baseUrl,
     me: newSessionIdentity(
