@@ -1,367 +1,118 @@
-// The screen: header, sidebar, message pane with composer, status bar; focus, dialogs
-// and the global keys. Server state comes from the query hooks; this component only
-// turns keys into intents.
-import { useQueryClient } from "@tanstack/react-query";
-import { Box, useApp, useStdout, useWindowSize } from "ink";
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { newIdempotencyKey } from "../api/client.ts";
-import type { Conversation, Message } from "../api/schema.ts";
+// The screen: header, sidebar, the open conversation with its composer, status bar. This
+// file wires state to components; what each key does lives in ui/actions/ (intents) and
+// the panes, server state in ui/queries/, sizes in layout.ts.
+import { Box, useApp, useWindowSize } from "ink";
+import { useCallback } from "react";
+import type { Conversation } from "../api/schema.ts";
+import { useConversationActions } from "./actions/conversations.ts";
+import { useMessageActions } from "./actions/messages.ts";
 import { Blocker } from "./components/Blocker.tsx";
-import { Composer, composerHeight } from "./components/Composer.tsx";
+import { composerHeight } from "./components/Composer.tsx";
+import { ConversationView } from "./components/ConversationView.tsx";
 import { Header } from "./components/Header.tsx";
 import { Help } from "./components/Help.tsx";
-import { type MessageAction, MessagePane } from "./components/MessagePane.tsx";
-import { NewConversation } from "./components/NewConversation.tsx";
-import { CenteredNote } from "./components/Panel.tsx";
-import { ReactionPicker } from "./components/ReactionPicker.tsx";
-import { Sidebar, type SidebarAction } from "./components/Sidebar.tsx";
+import { Sidebar } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
+import { useAnywhereKeys } from "./hooks/useAnywhereKeys.ts";
+import { useConversationBrowser } from "./hooks/useConversationBrowser.ts";
+import { useConversationItems } from "./hooks/useConversationItems.ts";
+import { useDialog } from "./hooks/useDialog.ts";
 import { useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
+import { useFocus } from "./hooks/useFocus.ts";
+import { useNotice } from "./hooks/useNotice.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
+import { useScreenKeys } from "./hooks/useScreenKeys.ts";
 import { HINTS } from "./keymap.ts";
 import { PRIORITY, useKeypress } from "./keys.tsx";
-import type { Item } from "./messageLines.ts";
-import { conversationIcons, conversationName } from "./names.ts";
-import {
-  FILTERS,
-  type Filter,
-  useConversationList,
-  useCreateConversation,
-  useDeleteConversation,
-  useOpenConversation,
-  useUpdateConversation,
-} from "./queries/conversations.ts";
-import {
-  discardSend,
-  useDeleteMessage,
-  useEditMessage,
-  useMessages,
-  useOutbox,
-  usePinnedMessage,
-  useSendMessage,
-  useToggleReaction,
-} from "./queries/messages.ts";
-import { useContacts, useMe, useSession } from "./session.tsx";
+import { messagePaneHeight, screenColumns } from "./layout.ts";
+import { useOpenConversation } from "./queries/conversations.ts";
+import { usePinnedMessage } from "./queries/history.ts";
+import { useRecoverAfterOutage } from "./queries/polling.ts";
+import { useMe, useSession } from "./session.tsx";
 import { describeError } from "./status.ts";
 import { useStore } from "./store.ts";
-import { copyToClipboard } from "./terminal.ts";
-
-type Focus = "sidebar" | "messages" | "composer";
-const FOCUS_ORDER: Focus[] = ["sidebar", "messages", "composer"];
-
-type Dialog =
-  | { kind: "help" }
-  | { kind: "react"; message: Message }
-  | { kind: "confirm"; prompt: string; run: () => void }
-  | { kind: "new" }
-  | null;
 
 export function App() {
   const { columns, rows } = useWindowSize();
   const { exit } = useApp();
   const quit = useCallback(() => exit(), [exit]);
-
-  const { stdout } = useStdout();
-  const queryClient = useQueryClient();
-  const { status } = useSession();
-  // From anywhere, even over a dialog: Ctrl+C quits; Ctrl+L draws the whole screen again
-  // (after something else wrote on it: a `wall`, a background job, a glitch over SSH), by
-  // the path a resize takes; Ctrl+R asks the server for everything on screen now, also
-  // instead of waiting out the back-off while it was unreachable.
-  useKeypress(
-    (input, key) => {
-      if (!key.ctrl) return false;
-      if (input === "c") quit();
-      else if (input === "l") stdout.emit("resize");
-      else if (input === "r") {
-        status.info("Refreshing…");
-        void queryClient.refetchQueries({ type: "active" }).then(() => {
-          if (status.notice.get()?.text === "Refreshing…") status.clear();
-        });
-      } else return false;
-      return true;
-    },
-    { priority: PRIORITY.dialog + 100 },
-  );
+  useAnywhereKeys(quit);
+  useRecoverAfterOutage();
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS)
     return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
   return <ChatScreen columns={columns} rows={rows} onQuit={quit} />;
 }
 
-function TooSmallScreen({
-  columns,
-  rows,
-  onQuit,
-}: {
-  columns: number;
-  rows: number;
-  onQuit: () => void;
-}) {
+function TooSmallScreen(props: ScreenProps) {
   useKeypress(
     (input) => {
-      if (input === "q") onQuit();
+      if (input === "q") props.onQuit();
       return true;
     },
     { priority: PRIORITY.global },
   );
-  return <TooSmall columns={columns} rows={rows} />;
+  return <TooSmall columns={props.columns} rows={props.rows} />;
 }
 
-function ChatScreen({
-  columns,
-  rows,
-  onQuit,
-}: {
-  columns: number;
-  rows: number;
-  onQuit: () => void;
-}) {
+type ScreenProps = { columns: number; rows: number; onQuit: () => void };
+
+function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const session = useSession();
   const me = useMe();
-  const contacts = useContacts();
-  const queryClient = useQueryClient();
-  const status = session.status;
+  const { status } = session;
   const connection = useStore(status.connection);
-  const notice = useStore(status.notice);
-
-  const [focus, setFocus] = useState<Focus>("sidebar");
-  const [filter, setFilter] = useState<Filter>("all");
-  const [selectedId, setSelectedId] = useState<string>();
-  const [openId, setOpenId] = useState<string>();
-  const [search, setSearch] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<Dialog>(null);
-
-  const list = useConversationList(filter, search !== null);
-  const conversations = useMemo(() => {
-    if (!search) return list.conversations;
-    const q = search.toLowerCase();
-    return list.conversations.filter((c) =>
-      conversationName(c, contacts).toLowerCase().includes(q),
-    );
-  }, [list.conversations, search, contacts]);
-
-  // Keep the sidebar cursor on something that exists.
-  useEffect(() => {
-    if (conversations.length > 0 && !conversations.some((c) => c.id === selectedId)) {
-      setSelectedId(conversations[0]!.id);
-    }
-  }, [conversations, selectedId]);
-
-  useNotifications(openId);
-  const openQuery = useOpenConversation(openId);
-  const listed = list.conversations.find((c) => c.id === openId);
-  const open: Conversation | undefined = openQuery.data ?? listed;
-  const history = useMessages(openId);
-  const outbox = useOutbox(openId);
-  const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
-  const items: Item[] = useMemo(
-    () => [
-      ...history.messages.map((message): Item => ({ kind: "message", key: message.id, message })),
-      ...outbox.map(
-        (entry): Item => ({ kind: "outbox", key: `out:${entry.idempotencyKey}`, entry }),
-      ),
-    ],
-    [history.messages, outbox],
-  );
-
-  const send = useSendMessage();
-  const edit = useEditMessage();
-  const removeMessage = useDeleteMessage();
-  const react = useToggleReaction();
-  const updateConversation = useUpdateConversation();
-  const deleteConversation = useDeleteConversation();
-  const createConversation = useCreateConversation();
-
-  // Confirmations fade; errors stay until the next one or the next action.
-  useEffect(() => {
-    if (notice?.kind !== "info") return;
-    const timer = setTimeout(status.clear, 5000);
-    return () => clearTimeout(timer);
-  }, [notice, status]);
-
+  const notice = useNotice(status);
+  const browser = useConversationBrowser();
+  const { list, selectedId } = browser;
+  const { dialog, ...dialogs } = useDialog(status);
   const drafts = useDrafts();
   const editing = useStore(drafts.editing);
 
-  const openConversation = (c: Conversation) => {
+  const { openId } = browser;
+  const openQuery = useOpenConversation(openId);
+  const open = openQuery.data ?? list.conversations.find((c) => c.id === openId);
+  const { focus, setFocus, cycle } = useFocus(openId !== undefined);
+  const { history, items } = useConversationItems(openId);
+  const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
+  useNotifications(openId);
+
+  const show = (c: Conversation) => {
     drafts.endEdit(openId);
-    setOpenId(c.id);
-    setSelectedId(c.id);
+    browser.open(c.id);
     setFocus("composer");
   };
-
-  const nameOf = (c: Conversation) => conversationName(c, contacts);
-
-  const onSidebarAction = (action: SidebarAction, c: Conversation) => {
-    status.clear();
-    const label = nameOf(c);
-    switch (action) {
-      case "open":
-        return openConversation(c);
-      case "pin":
-        return updateConversation.mutate({ id: c.id, params: { is_pinned: !c.is_pinned }, label });
-      case "mute":
-        return updateConversation.mutate({ id: c.id, params: { is_muted: !c.is_muted }, label });
-      case "archive":
-        return updateConversation.mutate({
-          id: c.id,
-          params: { archived_at: c.archived_at === null ? Math.floor(Date.now() / 1000) : null },
-          label,
-        });
-      case "delete":
-        return setDialog({
-          kind: "confirm",
-          prompt: `Delete the conversation with ${label} and all its messages, for everyone? y deletes, any other key keeps it`,
-          run: () => {
-            if (openId === c.id) setOpenId(undefined);
-            deleteConversation.mutate({ id: c.id, label });
-          },
-        });
-    }
-  };
-
-  const isMine = (m: Message) => me !== undefined && m.contact.username === me;
-
-  const startEdit = (message: Message) => {
-    if (!isMine(message)) {
-      status.error("Cannot edit", new Error("only your own messages can be edited"));
-      return;
-    }
-    drafts.startEdit(openId, message);
-    setFocus("composer");
-  };
-
-  const onMessageAction = (action: MessageAction, item: Item) => {
-    status.clear();
-    if (item.kind === "outbox") {
-      const { entry } = item;
-      if (action === "retry" && entry.status === "failed") {
-        send.mutate({
-          conversationId: entry.conversationId,
-          text: entry.text,
-          idempotencyKey: entry.idempotencyKey,
-        });
-      } else if (action === "drop" && entry.status === "failed") {
-        discardSend(queryClient, entry.idempotencyKey);
-        status.info("Dropped the unsent message.");
-      } else if (action === "copy") {
-        copyToClipboard(session.terminal, status, entry.text);
-      } else if (entry.status === "pending") {
-        status.info("Still sending…");
-      }
-      return;
-    }
-    const { message } = item;
-    switch (action) {
-      case "react":
-        if (!me)
-          return status.error(
-            "Cannot react",
-            new Error("send a message first, so parley learns who you are"),
-          );
-        return setDialog({ kind: "react", message });
-      case "edit":
-        return startEdit(message);
-      case "delete":
-        if (!isMine(message))
-          return status.error("Cannot delete", new Error("only your own messages can be deleted"));
-        return setDialog({
-          kind: "confirm",
-          prompt: "Delete this message for everyone? y deletes, any other key keeps it",
-          run: () => removeMessage.mutate({ message }),
-        });
-      case "pin":
-        if (!open) return;
-        return updateConversation.mutate({
-          id: open.id,
-          params: { pinned_message_id: open.pinned_message_id === message.id ? null : message.id },
-          label: nameOf(open),
-        });
-      case "copy": {
-        const attachment = message.attachments[0];
-        const text = message.message.trim()
-          ? message.message
-          : (attachment?.file_url ?? attachment?.url ?? "");
-        copyToClipboard(session.terminal, status, text);
-        return;
-      }
-      default:
-        return;
-    }
-  };
-
-  const submit = (text: string) => {
-    if (!openId) return;
-    status.clear();
-    if (editing) {
-      if (text.trim() !== editing.message.message.trim()) {
-        edit.mutate({ message: editing.message, text });
-      }
-      drafts.endEdit(openId);
-      return;
-    }
-    send.mutate({ conversationId: openId, text, idempotencyKey: newIdempotencyKey() });
-    drafts.clear(openId);
-  };
-
-  const editLast = () => {
-    const last = [...history.messages].reverse().find(isMine);
-    if (last) startEdit(last);
-  };
-
-  // Global keys: lowest priority, so panes and dialogs see every key first.
-  useKeypress(
-    (input, key) => {
-      if (key.tab) {
-        const step = key.shift ? -1 : 1;
-        const order = openId ? FOCUS_ORDER : (["sidebar"] as Focus[]);
-        const next = order[(order.indexOf(focus) + step + order.length) % order.length]!;
-        if (focus === "composer") drafts.endEdit(openId);
-        setFocus(next);
-        return true;
-      }
-      if (focus === "composer") return false;
-      const digit = Number(input);
-      if (digit >= 1 && digit <= FILTERS.length) {
-        setFilter(FILTERS[digit - 1]!);
-        setSearch(null);
-        setFocus("sidebar");
-      } else if (input === "/") {
-        setSearch("");
-        setFocus("sidebar");
-      } else if (input === "n") setDialog({ kind: "new" });
-      else if (input === "?") setDialog({ kind: "help" });
-      else if (input === "q") onQuit();
-      else if (key.escape && focus === "messages") setFocus("sidebar");
-      else return false;
-      return true;
+  const conversations = useConversationActions({
+    confirm: dialogs.confirm,
+    show,
+    started: (c) => {
+      browser.showFilter("all");
+      show(c);
     },
-    { priority: PRIORITY.global },
-  );
-
-  // A confirmation owns the next key: y does it, anything else keeps things as they are.
-  useKeypress(
-    (input, key) => {
-      if (dialog?.kind !== "confirm") return false;
-      if (key.ctrl && input === "c") return false;
-      setDialog(null);
-      if (input === "y" || input === "Y") dialog.run();
-      else status.info("Kept.");
-      return true;
+    forget: (id) => {
+      if (openId === id) browser.open(undefined);
     },
-    { priority: PRIORITY.dialog, isActive: dialog?.kind === "confirm" },
-  );
+  });
+  const messages = useMessageActions({
+    conversation: open,
+    drafts,
+    conversations,
+    confirm: dialogs.confirm,
+    pickReaction: (message) => dialogs.show({ kind: "react", message }),
+    toComposer: () => setFocus("composer"),
+  });
 
-  const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
-  const mainWidth = columns - sidebarWidth;
-  const bodyHeight = rows - 2;
+  const endEdit = () => drafts.endEdit(openId);
+  useScreenKeys({ focus, cycle, setFocus, browser, dialogs, onQuit, endEdit });
+
+  const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
   const draftRows = useDraftValue(drafts, openId, (draft) => composerHeight(draft, mainWidth));
-  const composerRows = dialog?.kind === "new" || !open ? 0 : draftRows;
-  const pickerRows = dialog?.kind === "react" ? 3 : 0;
-  const newRows = dialog?.kind === "new" ? 9 : 0;
-  const paneHeight = Math.max(4, bodyHeight - composerRows - pickerRows - newRows);
-
+  const paneHeight = messagePaneHeight(bodyHeight, {
+    composer: dialog?.kind === "new" || !open ? 0 : draftRows,
+    picker: dialog?.kind === "react",
+    newConversation: dialog?.kind === "new",
+  });
   const blocker =
     connection.state === "unauthorized" ||
     (connection.state === "offline" && list.conversations.length === 0);
@@ -382,15 +133,15 @@ function ChatScreen({
         server={session.serverLabel ?? session.baseUrl.replace(/^https?:\/\//, "")}
       />
       {dialog?.kind === "help" ? (
-        <Help width={columns} height={bodyHeight} onClose={() => setDialog(null)} />
+        <Help width={columns} height={bodyHeight} onClose={dialogs.close} />
       ) : (
         <Box flexDirection="row" height={bodyHeight}>
           <Sidebar
             width={sidebarWidth}
             height={bodyHeight}
             focused={focus === "sidebar" && dialog === null}
-            filter={filter}
-            conversations={conversations}
+            filter={browser.filter}
+            conversations={browser.conversations}
             selectedId={selectedId}
             openId={openId}
             me={me}
@@ -398,104 +149,41 @@ function ChatScreen({
             error={list.error ? describeError(list.error) : undefined}
             hasMore={list.hasMore}
             loadMore={list.loadMore}
-            search={search}
-            onSearchChange={setSearch}
-            onSearchDone={(keep) => {
-              if (!keep) setSearch(null);
-              else setSearch((s) => (s === "" ? null : s));
-            }}
-            onSelect={setSelectedId}
-            onAction={onSidebarAction}
+            search={browser.search}
+            onSearchChange={browser.setSearch}
+            onSearchDone={browser.endSearch}
+            onSelect={browser.setSelectedId}
+            onAction={conversations.act}
           />
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
           ) : (
-            <Box flexDirection="column" width={mainWidth} height={bodyHeight}>
-              {open ? (
-                <MessagePane
-                  key={open.id}
-                  title={nameOf(open)}
-                  icons={conversationIcons(open)}
-                  width={mainWidth}
-                  height={paneHeight}
-                  focused={focus === "messages" && dialog === null}
-                  items={items}
-                  me={me}
-                  pinned={pinned}
-                  loading={history.isLoading}
-                  hasOlder={history.hasOlder}
-                  isLoadingOlder={history.isLoadingOlder}
-                  loadOlder={history.loadOlder}
-                  onAction={onMessageAction}
-                  onLeave={() => setFocus("sidebar")}
-                />
-              ) : (
-                <CenteredNote
-                  width={mainWidth}
-                  height={paneHeight}
-                  lines={[
-                    "No conversation open",
-                    "↑↓ to choose one · Enter opens it",
-                    "n starts a new one · ? help",
-                  ]}
-                />
-              )}
-              {dialog?.kind === "react" ? (
-                <ReactionPicker
-                  width={mainWidth}
-                  mine={
-                    new Set(
-                      dialog.message.reactions.flatMap((r) =>
-                        Object.entries(r)
-                          .filter(([, users]) => me !== undefined && users.includes(me))
-                          .map(([name]) => name),
-                      ),
-                    )
-                  }
-                  onPick={(name) => {
-                    react.mutate({ message: dialog.message, name, me: me! });
-                    setDialog(null);
-                  }}
-                  onClose={() => setDialog(null)}
-                />
-              ) : null}
-              {dialog?.kind === "new" ? (
-                <NewConversation
-                  width={mainWidth}
-                  me={me}
-                  onCancel={() => setDialog(null)}
-                  onSubmit={(id) => {
-                    setDialog(null);
-                    createConversation.mutate(
-                      id.startsWith("grp_") ? { group_id: id } : { contact_id: id },
-                      {
-                        onSuccess: (c) => {
-                          setFilter("all");
-                          openConversation(c);
-                        },
-                      },
-                    );
-                  }}
-                />
-              ) : open ? (
-                <Composer
-                  width={mainWidth}
-                  focused={focus === "composer" && dialog === null}
-                  drafts={drafts}
-                  conversationId={open.id}
-                  label={editing ? "editing" : undefined}
-                  placeholder={
-                    editing ? "Enter saves · Esc cancels" : `Message ${nameOf(open)} · Enter sends`
-                  }
-                  onSubmit={submit}
-                  onEscape={() => {
-                    drafts.endEdit(openId);
-                    setFocus("messages");
-                  }}
-                  onEditLast={editLast}
-                />
-              ) : null}
-            </Box>
+            <ConversationView
+              width={mainWidth}
+              height={bodyHeight}
+              paneHeight={paneHeight}
+              conversation={open}
+              me={me}
+              items={items}
+              history={history}
+              pinned={pinned}
+              focus={{
+                messages: focus === "messages" && dialog === null,
+                composer: focus === "composer" && dialog === null,
+              }}
+              dialog={dialog}
+              closeDialog={dialogs.close}
+              drafts={drafts}
+              editing={editing}
+              conversations={conversations}
+              messages={messages}
+              onMessageAction={messages.act}
+              onLeaveMessages={() => setFocus("sidebar")}
+              onLeaveComposer={() => {
+                drafts.endEdit(openId);
+                setFocus("messages");
+              }}
+            />
           )}
         </Box>
       )}

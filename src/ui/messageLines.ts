@@ -4,7 +4,8 @@
 // the messages that come into view.
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
-import type { OutboxEntry } from "./queries/messages.ts";
+import type { OutboxEntry } from "./queries/outbox.ts";
+import { includesMe } from "./reactions.ts";
 import {
   clockTime,
   dayLabel,
@@ -56,7 +57,7 @@ function reactionsLine(message: Message, me: string | undefined): Line | null {
   for (const reaction of message.reactions) {
     for (const [name, users] of Object.entries(reaction)) {
       if (users.length === 0) continue;
-      const mine = me !== undefined && users.includes(me);
+      const mine = includesMe(users, me);
       line.push({
         text: `${emojiFor(name)} ${users.length}`,
         tone: mine ? "accent" : "plain",

@@ -5,6 +5,7 @@ import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
 import { type ContactBook, createContactBook } from "./contacts.ts";
+import type { PollPace } from "./queries/polling.ts";
 import { createStatusLine, type StatusLine } from "./status.ts";
 import { createStore, type Store, useStore } from "./store.ts";
 import type { TerminalOut } from "./terminal.ts";
@@ -22,6 +23,8 @@ export type Session = {
   terminal?: TerminalOut;
   status: StatusLine;
   contacts: ContactBook;
+  /** How often to poll (tests run it fast); 2 s for the open conversation, 5 s for lists. */
+  pollPace?: PollPace;
 };
 
 /** The per-session client state every Session carries. */

@@ -6,9 +6,8 @@ import {
   mergeLatest,
   oldestId,
   prependMessage,
-  toggledReactors,
-  withReactors,
 } from "../../src/ui/queries/cache.ts";
+import { toggledReactors, withReactors } from "../../src/ui/reactions.ts";
 import { bottomForTop, scrollToShow, viewportEndingAt } from "../../src/ui/window.ts";
 
 function msg(n: number, extra: Partial<Message> = {}): Message {

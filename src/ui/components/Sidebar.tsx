@@ -7,7 +7,7 @@ import type { Conversation } from "../../api/schema.ts";
 import { PRIORITY, useKeypress } from "../keys.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
-import { usePreview } from "../queries/messages.ts";
+import { usePreview } from "../queries/previews.ts";
 import { useContacts } from "../session.tsx";
 import { displayWidth, relativeTime, screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";

@@ -2,38 +2,18 @@
 // the person's own machine across SSH) when a message from someone else arrives in a
 // conversation that is not muted and not the one on screen. Muted conversations never
 // notify; each switch is in the config file (`bell`, `notifications`).
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { Conversation, Message } from "../../api/schema.ts";
+import type { Message } from "../../api/schema.ts";
 import { conversationName } from "../names.ts";
-import type { ConversationPages } from "../queries/cache.ts";
-import { useFetchMutedIds } from "../queries/conversations.ts";
-import { keys } from "../queries/keys.ts";
-import { useInbox } from "../queries/messages.ts";
+import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
+import { useInbox } from "../queries/previews.ts";
 import { useMe, useSession } from "../session.tsx";
 import { notify } from "../terminal.ts";
-
-function findConversation(
-  queryClient: ReturnType<typeof useQueryClient>,
-  id: string,
-): Conversation | undefined {
-  const detail = queryClient.getQueryData<Conversation>(keys.conversations.detail(id));
-  if (detail) return detail;
-  for (const [, data] of queryClient.getQueriesData<ConversationPages>({
-    queryKey: keys.conversations.lists(),
-  })) {
-    for (const page of data?.pages ?? []) {
-      const found = page.data.find((c) => c.id === id);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
 
 export function useNotifications(openId: string | undefined): void {
   const session = useSession();
   const me = useMe();
-  const queryClient = useQueryClient();
+  const findConversation = useFindConversation();
   const inbox = useInbox();
   const fetchMutedIds = useFetchMutedIds();
   const seen = useRef<Set<string> | null>(null);
@@ -54,7 +34,7 @@ export function useNotifications(openId: string | undefined): void {
     const options = session.notify ?? { bell: true, desktop: true };
     void fetchMutedIds().then((mutedIds) => {
       for (const m of fresh.reverse()) {
-        const conversation = findConversation(queryClient, m.conversation_id);
+        const conversation = findConversation(m.conversation_id);
         // The server's answer, else what the cache knows.
         if (mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted) continue;
         const where = conversation
@@ -66,5 +46,5 @@ export function useNotifications(openId: string | undefined): void {
         notify(session.terminal, title, m.message || "sent an attachment", options);
       }
     });
-  }, [inbox, me, openId, queryClient, session, fetchMutedIds]);
+  }, [inbox, me, openId, findConversation, session, fetchMutedIds]);
 }

@@ -4,8 +4,8 @@
 import type { InfiniteData } from "@tanstack/react-query";
 import type { Conversation, Message, Page } from "../../api/schema.ts";
 
-export type MessagePages = InfiniteData<Page<Message>, string | undefined>;
-export type ConversationPages = InfiniteData<Page<Conversation>, string | undefined>;
+export type MessagePages = InfiniteData<Page<Message>, unknown>;
+export type ConversationPages = InfiniteData<Page<Conversation>, unknown>;
 
 /** The oldest loaded message's id: the cursor for the next (older) page. */
 export function oldestId(pages: Page<Message>[]): string | undefined {
@@ -27,11 +27,9 @@ export function mergeLatest(data: MessagePages | undefined, latest: Page<Message
   }
   const boundary = latest.data[latest.data.length - 1];
   if (!boundary) return data;
+  // No overlap means more arrived than one page holds: the gap cannot be stitched.
+  if (!overlaps(data, latest)) return { pages: [latest], pageParams: [undefined] };
   const covered = new Set(latest.data.map((m) => m.id));
-  // No overlap means more arrived than one page holds: the gap cannot be stitched, start over.
-  if (!data.pages.some((page) => page.data.some((m) => covered.has(m.id)))) {
-    return { pages: [latest], pageParams: [undefined] };
-  }
   const [first, ...rest] = data.pages.map((page) => ({
     ...page,
     data: page.data.filter((m) => !covered.has(m.id) && m.created_at <= boundary.created_at),
@@ -42,6 +40,13 @@ export function mergeLatest(data: MessagePages | undefined, latest: Page<Message
     pages: [{ ...first!, data: [...latest.data, ...first!.data] }, ...rest],
     pageParams: data.pageParams,
   };
+}
+
+/** Whether the newest page meets the loaded history (always, unless it is not all there is). */
+export function overlaps(data: MessagePages, latest: Page<Message>): boolean {
+  if (!latest.has_more || data.pages.length === 0) return true;
+  const covered = new Set(latest.data.map((m) => m.id));
+  return data.pages.some((page) => page.data.some((m) => covered.has(m.id)));
 }
 
 /** All loaded messages, oldest first, without duplicates (pages can overlap after merges). */
@@ -61,9 +66,9 @@ export function chronological(data: MessagePages | undefined): Message[] {
 
 /** Every item of every loaded page through `fn`; null drops the item. */
 function mapPages<T>(
-  data: InfiniteData<Page<T>, string | undefined> | undefined,
+  data: InfiniteData<Page<T>, unknown> | undefined,
   fn: (item: T) => T | null,
-): InfiniteData<Page<T>, string | undefined> | undefined {
+): InfiniteData<Page<T>, unknown> | undefined {
   if (!data) return data;
   return {
     ...data,
@@ -97,19 +102,3 @@ export const mapConversations: (
   data: ConversationPages | undefined,
   fn: (c: Conversation) => Conversation | null,
 ) => ConversationPages | undefined = mapPages;
-
-/** Your reaction toggled: the full user list to send for that name (contract: it replaces). */
-export function toggledReactors(message: Message, name: string, me: string): string[] {
-  const current = message.reactions.find((r) => name in r)?.[name] ?? [];
-  return current.includes(me) ? current.filter((u) => u !== me) : [...current, me];
-}
-
-/** Applies a reaction name's new user list the way the server does. */
-export function withReactors(message: Message, name: string, users: string[]): Message {
-  const exists = message.reactions.some((r) => name in r);
-  let reactions = exists
-    ? message.reactions.map((r) => (name in r ? { [name]: users } : r))
-    : [...message.reactions, { [name]: users }];
-  reactions = reactions.filter((r) => (r[name] ?? [""]).length > 0);
-  return { ...message, reactions };
-}

@@ -2,8 +2,10 @@
 // Every mutation is optimistic: the cache changes at once, a failure restores the
 // snapshot and says why in the status bar, and the lists are refetched afterwards.
 import {
+  infiniteQueryOptions,
   type QueryClient,
   type QueryKey,
+  queryOptions,
   useInfiniteQuery,
   useMutation,
   useQuery,
@@ -16,16 +18,14 @@ import type {
   ListConversationsParams,
   UpdateConversationParams,
 } from "../../api/schema.ts";
-import { useApi, useStatusLine } from "../session.tsx";
+import { type Session, useApi, useSession, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
 import { keys } from "./keys.ts";
-import { pollInterval } from "./polling.ts";
+import { usePoll, usePollPace } from "./polling.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
 export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"];
 
-export const LIST_POLL_MS = 5000;
-export const OPEN_POLL_MS = 2000;
 const PAGE = 10;
 
 /** Which conversations a filter shows; also applied on the client so optimistic moves show. */
@@ -46,17 +46,23 @@ const FILTER_PARAMS: Record<Exclude<Filter, "all">, ListConversationsParams> = {
   archived: { archived: true, limit: PAGE },
 };
 
-function useConversationPages(params: ListConversationsParams, enabled: boolean) {
-  const api = useApi();
-  return useInfiniteQuery({
+export function conversationListOptions(session: Session, params: ListConversationsParams) {
+  return infiniteQueryOptions({
     queryKey: keys.conversations.list(params),
     queryFn: ({ pageParam }) =>
-      api.conversations.list({ ...params, ...(pageParam ? { starting_after: pageParam } : {}) }),
+      session.api.conversations.list({
+        ...params,
+        ...(pageParam ? { starting_after: pageParam } : {}),
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
-    enabled,
-    refetchInterval: enabled ? pollInterval(LIST_POLL_MS) : false,
   });
+}
+
+function useConversationPages(params: ListConversationsParams, enabled: boolean) {
+  const query = useInfiniteQuery({ ...conversationListOptions(useSession(), params), enabled });
+  usePoll(keys.conversations.list(params), usePollPace().listMs, enabled);
+  return query;
 }
 
 export type ConversationList = {
@@ -110,15 +116,20 @@ export function useConversationList(filter: Filter, loadEverything = false): Con
  * The open conversation. Retrieving it marks it read on the server, so it is polled
  * while open: new messages from others are read as they arrive on screen.
  */
+export function conversationOptions(session: Session, id: string) {
+  return queryOptions({
+    queryKey: keys.conversations.detail(id),
+    queryFn: () => session.api.conversations.get(id),
+  });
+}
+
 export function useOpenConversation(id: string | undefined) {
-  const api = useApi();
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: keys.conversations.detail(id ?? ""),
-    queryFn: () => api.conversations.get(id!),
+    ...conversationOptions(useSession(), id ?? ""),
     enabled: id !== undefined,
-    refetchInterval: id !== undefined ? pollInterval(OPEN_POLL_MS) : false,
   });
+  usePoll(keys.conversations.detail(id ?? ""), usePollPace().openMs, id !== undefined);
   useEffect(() => {
     if (query.data) replaceInLists(queryClient, query.data);
   }, [queryClient, query.data]);
@@ -155,21 +166,6 @@ function patchConversation(
   );
 }
 
-/** What a change does, in words for the status bar: [to do, done]. */
-function describeUpdate(params: UpdateConversationParams): [string, string] {
-  if (params.is_pinned !== undefined)
-    return params.is_pinned ? ["pin", "Pinned"] : ["unpin", "Unpinned"];
-  if (params.is_muted !== undefined)
-    return params.is_muted ? ["mute", "Muted"] : ["unmute", "Unmuted"];
-  if (params.archived_at !== undefined)
-    return params.archived_at === null ? ["restore", "Restored"] : ["archive", "Archived"];
-  if (params.pinned_message_id !== undefined)
-    return params.pinned_message_id === null
-      ? ["unpin the message in", "Unpinned the message in"]
-      : ["pin the message in", "Pinned the message in"];
-  return ["update", "Updated"];
-}
-
 /**
  * Asks the server which conversations are muted now, so that a mute made elsewhere
  * (another device, another session) holds at once rather than at the next list poll.
@@ -197,31 +193,32 @@ export function useFetchMutedIds(): () => Promise<ReadonlySet<string> | undefine
   );
 }
 
+/** A change to one conversation: what to send, and what the status bar says of it. */
+export type ConversationChange = {
+  id: string;
+  params: UpdateConversationParams;
+  failure: string;
+  success: string;
+};
+
 export function useUpdateConversation() {
   const api = useApi();
   const status = useStatusLine();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({
-      id,
-      params,
-    }: {
-      id: string;
-      params: UpdateConversationParams;
-      label?: string;
-    }) => api.conversations.update(id, params),
+    mutationFn: ({ id, params }: ConversationChange) => api.conversations.update(id, params),
     onMutate: async ({ id, params }) => {
       const snapshot = await snapshotConversations(queryClient);
       patchConversation(queryClient, id, (c) => ({ ...c, ...params }) as Conversation);
       return { snapshot };
     },
-    onError: (error, { params, label }, context) => {
+    onError: (error, { failure }, context) => {
       restore(queryClient, context?.snapshot);
-      status.error(`Could not ${describeUpdate(params)[0]} ${label ?? "the conversation"}`, error);
+      status.error(failure, error);
     },
-    onSuccess: (conversation, { params, label }) => {
+    onSuccess: (conversation, { success }) => {
       patchConversation(queryClient, conversation.id, () => conversation);
-      status.info(`${describeUpdate(params)[1]} ${label ?? "the conversation"}.`);
+      status.info(success);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
   });
@@ -232,23 +229,45 @@ export function useDeleteConversation() {
   const status = useStatusLine();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: string; label?: string }) => api.conversations.delete(id),
+    mutationFn: ({ id }: Omit<ConversationChange, "params">) => api.conversations.delete(id),
     onMutate: async ({ id }) => {
       const snapshot = await snapshotConversations(queryClient);
       patchConversation(queryClient, id, () => null);
       return { snapshot };
     },
-    onError: (error, { label }, context) => {
+    onError: (error, { failure }, context) => {
       restore(queryClient, context?.snapshot);
-      status.error(`Could not delete ${label ?? "the conversation"}`, error);
+      status.error(failure, error);
     },
-    onSuccess: (_result, { id, label }) => {
+    onSuccess: (_result, { id, success }) => {
       queryClient.removeQueries({ queryKey: keys.conversations.detail(id) });
       queryClient.removeQueries({ queryKey: keys.messages.list(id) });
-      status.info(`Deleted ${label ?? "the conversation"}.`);
+      queryClient.removeQueries({ queryKey: keys.messages.latest(id) });
+      status.info(success);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
   });
+}
+
+/** What the cache knows of a conversation, wherever it was loaded (open, or in a list). */
+export function useFindConversation(): (id: string) => Conversation | undefined {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (id) => {
+      const detail = queryClient.getQueryData<Conversation>(keys.conversations.detail(id));
+      if (detail) return detail;
+      for (const [, data] of queryClient.getQueriesData<ConversationPages>({
+        queryKey: keys.conversations.lists(),
+      })) {
+        for (const page of data?.pages ?? []) {
+          const found = page.data.find((c) => c.id === id);
+          if (found) return found;
+        }
+      }
+      return undefined;
+    },
+    [queryClient],
+  );
 }
 
 export function useCreateConversation() {

@@ -24,8 +24,8 @@ export const keys = {
     /** The newest page, polled and merged into the history. */
     latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
     /** Preview and unread count of a sidebar row; refetched only when the activity changes. */
-    preview: (conversationId: string, lastActiveAt: number | null, lastOpenedAt: number | null) =>
-      [...keys.messages.all(), "preview", conversationId, lastActiveAt, lastOpenedAt] as const,
+    preview: (conversationId: string, lastActiveAt: number | null) =>
+      [...keys.messages.all(), "preview", conversationId, lastActiveAt] as const,
   },
   mutations: {
     send: () => [...root, "send"] as const,

@@ -1,8 +1,19 @@
-// Polling stands in for events (the API has none). While the server fails, polls back
-// off exponentially up to 30 s, and the first success brings the normal pace back.
-import type { Query } from "@tanstack/react-query";
+// Polling stands in for events (the API has none). parley runs its own timer per polled
+// query instead of TanStack's refetchInterval: TanStack restarts that timer whenever the
+// query's data changes, and other queries write into the conversation list (the open
+// conversation's 2 s poll does), so the list's 5 s timer was reset before it ever fired
+// and news elsewhere never arrived. Here each wait is drawn when it starts and nothing
+// but the end of the wait (or the query going away) touches it.
+//
+// While the server fails, polls back off (doubling, up to 8 s), and the first success
+// anywhere refetches everything on screen at once: within 10 s of the server's return,
+// every list, the inbox and the open conversation follow news again.
+import { hashKey, type Query, type QueryKey, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useSession } from "../session.tsx";
+import { useStore } from "../store.ts";
 
-export const MAX_BACKOFF_MS = 30_000;
+export const MAX_BACKOFF_MS = 8_000;
 /**
  * Each wait is drawn from base ±15%. Clients that start together (the sessions of
  * `parley ssh`, a room that opens the demo at once, everyone after a server restart)
@@ -10,6 +21,9 @@ export const MAX_BACKOFF_MS = 30_000;
  * the same instant, and any key typed then waits behind all of them.
  */
 export const POLL_JITTER = 0.3;
+
+export type PollPace = { openMs: number; listMs: number };
+export const DEFAULT_POLL_PACE: PollPace = { openMs: 2000, listMs: 5000 };
 
 export function backoffDelay(baseMs: number, failures: number, random = Math.random): number {
   const delay = failures <= 0 ? baseMs : Math.min(MAX_BACKOFF_MS, baseMs * 2 ** failures);
@@ -30,7 +44,67 @@ export function consecutiveFailures(query: Query<any, any, any, any>): number {
   return errorUpdateCount - (errorsAtLastSuccess.get(query) ?? 0);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any query shape polls the same way
-export function pollInterval(baseMs: number): (query: Query<any, any, any, any>) => number {
-  return (query) => backoffDelay(baseMs, consecutiveFailures(query));
+/** The session's poll pace: 2 s for the open conversation, 5 s for lists, unless set. */
+export function usePollPace(): PollPace {
+  return useSession().pollPace ?? DEFAULT_POLL_PACE;
+}
+
+/**
+ * Refetches one query every `baseMs` (jittered, backed off while it fails) for as long
+ * as `enabled` holds. Renders and writes to the query do not reset the wait.
+ */
+export function usePoll(queryKey: QueryKey, baseMs: number, enabled: boolean): void {
+  const queryClient = useQueryClient();
+  const hash = hashKey(queryKey);
+  const key = useRef(queryKey);
+  key.current = queryKey;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key's hash stands for the key
+  useEffect(() => {
+    if (!enabled) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const find = () => queryClient.getQueryCache().find({ queryKey: key.current, exact: true });
+    const schedule = () => {
+      const query = find();
+      timer = setTimeout(tick, backoffDelay(baseMs, query ? consecutiveFailures(query) : 0));
+    };
+    const tick = async () => {
+      // An answer still on its way (a slow server) is waited for, never cancelled.
+      await queryClient
+        .refetchQueries({ queryKey: key.current, exact: true }, { cancelRefetch: false })
+        .catch(() => {});
+      if (!stopped) schedule();
+    };
+    schedule();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [queryClient, hash, baseMs, enabled]);
+}
+
+/** Everything on screen, now: Ctrl+R, and the way back after an outage. */
+export function useRefreshAll(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.refetchQueries({ type: "active" }, { cancelRefetch: false });
+}
+
+/**
+ * When the server answers again after an outage, every query on screen is fetched at
+ * once instead of each waiting out its own back-off (one could otherwise stay behind,
+ * showing old news under a status bar that says online).
+ */
+export function useRecoverAfterOutage(): void {
+  const { status } = useSession();
+  const connection = useStore(status.connection);
+  const refreshAll = useRefreshAll();
+  const wasOffline = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of state matters
+  useEffect(() => {
+    if (connection.state === "offline") wasOffline.current = true;
+    else if (connection.state === "online" && wasOffline.current) {
+      wasOffline.current = false;
+      void refreshAll();
+    }
+  }, [connection.state]);
 }

@@ -1,0 +1,110 @@
+// The right side of the screen: the open conversation's messages, and below them the
+// composer, the reaction picker or the new-conversation prompt; a note when none is open.
+import { Box } from "ink";
+import type { Conversation } from "../../api/schema.ts";
+import type { ConversationActions } from "../actions/conversations.ts";
+import type { MessageActions } from "../actions/messages.ts";
+import type { Dialog } from "../hooks/useDialog.ts";
+import type { Drafts, Editing } from "../hooks/useDrafts.ts";
+import type { Item } from "../messageLines.ts";
+import { conversationIcons } from "../names.ts";
+import type { useMessages } from "../queries/history.ts";
+import { myReactions } from "../reactions.ts";
+import { Composer } from "./Composer.tsx";
+import { type MessageAction, MessagePane } from "./MessagePane.tsx";
+import { NewConversation } from "./NewConversation.tsx";
+import { CenteredNote } from "./Panel.tsx";
+import { ReactionPicker } from "./ReactionPicker.tsx";
+
+type Props = {
+  width: number;
+  height: number;
+  paneHeight: number;
+  conversation: Conversation | undefined;
+  me: string | undefined;
+  items: Item[];
+  history: ReturnType<typeof useMessages>;
+  pinned: Parameters<typeof MessagePane>[0]["pinned"];
+  focus: { messages: boolean; composer: boolean };
+  dialog: Dialog;
+  closeDialog: () => void;
+  drafts: Drafts;
+  editing: Editing;
+  conversations: ConversationActions;
+  messages: MessageActions;
+  onMessageAction: (action: MessageAction, item: Item) => void;
+  onLeaveMessages: () => void;
+  onLeaveComposer: () => void;
+};
+
+export function ConversationView(props: Props) {
+  const { conversation: open, dialog, width, history, messages, editing } = props;
+  const title = open ? props.conversations.nameOf(open) : "";
+  return (
+    <Box flexDirection="column" width={width} height={props.height}>
+      {open ? (
+        <MessagePane
+          key={open.id}
+          title={title}
+          icons={conversationIcons(open)}
+          width={width}
+          height={props.paneHeight}
+          focused={props.focus.messages}
+          items={props.items}
+          me={props.me}
+          pinned={props.pinned}
+          loading={history.isLoading}
+          hasOlder={history.hasOlder}
+          isLoadingOlder={history.isLoadingOlder}
+          loadOlder={history.loadOlder}
+          onAction={props.onMessageAction}
+          onLeave={props.onLeaveMessages}
+        />
+      ) : (
+        <CenteredNote
+          width={width}
+          height={props.paneHeight}
+          lines={[
+            "No conversation open",
+            "↑↓ to choose one · Enter opens it",
+            "n starts a new one · ? help",
+          ]}
+        />
+      )}
+      {dialog?.kind === "react" ? (
+        <ReactionPicker
+          width={width}
+          mine={myReactions(dialog.message, props.me)}
+          onPick={(name) => {
+            messages.toggleReaction(dialog.message, name);
+            props.closeDialog();
+          }}
+          onClose={props.closeDialog}
+        />
+      ) : null}
+      {dialog?.kind === "new" ? (
+        <NewConversation
+          width={width}
+          me={props.me}
+          onCancel={props.closeDialog}
+          onSubmit={(id) => {
+            props.closeDialog();
+            props.conversations.start(id);
+          }}
+        />
+      ) : open ? (
+        <Composer
+          width={width}
+          focused={props.focus.composer}
+          drafts={props.drafts}
+          conversationId={open.id}
+          label={editing ? "editing" : undefined}
+          placeholder={editing ? "Enter saves · Esc cancels" : `Message ${title} · Enter sends`}
+          onSubmit={messages.submit}
+          onEscape={props.onLeaveComposer}
+          onEditLast={() => messages.editLast(history.messages)}
+        />
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+// Keys that work from anywhere, even over a dialog: Ctrl+C quits; Ctrl+L draws the whole
+// screen again (after something else wrote on it: a `wall`, a background job, a glitch
+// over SSH), by the path a resize takes; Ctrl+R asks the server for everything on screen
+// now, also instead of waiting out the back-off while it was unreachable.
+import { useStdout } from "ink";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import { useRefreshAll } from "../queries/polling.ts";
+import { useSession } from "../session.tsx";
+
+export function useAnywhereKeys(quit: () => void): void {
+  const { stdout } = useStdout();
+  const { status } = useSession();
+  const refreshAll = useRefreshAll();
+  useKeypress(
+    (input, key) => {
+      if (!key.ctrl) return false;
+      if (input === "c") quit();
+      else if (input === "l") stdout.emit("resize");
+      else if (input === "r") {
+        status.info("Refreshing…");
+        void refreshAll().then(() => {
+          if (status.notice.get()?.text === "Refreshing…") status.clear();
+        });
+      } else return false;
+      return true;
+    },
+    { priority: PRIORITY.dialog + 100 },
+  );
+}

@@ -1,0 +1,37 @@
+// The one dialog that can be open over the screen: help, the reaction picker, the
+// new-conversation prompt, or a yes/no question, which owns the next key.
+import { useState } from "react";
+import type { Message } from "../../api/schema.ts";
+import { PRIORITY, useKeypress } from "../keys.tsx";
+import type { StatusLine } from "../status.ts";
+
+export type Dialog =
+  | { kind: "help" }
+  | { kind: "react"; message: Message }
+  | { kind: "confirm"; prompt: string; run: () => void }
+  | { kind: "new" }
+  | null;
+
+export function useDialog(status: StatusLine) {
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  // A confirmation owns the next key: y does it, anything else keeps things as they are.
+  useKeypress(
+    (input, key) => {
+      if (dialog?.kind !== "confirm") return false;
+      if (key.ctrl && input === "c") return false;
+      setDialog(null);
+      if (input === "y" || input === "Y") dialog.run();
+      else status.info("Kept.");
+      return true;
+    },
+    { priority: PRIORITY.dialog, isActive: dialog?.kind === "confirm" },
+  );
+
+  return {
+    dialog,
+    show: setDialog,
+    close: () => setDialog(null),
+    confirm: (prompt: string, run: () => void) => setDialog({ kind: "confirm", prompt, run }),
+  };
+}

@@ -1,0 +1,24 @@
+// Where everything goes on a screen of a given size. Pure: the sizes in, the sizes out.
+
+export type ScreenColumns = { sidebarWidth: number; mainWidth: number; bodyHeight: number };
+
+/** The sidebar takes about a third of the width (26 to 40 columns); header and status bar a row each. */
+export function screenColumns(columns: number, rows: number): ScreenColumns {
+  const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
+  return { sidebarWidth, mainWidth: columns - sidebarWidth, bodyHeight: rows - 2 };
+}
+
+/** Rows below the message pane that are taken by the composer, the picker or a prompt. */
+export type BelowPane = { composer: number; picker: boolean; newConversation: boolean };
+
+export const PICKER_ROWS = 3;
+export const NEW_CONVERSATION_ROWS = 9;
+
+/** The message pane gets what is left, never under 4 rows. */
+export function messagePaneHeight(bodyHeight: number, below: BelowPane): number {
+  const taken =
+    below.composer +
+    (below.picker ? PICKER_ROWS : 0) +
+    (below.newConversation ? NEW_CONVERSATION_ROWS : 0);
+  return Math.max(4, bodyHeight - taken);
+}

@@ -1,0 +1,143 @@
+// The history of the open conversation: the pages loaded so far (infinite, newest page
+// first) and the polled newest page. The two are merged when read, never written back
+// into each other: TanStack stores a fetched page on top of the pages as they were when
+// it was asked for, so a merge written into the cache while an older page was on its way
+// was lost. Also the conversation's pinned message.
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
+import type { Message, Page } from "../../api/schema.ts";
+import { type Session, useSession } from "../session.tsx";
+import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
+import { keys } from "./keys.ts";
+import { usePoll, usePollPace } from "./polling.ts";
+
+const HISTORY_PAGE = 50;
+const LATEST_PAGE = 50;
+
+export function historyOptions(session: Session, conversationId: string) {
+  return infiniteQueryOptions({
+    queryKey: keys.messages.list(conversationId),
+    queryFn: async ({ pageParam }) => {
+      const page = await session.api.messages.list({
+        conversation_id: conversationId,
+        limit: HISTORY_PAGE,
+        ...(pageParam ? { starting_after: pageParam } : {}),
+      });
+      session.contacts.learn(page.data);
+      return page;
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last, all) => (last.has_more ? oldestId(all) : undefined),
+    // History is kept fresh by the poll of the newest page, not by refetching every page.
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function latestOptions(session: Session, conversationId: string) {
+  return queryOptions({
+    queryKey: keys.messages.latest(conversationId),
+    queryFn: async () => {
+      const page = await session.api.messages.list({
+        conversation_id: conversationId,
+        limit: LATEST_PAGE,
+      });
+      session.contacts.learn(page.data);
+      return page;
+    },
+  });
+}
+
+export function useMessages(conversationId: string | undefined) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const pace = usePollPace();
+  const id = conversationId ?? "";
+  const enabled = conversationId !== undefined;
+  const history = useInfiniteQuery({ ...historyOptions(session, id), enabled });
+  const latest = useQuery({ ...latestOptions(session, id), enabled: enabled && history.isSuccess });
+  usePoll(keys.messages.latest(id), pace.openMs, enabled && history.isSuccess);
+
+  // More news than one page holds arrived between two polls: the loaded pages and the
+  // newest page no longer meet, so the history starts again from the newest page.
+  const gap = Boolean(history.data && latest.data && !overlaps(history.data, latest.data));
+  useEffect(() => {
+    if (gap) void queryClient.resetQueries({ queryKey: keys.messages.list(id), exact: true });
+  }, [gap, queryClient, id]);
+
+  const messages = useMemo(
+    () => chronological(latest.data ? mergeLatest(history.data, latest.data) : history.data),
+    [history.data, latest.data],
+  );
+  return {
+    messages,
+    isLoading: history.isLoading,
+    error: history.error ?? latest.error,
+    hasOlder: Boolean(history.hasNextPage),
+    isLoadingOlder: history.isFetchingNextPage,
+    loadOlder: () => {
+      if (history.hasNextPage && !history.isFetchingNextPage) void history.fetchNextPage();
+    },
+  };
+}
+
+/** The conversation's pinned message: from the loaded history, else fetched on its own. */
+export function usePinnedMessage(
+  pinnedId: string | null | undefined,
+  loaded: readonly Message[],
+): Message | null | undefined {
+  const { api } = useSession();
+  const inHistory = pinnedId ? loaded.find((m) => m.id === pinnedId) : undefined;
+  const { data } = useQuery({
+    queryKey: keys.messages.detail(pinnedId ?? ""),
+    queryFn: () => api.messages.get(pinnedId!),
+    enabled: Boolean(pinnedId) && !inHistory,
+    staleTime: 30_000,
+  });
+  if (!pinnedId) return null;
+  return inHistory ?? data;
+}
+
+/**
+ * Changes the messages of one conversation wherever they are cached: the loaded pages and
+ * the polled newest page (the screen shows the two merged, so both must change).
+ */
+export function updateConversationMessages(
+  queryClient: QueryClient,
+  conversationId: string,
+  update: (data: MessagePages | undefined) => MessagePages | undefined,
+): void {
+  queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), update);
+  queryClient.setQueryData<Page<Message>>(keys.messages.latest(conversationId), (page) =>
+    page ? update({ pages: [page], pageParams: [undefined] })?.pages[0] : page,
+  );
+}
+
+export type MessagesSnapshot = [MessagePages | undefined, Page<Message> | undefined];
+
+/** Stops fetches of the conversation's messages and keeps what is cached, to restore. */
+export async function snapshotMessages(
+  queryClient: QueryClient,
+  conversationId: string,
+): Promise<MessagesSnapshot> {
+  const history = keys.messages.list(conversationId);
+  const latest = keys.messages.latest(conversationId);
+  await queryClient.cancelQueries({ queryKey: history, exact: true });
+  await queryClient.cancelQueries({ queryKey: latest, exact: true });
+  return [queryClient.getQueryData(history), queryClient.getQueryData(latest)];
+}
+
+export function restoreMessages(
+  queryClient: QueryClient,
+  conversationId: string,
+  [history, latest]: MessagesSnapshot,
+): void {
+  queryClient.setQueryData(keys.messages.list(conversationId), history);
+  queryClient.setQueryData(keys.messages.latest(conversationId), latest);
+}

@@ -1,0 +1,74 @@
+// What the sidebar and the notifications know of conversations that are not open: each
+// row's newest messages (preview and unread count), and the newest messages across all
+// conversations (the inbox, which rings and notifies).
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { Conversation, Message } from "../../api/schema.ts";
+import { learnIdentityFrom, type Session, useSession } from "../session.tsx";
+import { keys } from "./keys.ts";
+import { usePoll, usePollPace } from "./polling.ts";
+
+const PREVIEW_PAGE = 20;
+const INBOX_PAGE = 20;
+
+export type Preview = { newest: Message | undefined; unread: number; unreadMore: boolean };
+
+/**
+ * A sidebar row's newest messages. Keyed by the conversation's last activity, so it is
+ * fetched again only when something new happened there (opening it changes nothing the
+ * row shows but the unread count, which is worked out here from the open time).
+ */
+export function previewOptions(session: Session, conversation: Conversation) {
+  return queryOptions({
+    queryKey: keys.messages.preview(conversation.id, conversation.last_active_at),
+    queryFn: async () => {
+      const page = await session.api.messages.list({
+        conversation_id: conversation.id,
+        limit: PREVIEW_PAGE,
+      });
+      session.contacts.learn(page.data);
+      learnIdentityFrom(session, conversation, page.data);
+      return page;
+    },
+    enabled: conversation.last_active_at !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function usePreview(
+  conversation: Conversation,
+  me: string | undefined,
+): Preview | undefined {
+  const { data } = useQuery(previewOptions(useSession(), conversation));
+  return useMemo(() => {
+    if (!data) return undefined;
+    const opened = conversation.last_opened_at ?? 0;
+    const unreadMessages = data.data.filter(
+      (m) => m.created_at > opened && m.contact.username !== me,
+    );
+    return {
+      newest: data.data[0],
+      unread: unreadMessages.length,
+      unreadMore: unreadMessages.length === data.data.length && data.has_more,
+    };
+  }, [data, conversation.last_opened_at, me]);
+}
+
+export function inboxOptions(session: Session) {
+  return queryOptions({
+    queryKey: keys.messages.inbox(),
+    queryFn: async () => {
+      const page = await session.api.messages.list({ limit: INBOX_PAGE });
+      session.contacts.learn(page.data);
+      return page.data;
+    },
+  });
+}
+
+/** The newest messages across all conversations, polled at the conversation list's pace. */
+export function useInbox(): Message[] | undefined {
+  const { data } = useQuery(inboxOptions(useSession()));
+  usePoll(keys.messages.inbox(), usePollPace().listMs, true);
+  return data;
+}

@@ -1,0 +1,78 @@
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { backoffDelay, MAX_BACKOFF_MS, usePoll } from "../../src/ui/queries/polling.ts";
+
+describe("poll intervals", () => {
+  it("are the base pace, give or take 15%, so clients that started together drift apart", () => {
+    expect(backoffDelay(2000, 0, () => 0)).toBe(1700);
+    expect(backoffDelay(2000, 0, () => 0.5)).toBe(2000);
+    expect(backoffDelay(2000, 0, () => 0.999999)).toBe(2300);
+    const waits = new Set(Array.from({ length: 50 }, () => backoffDelay(2000, 0)));
+    expect(waits.size).toBeGreaterThan(10);
+    for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(1700);
+  });
+
+  it("double with each failure since the last success, up to 8 s (jittered the same way)", () => {
+    const middle = () => 0.5;
+    expect(backoffDelay(2000, 1, middle)).toBe(4000);
+    expect(backoffDelay(1000, 3, middle)).toBe(8000);
+    expect(backoffDelay(2000, 10, middle)).toBe(MAX_BACKOFF_MS);
+    expect(backoffDelay(2000, 10, () => 0.999999)).toBeLessThan(10_000);
+    expect(backoffDelay(2000, 10, () => 0)).toBe(MAX_BACKOFF_MS * 0.85);
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the poll scheduler", () => {
+  let unmount: (() => void) | undefined;
+  afterEach(() => unmount?.());
+
+  function Polled({ every }: { every: number }) {
+    useQuery({ queryKey: ["list"], queryFn: () => fetches.push(Date.now()) });
+    usePoll(["list"], every, true);
+    return null;
+  }
+  let fetches: number[] = [];
+
+  it("keeps its pace while other code writes to the query and renders (they used to reset it)", async () => {
+    fetches = [];
+    const queryClient = new QueryClient();
+    const app = render(
+      <QueryClientProvider client={queryClient}>
+        <Polled every={100} />
+      </QueryClientProvider>,
+    );
+    unmount = app.unmount;
+    // What the open conversation's poll does to the list: a write every 30 ms, far more
+    // often than the list's own pace, and a re-render each time.
+    const writer = setInterval(() => {
+      queryClient.setQueryData(["list"], Math.random());
+      app.rerender(
+        <QueryClientProvider client={queryClient}>
+          <Polled every={100} />
+        </QueryClientProvider>,
+      );
+    }, 30);
+    await sleep(1200);
+    clearInterval(writer);
+    // One fetch on mount, then about one per 100 ms; a timer reset by each write gives none.
+    expect(fetches.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("stops when the query is no longer needed", async () => {
+    fetches = [];
+    const queryClient = new QueryClient();
+    const app = render(
+      <QueryClientProvider client={queryClient}>
+        <Polled every={50} />
+      </QueryClientProvider>,
+    );
+    await sleep(300);
+    app.unmount();
+    const count = fetches.length;
+    await sleep(300);
+    expect(fetches.length).toBe(count);
+  });
+});
