@@ -28,6 +28,7 @@ import { PRIORITY, useKeypress } from "./keys.tsx";
 import { messagePaneHeight, screenColumns } from "./layout.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { usePinnedMessage } from "./queries/history.ts";
+import { useOutboxRunner } from "./queries/outbox.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { useMe, useSession } from "./session.tsx";
 import { describeError } from "./status.ts";
@@ -39,6 +40,7 @@ export function App() {
   const quit = useCallback(() => exit(), [exit]);
   useAnywhereKeys(quit);
   useRecoverAfterOutage();
+  useOutboxRunner();
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS)
     return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
@@ -71,8 +73,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const editing = useStore(drafts.editing);
 
   const { openId } = browser;
-  const openQuery = useOpenConversation(openId);
-  const open = openQuery.data ?? list.conversations.find((c) => c.id === openId);
+  const open = useOpenConversation(openId) ?? list.conversations.find((c) => c.id === openId);
   const { focus, setFocus, cycle } = useFocus(openId !== undefined);
   const { history, items } = useConversationItems(openId);
   const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);

@@ -108,10 +108,15 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     const state: Segment =
       entry.status === "pending"
         ? { text: " · sending…", tone: "dim" }
-        : {
-            text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`,
-            tone: "error",
-          };
+        : entry.status === "waiting"
+          ? {
+              text: ` · ✗ not sent yet: ${sanitize(entry.error ?? "no answer")} · goes out when the server answers · d drops`,
+              tone: "error",
+            }
+          : {
+              text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`,
+              tone: "error",
+            };
     lines.push([
       { text: "you", tone: "self", bold: true },
       { text: ` · ${clockTime(time)}`, tone: "dim" },

@@ -5,6 +5,9 @@ import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
 import { type ContactBook, createContactBook } from "./contacts.ts";
+import { createDrafts, type Drafts } from "./hooks/useDrafts.ts";
+import type { QueuedChange } from "./queries/changes.ts";
+import { createOutbox, type Outbox } from "./queries/outbox.ts";
 import type { PollPace } from "./queries/polling.ts";
 import { createStatusLine, type StatusLine } from "./status.ts";
 import { createStore, type Store, useStore } from "./store.ts";
@@ -23,13 +26,30 @@ export type Session = {
   terminal?: TerminalOut;
   status: StatusLine;
   contacts: ContactBook;
+  /** Changes on their way to the server, in order. */
+  outbox: Outbox;
+  /** What is typed in each conversation's composer. */
+  drafts: Drafts;
   /** How often to poll (tests run it fast); 2 s for the open conversation, 5 s for lists. */
   pollPace?: PollPace;
 };
 
+/** What a session carries over from the last one: drafts and the changes not yet sent. */
+export type CarriedOver = { drafts?: Record<string, string>; changes?: readonly QueuedChange[] };
+
 /** The per-session client state every Session carries. */
-export function createSessionState(): { status: StatusLine; contacts: ContactBook } {
-  return { status: createStatusLine(), contacts: createContactBook() };
+export function createSessionState(carried: CarriedOver = {}): {
+  status: StatusLine;
+  contacts: ContactBook;
+  outbox: Outbox;
+  drafts: Drafts;
+} {
+  return {
+    status: createStatusLine(),
+    contacts: createContactBook(),
+    outbox: createOutbox(carried.changes),
+    drafts: createDrafts(carried.drafts),
+  };
 }
 
 const SessionContext = createContext<Session | null>(null);

@@ -1,13 +1,10 @@
 // What a person can do to a conversation, in their words: each intent builds its own
 // request and says what happened in the status bar.
-import type { Conversation } from "../../api/schema.ts";
+import type { Conversation, UpdateConversationParams } from "../../api/schema.ts";
 import type { SidebarAction } from "../components/Sidebar.tsx";
 import { conversationName } from "../names.ts";
-import {
-  useCreateConversation,
-  useDeleteConversation,
-  useUpdateConversation,
-} from "../queries/conversations.ts";
+import { useCreateConversation } from "../queries/conversations.ts";
+import { useQueueChange } from "../queries/outbox.ts";
 import { useContacts, useStatusLine } from "../session.tsx";
 
 export type ConversationUi = {
@@ -26,25 +23,22 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export function useConversationActions(ui: ConversationUi) {
   const contacts = useContacts();
   const status = useStatusLine();
-  const update = useUpdateConversation();
-  const deleteConversation = useDeleteConversation();
+  const queue = useQueueChange();
   const create = useCreateConversation();
   const nameOf = (c: Conversation) => conversationName(c, contacts);
 
   /** One switch of a conversation: `[to do, done]` in words, for either way it can go. */
   const toggle = (
     c: Conversation,
-    params: Parameters<typeof update.mutate>[0]["params"],
+    params: UpdateConversationParams,
     [verb, done]: [string, string],
   ) => {
     status.clear();
     const label = nameOf(c);
-    update.mutate({
-      id: c.id,
-      params,
-      failure: `Could not ${verb} ${label}`,
-      success: `${done} ${label}.`,
-    });
+    queue(
+      { kind: "updateConversation", conversationId: c.id, params },
+      { failure: `Could not ${verb} ${label}`, success: `${done} ${label}.` },
+    );
   };
 
   const actions = {
@@ -83,11 +77,10 @@ export function useConversationActions(ui: ConversationUi) {
         `Delete the conversation with ${label} and all its messages, for everyone? y deletes, any other key keeps it`,
         () => {
           ui.forget(c.id);
-          deleteConversation.mutate({
-            id: c.id,
-            failure: `Could not delete ${label}`,
-            success: `Deleted ${label}.`,
-          });
+          queue(
+            { kind: "deleteConversation", conversationId: c.id },
+            { failure: `Could not delete ${label}`, success: `Deleted ${label}.` },
+          );
         },
       );
     },

@@ -4,9 +4,8 @@ import type { Conversation, Message } from "../../api/schema.ts";
 import type { MessageAction } from "../components/MessagePane.tsx";
 import type { Drafts } from "../hooks/useDrafts.ts";
 import type { Item } from "../messageLines.ts";
-import { useChangeMessage } from "../queries/messageMutations.ts";
-import { type OutboxEntry, useDiscardSend, useSendMessage } from "../queries/outbox.ts";
-import { toggledReactors, withReactors } from "../reactions.ts";
+import { type OutboxEntry, sendChange, useQueueChange } from "../queries/outbox.ts";
+import { toggledReactors } from "../reactions.ts";
 import { useMe, useSession } from "../session.tsx";
 import { copyToClipboard } from "../terminal.ts";
 import type { ConversationActions } from "./conversations.ts";
@@ -21,15 +20,12 @@ export type MessageUi = {
   toComposer(): void;
 };
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
 export function useMessageActions(ui: MessageUi) {
   const session = useSession();
   const { status } = session;
   const me = useMe();
-  const change = useChangeMessage();
-  const sending = useSendMessage();
-  const discardSend = useDiscardSend();
+  const queue = useQueueChange();
+  const { outbox } = session;
   const openId = ui.conversation?.id;
   const isMine = (m: Message) => me !== undefined && m.contact.username === me;
   const copy = (text: string) => copyToClipboard(session.terminal, status, text);
@@ -54,17 +50,15 @@ export function useMessageActions(ui: MessageUi) {
       if (editing) {
         const { message } = editing;
         if (text.trim() !== message.message.trim()) {
-          change.mutate({
-            message,
-            params: { message: text },
-            optimistic: { ...message, message: text, updated_at: nowSeconds() },
-            failure: "Could not edit the message",
-          });
+          queue(
+            { kind: "edit", conversationId: openId, messageId: message.id, text },
+            { failure: "Could not edit the message" },
+          );
         }
         ui.drafts.endEdit(openId);
         return;
       }
-      sending.send(openId, text);
+      queue(sendChange(openId, text), { failure: "Not sent (Enter on it retries)" });
       ui.drafts.clear(openId);
     },
     /** ↑ on an empty draft: edit your newest message. */
@@ -82,25 +76,25 @@ export function useMessageActions(ui: MessageUi) {
     },
     toggleReaction: (message: Message, name: string) => {
       if (!me) return;
-      const users = toggledReactors(message, name, me);
-      change.mutate({
-        message,
-        params: { reactions: { [name]: users } },
-        optimistic: withReactors(message, name, users),
-        failure: "Could not react",
-      });
+      queue(
+        {
+          kind: "react",
+          conversationId: message.conversation_id,
+          messageId: message.id,
+          name,
+          users: toggledReactors(message, name, me),
+        },
+        { failure: "Could not react" },
+      );
     },
     remove: (message: Message) => {
       if (!isMine(message))
         return status.error("Cannot delete", new Error("only your own messages can be deleted"));
       ui.confirm("Delete this message for everyone? y deletes, any other key keeps it", () =>
-        change.mutate({
-          message,
-          params: null,
-          optimistic: null,
-          failure: "Could not delete the message",
-          success: "Message deleted.",
-        }),
+        queue(
+          { kind: "deleteMessage", conversationId: message.conversation_id, messageId: message.id },
+          { failure: "Could not delete the message", success: "Message deleted." },
+        ),
       );
     },
     togglePin: (message: Message) => {
@@ -114,12 +108,12 @@ export function useMessageActions(ui: MessageUi) {
     },
     copyUnsent: (entry: OutboxEntry) => copy(entry.text),
     retry: (entry: OutboxEntry) => {
-      if (entry.status === "failed") sending.retry(entry);
-      else status.info("Still sending…");
+      if (entry.status === "pending") return status.info("Still sending…");
+      outbox.retry(entry.id);
     },
     drop: (entry: OutboxEntry) => {
-      if (entry.status !== "failed") return status.info("Still sending…");
-      discardSend(entry.idempotencyKey);
+      if (entry.status === "pending") return status.info("Still sending…");
+      outbox.remove(entry.id);
       status.info("Dropped the unsent message.");
     },
   };

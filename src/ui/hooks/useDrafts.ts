@@ -5,9 +5,10 @@
 // the screen only to how many rows it needs. A keystroke then re-renders the composer,
 // not the sidebar and the message pane (this matters most for `parley ssh`, where one
 // process renders every session).
-import { useState, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import type { Message } from "../../api/schema.ts";
 import { type EditorState, fromText } from "../editor.ts";
+import { useSession } from "../session.tsx";
 import { createStore } from "../store.ts";
 
 const EMPTY_DRAFT = fromText("");
@@ -16,8 +17,10 @@ export type Editing = { message: Message; savedDraft: EditorState } | null;
 
 export type Drafts = ReturnType<typeof createDrafts>;
 
-function createDrafts() {
-  const texts = createStore<Readonly<Record<string, EditorState>>>({});
+export function createDrafts(initial: Readonly<Record<string, string>> = {}) {
+  const texts = createStore<Readonly<Record<string, EditorState>>>(
+    Object.fromEntries(Object.entries(initial).map(([id, text]) => [id, fromText(text)])),
+  );
   const editing = createStore<Editing>(null);
   const get = (id: string | undefined) => (id && texts.get()[id]) || EMPTY_DRAFT;
   // Keys can arrive several in one read and are handled before React re-renders, so
@@ -46,8 +49,9 @@ function createDrafts() {
   };
 }
 
+/** The session's drafts (kept beyond the screen: saved to disk, and across a resize). */
 export function useDrafts(): Drafts {
-  return useState(createDrafts)[0];
+  return useSession().drafts;
 }
 
 /** The draft of one conversation: for the composer, which re-renders as it changes. */

@@ -20,7 +20,9 @@ import type {
 } from "../../api/schema.ts";
 import { type Session, useApi, useSession, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
+import { changedConversation } from "./changes.ts";
 import { keys } from "./keys.ts";
+import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
@@ -86,21 +88,23 @@ export function useConversationList(filter: Filter, loadEverything = false): Con
   useEffect(() => {
     if (loadEverything && tail.hasNextPage && !tail.isFetchingNextPage) void tail.fetchNextPage();
   }, [loadEverything, tail]);
+  const changes = useQueuedChanges();
   const conversations = useMemo(() => {
     const seen = new Set<string>();
     const out: Conversation[] = [];
     const sources = isAll ? [first.data, rest.data] : [first.data];
     for (const data of sources) {
       for (const page of data?.pages ?? []) {
-        for (const c of page.data) {
-          if (seen.has(c.id) || !inFilter[filter](c)) continue;
+        for (const listed of page.data) {
+          const c = changedConversation(listed, changes);
+          if (!c || seen.has(c.id) || !inFilter[filter](c)) continue;
           seen.add(c.id);
           out.push(c);
         }
       }
     }
     return out;
-  }, [isAll, filter, first.data, rest.data]);
+  }, [isAll, filter, first.data, rest.data, changes]);
   return {
     conversations,
     isLoading: first.isLoading || (isAll && rest.isLoading),
@@ -112,10 +116,6 @@ export function useConversationList(filter: Filter, loadEverything = false): Con
   };
 }
 
-/**
- * The open conversation. Retrieving it marks it read on the server, so it is polled
- * while open: new messages from others are read as they arrive on screen.
- */
 export function conversationOptions(session: Session, id: string) {
   return queryOptions({
     queryKey: keys.conversations.detail(id),
@@ -123,8 +123,14 @@ export function conversationOptions(session: Session, id: string) {
   });
 }
 
-export function useOpenConversation(id: string | undefined) {
+/**
+ * The open conversation, with the changes on their way laid over it. Retrieving it marks
+ * it read on the server, so it is polled while open: messages from others are read as
+ * they arrive on screen.
+ */
+export function useOpenConversation(id: string | undefined): Conversation | undefined {
   const queryClient = useQueryClient();
+  const changes = useQueuedChanges();
   const query = useQuery({
     ...conversationOptions(useSession(), id ?? ""),
     enabled: id !== undefined,
@@ -133,36 +139,15 @@ export function useOpenConversation(id: string | undefined) {
   useEffect(() => {
     if (query.data) replaceInLists(queryClient, query.data);
   }, [queryClient, query.data]);
-  return query;
+  return useMemo(
+    () => (query.data ? (changedConversation(query.data, changes) ?? undefined) : undefined),
+    [query.data, changes],
+  );
 }
 
 function replaceInLists(queryClient: QueryClient, conversation: Conversation): void {
   queryClient.setQueriesData<ConversationPages>({ queryKey: keys.conversations.lists() }, (data) =>
     mapConversations(data, (c) => (c.id === conversation.id ? conversation : c)),
-  );
-}
-
-type Snapshot = [QueryKey, unknown][];
-
-async function snapshotConversations(queryClient: QueryClient): Promise<Snapshot> {
-  await queryClient.cancelQueries({ queryKey: keys.conversations.all() });
-  return queryClient.getQueriesData({ queryKey: keys.conversations.all() });
-}
-
-function restore(queryClient: QueryClient, snapshot: Snapshot | undefined): void {
-  for (const [key, data] of snapshot ?? []) queryClient.setQueryData(key, data);
-}
-
-function patchConversation(
-  queryClient: QueryClient,
-  id: string,
-  fn: (c: Conversation) => Conversation | null,
-): void {
-  queryClient.setQueriesData<ConversationPages>({ queryKey: keys.conversations.lists() }, (data) =>
-    mapConversations(data, (c) => (c.id === id ? fn(c) : c)),
-  );
-  queryClient.setQueryData<Conversation>(keys.conversations.detail(id), (c) =>
-    c ? (fn(c) ?? undefined) : c,
   );
 }
 
@@ -191,62 +176,6 @@ export function useFetchMutedIds(): () => Promise<ReadonlySet<string> | undefine
         .catch(() => undefined),
     [api, queryClient],
   );
-}
-
-/** A change to one conversation: what to send, and what the status bar says of it. */
-export type ConversationChange = {
-  id: string;
-  params: UpdateConversationParams;
-  failure: string;
-  success: string;
-};
-
-export function useUpdateConversation() {
-  const api = useApi();
-  const status = useStatusLine();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, params }: ConversationChange) => api.conversations.update(id, params),
-    onMutate: async ({ id, params }) => {
-      const snapshot = await snapshotConversations(queryClient);
-      patchConversation(queryClient, id, (c) => ({ ...c, ...params }) as Conversation);
-      return { snapshot };
-    },
-    onError: (error, { failure }, context) => {
-      restore(queryClient, context?.snapshot);
-      status.error(failure, error);
-    },
-    onSuccess: (conversation, { success }) => {
-      patchConversation(queryClient, conversation.id, () => conversation);
-      status.info(success);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
-  });
-}
-
-export function useDeleteConversation() {
-  const api = useApi();
-  const status = useStatusLine();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id }: Omit<ConversationChange, "params">) => api.conversations.delete(id),
-    onMutate: async ({ id }) => {
-      const snapshot = await snapshotConversations(queryClient);
-      patchConversation(queryClient, id, () => null);
-      return { snapshot };
-    },
-    onError: (error, { failure }, context) => {
-      restore(queryClient, context?.snapshot);
-      status.error(failure, error);
-    },
-    onSuccess: (_result, { id, success }) => {
-      queryClient.removeQueries({ queryKey: keys.conversations.detail(id) });
-      queryClient.removeQueries({ queryKey: keys.messages.list(id) });
-      queryClient.removeQueries({ queryKey: keys.messages.latest(id) });
-      status.info(success);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.conversations.lists() }),
-  });
 }
 
 /** What the cache knows of a conversation, wherever it was loaded (open, or in a list). */

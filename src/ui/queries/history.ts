@@ -2,7 +2,7 @@
 // first) and the polled newest page. The two are merged when read, never written back
 // into each other: TanStack stores a fetched page on top of the pages as they were when
 // it was asked for, so a merge written into the cache while an older page was on its way
-// was lost. Also the conversation's pinned message.
+// was lost. Changes still in the outbox are laid over both. Also the pinned message.
 import {
   infiniteQueryOptions,
   type QueryClient,
@@ -15,7 +15,9 @@ import { useEffect, useMemo } from "react";
 import type { Message, Page } from "../../api/schema.ts";
 import { type Session, useSession } from "../session.tsx";
 import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
+import { changedMessages } from "./changes.ts";
 import { keys } from "./keys.ts";
+import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 
 const HISTORY_PAGE = 50;
@@ -71,9 +73,14 @@ export function useMessages(conversationId: string | undefined) {
     if (gap) void queryClient.resetQueries({ queryKey: keys.messages.list(id), exact: true });
   }, [gap, queryClient, id]);
 
+  const changes = useQueuedChanges();
   const messages = useMemo(
-    () => chronological(latest.data ? mergeLatest(history.data, latest.data) : history.data),
-    [history.data, latest.data],
+    () =>
+      changedMessages(
+        chronological(latest.data ? mergeLatest(history.data, latest.data) : history.data),
+        changes,
+      ),
+    [history.data, latest.data, changes],
   );
   return {
     messages,
@@ -117,27 +124,4 @@ export function updateConversationMessages(
   queryClient.setQueryData<Page<Message>>(keys.messages.latest(conversationId), (page) =>
     page ? update({ pages: [page], pageParams: [undefined] })?.pages[0] : page,
   );
-}
-
-export type MessagesSnapshot = [MessagePages | undefined, Page<Message> | undefined];
-
-/** Stops fetches of the conversation's messages and keeps what is cached, to restore. */
-export async function snapshotMessages(
-  queryClient: QueryClient,
-  conversationId: string,
-): Promise<MessagesSnapshot> {
-  const history = keys.messages.list(conversationId);
-  const latest = keys.messages.latest(conversationId);
-  await queryClient.cancelQueries({ queryKey: history, exact: true });
-  await queryClient.cancelQueries({ queryKey: latest, exact: true });
-  return [queryClient.getQueryData(history), queryClient.getQueryData(latest)];
-}
-
-export function restoreMessages(
-  queryClient: QueryClient,
-  conversationId: string,
-  [history, latest]: MessagesSnapshot,
-): void {
-  queryClient.setQueryData(keys.messages.list(conversationId), history);
-  queryClient.setQueryData(keys.messages.latest(conversationId), latest);
 }

@@ -28,6 +28,7 @@ export const keys = {
       [...keys.messages.all(), "preview", conversationId, lastActiveAt] as const,
   },
   mutations: {
-    send: () => [...root, "send"] as const,
+    /** One attempt at a change from the outbox (send, edit, react, pin…). */
+    change: (kind: string) => [...root, "change", kind] as const,
   },
 };

@@ -1,109 +1,275 @@
-// Sending: each send is a mutation under its own Idempotency-Key, minted here, so that a
-// retry can never make a second message. Sends on their way and failed sends make up a
-// conversation's outbox, shown below its history until they land, are retried or dropped.
-import {
-  type Mutation,
-  useMutation,
-  useMutationState,
-  useQueryClient,
-} from "@tanstack/react-query";
-import { useMemo } from "react";
+// The outbox: every change a person makes (send, edit, react, delete, pin, mute, archive)
+// is queued here, shown at once laid over the server's data, and carried out in order, one
+// at a time, each exactly once: sends under their Idempotency-Key, toggles as their final
+// state. While the server cannot be reached a change waits (and later ones behind it);
+// when it answers again the queue goes on. A change the server refuses for good is dropped
+// with its reason in the status bar, except a send, which stays with its text.
+//
+// This is parley's own queue rather than TanStack's paused mutations: those pause only
+// while TanStack's onlineManager says offline, which is one flag per process (parley ssh
+// runs many sessions in one) that nothing in Node sets, so a send made while the server is
+// down fails instead of pausing; and restored paused mutations have had their own bugs
+// (isPaused stuck after a resume, TanStack/query#8999). Each attempt still runs as a
+// TanStack mutation, so its outcome reaches the status line like every other.
+import { MutationObserver, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { newIdempotencyKey } from "../../api/client.ts";
-import type { ApiError } from "../../api/errors.ts";
-import { learnIdentity, useSession } from "../session.tsx";
-import { prependMessage } from "./cache.ts";
+import type { Conversation, Message } from "../../api/schema.ts";
+import { learnIdentity, type Session, useSession } from "../session.tsx";
+import { createStore, type Store, useStore } from "../store.ts";
+import { mapConversations, mapMessages, prependMessage } from "./cache.ts";
+import { alreadyDone, type Change, isTransient, type QueuedChange } from "./changes.ts";
 import { updateConversationMessages } from "./history.ts";
 import { keys } from "./keys.ts";
+import { backoffDelay } from "./polling.ts";
 
-export type SendVariables = { conversationId: string; text: string; idempotencyKey: string };
-export type OutboxEntry = SendVariables & {
-  status: "pending" | "failed";
-  error?: string;
-  submittedAt: number;
-  mutationId: number;
+export type Outbox = {
+  changes: Store<readonly QueuedChange[]>;
+  add(change: Change, wording: { failure: string; success?: string }): void;
+  update(id: string, patch: Partial<QueuedChange>): void;
+  remove(id: string): void;
+  /** Try now what waits for the server (Enter on a send that is waiting). */
+  retry(id: string): void;
+  /** Bumped by `retry`: the runner stops waiting out its back-off. */
+  retries: Store<number>;
 };
 
-export function useSendMessage() {
-  const session = useSession();
-  const { api, contacts, status } = session;
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationKey: keys.mutations.send(),
-    mutationFn: ({ conversationId, text, idempotencyKey }: SendVariables) =>
-      api.messages.send({ conversation_id: conversationId, message: text }, { idempotencyKey }),
-    // A failed send stays in the outbox, with its text, until it is retried or dropped.
-    gcTime: Number.POSITIVE_INFINITY,
-    onSuccess: (message, { conversationId }) => {
-      contacts.learn([message]);
+let counter = 0;
+
+export function createOutbox(initial: readonly QueuedChange[] = []): Outbox {
+  // Whatever was on its way when parley stopped goes again (a send under the same key).
+  const changes = createStore<readonly QueuedChange[]>(
+    initial.map((c) => (c.status === "sending" ? { ...c, status: "queued" } : c)),
+  );
+  const retries = createStore(0);
+  return {
+    changes,
+    retries,
+    retry(id) {
+      changes.set((all) =>
+        all.map((c) => (c.id === id && c.status !== "sending" ? { ...c, status: "queued" } : c)),
+      );
+      retries.set((n) => n + 1);
+    },
+    add: (change, wording) =>
+      changes.set((all) => [
+        ...all,
+        {
+          id: `${Date.now().toString(36)}-${(counter++).toString(36)}`,
+          change,
+          status: "queued",
+          queuedAt: Date.now(),
+          ...wording,
+        },
+      ]),
+    update: (id, patch) =>
+      changes.set((all) => all.map((c) => (c.id === id ? { ...c, ...patch } : c))),
+    remove: (id) => changes.set((all) => all.filter((c) => c.id !== id)),
+  };
+}
+
+/** Queues a change; it shows on screen at once and reaches the server when it can. */
+export function useQueueChange(): (
+  change: Change,
+  wording: { failure: string; success?: string },
+) => void {
+  const { outbox } = useSession();
+  return outbox.add;
+}
+
+/** A new message, under a new idempotency key. */
+export function sendChange(conversationId: string, text: string): Change {
+  return { kind: "send", conversationId, text, idempotencyKey: newIdempotencyKey() };
+}
+
+/** Every change still queued or refused, oldest first. */
+export function useQueuedChanges(): readonly QueuedChange[] {
+  return useStore(useSession().outbox.changes);
+}
+
+/** A send shown below the history until it lands: on its way, waiting, or refused. */
+export type OutboxEntry = {
+  id: string;
+  conversationId: string;
+  text: string;
+  idempotencyKey: string;
+  status: "pending" | "waiting" | "failed";
+  error?: string;
+  submittedAt: number;
+};
+
+/** The sends of one conversation that have not landed, oldest first. */
+export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
+  const changes = useQueuedChanges();
+  return useMemo(() => {
+    const out: OutboxEntry[] = [];
+    for (const c of changes) {
+      if (c.change.kind !== "send" || c.change.conversationId !== conversationId) continue;
+      out.push({
+        id: c.id,
+        conversationId,
+        text: c.change.text,
+        idempotencyKey: c.change.idempotencyKey,
+        status: c.status === "failed" ? "failed" : c.error ? "waiting" : "pending",
+        error: c.error,
+        submittedAt: c.queuedAt,
+      });
+    }
+    return out;
+  }, [changes, conversationId]);
+}
+
+/** Carries out one change; resolves with what the server answered (nothing for a delete). */
+async function perform(session: Session, change: Change): Promise<Message | Conversation | null> {
+  const { api } = session;
+  switch (change.kind) {
+    case "send":
+      return api.messages.send(
+        { conversation_id: change.conversationId, message: change.text },
+        { idempotencyKey: change.idempotencyKey },
+      );
+    case "edit":
+      return api.messages.update(change.messageId, { message: change.text });
+    case "react":
+      return api.messages.update(change.messageId, { reactions: { [change.name]: change.users } });
+    case "deleteMessage":
+      await api.messages.delete(change.messageId);
+      return null;
+    case "updateConversation":
+      return api.conversations.update(change.conversationId, change.params);
+    case "deleteConversation":
+      await api.conversations.delete(change.conversationId);
+      return null;
+  }
+}
+
+/** Puts the server's answer to a change into the cache, before the change stops showing. */
+function settle(
+  queryClient: ReturnType<typeof useQueryClient>,
+  session: Session,
+  change: Change,
+  answer: Message | Conversation | null,
+): void {
+  const { conversationId } = change;
+  const patchMessage = (id: string, next: Message | null) =>
+    updateConversationMessages(queryClient, conversationId, (data) =>
+      mapMessages(data, (m) => (m.id === id ? next : m)),
+    );
+  const patchConversation = (next: Conversation | null) => {
+    queryClient.setQueriesData({ queryKey: keys.conversations.lists() }, (data) =>
+      mapConversations(data as never, (c) => (c.id === conversationId ? next : c)),
+    );
+    if (next) queryClient.setQueryData(keys.conversations.detail(conversationId), next);
+    void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
+  };
+  switch (change.kind) {
+    case "send": {
+      const message = answer as Message;
+      session.contacts.learn([message]);
       learnIdentity(session, message.contact.username);
       updateConversationMessages(queryClient, conversationId, (data) =>
         prependMessage(data, message),
       );
       void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
-    },
-    onError: (error) => status.error("Not sent (Enter on it retries)", error),
-  });
-  return {
-    /** A new message: a new idempotency key. */
-    send: (conversationId: string, text: string) =>
-      mutation.mutate({ conversationId, text, idempotencyKey: newIdempotencyKey() }),
-    /** The same message again, under the key of its first attempt. */
-    retry: (entry: SendVariables) =>
-      mutation.mutate({
-        conversationId: entry.conversationId,
-        text: entry.text,
-        idempotencyKey: entry.idempotencyKey,
-      }),
-  };
+      return;
+    }
+    case "edit":
+    case "react":
+      if (answer) patchMessage(change.messageId, answer as Message);
+      return;
+    case "deleteMessage":
+      return patchMessage(change.messageId, null);
+    case "updateConversation":
+      return patchConversation(answer as Conversation);
+    case "deleteConversation":
+      patchConversation(null);
+      queryClient.removeQueries({ queryKey: keys.conversations.detail(conversationId) });
+      queryClient.removeQueries({ queryKey: keys.messages.list(conversationId) });
+      queryClient.removeQueries({ queryKey: keys.messages.latest(conversationId) });
+      return;
+  }
 }
 
 /**
- * Sends in flight and failed sends of one conversation, oldest first. A retry is a new
- * mutation with the same idempotency key; only the newest attempt per key is shown, and
- * a key whose latest attempt succeeded is gone (the message is in the history).
+ * Works through the outbox, in order, one change at a time. A change that cannot reach
+ * the server waits (backing off, up to 8 s) and is tried again at once when the server
+ * answers any request.
  */
-export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
-  const attempts = useMutationState({
-    filters: { mutationKey: keys.mutations.send() },
-    select: (mutation) => ({
-      variables: mutation.state.variables as SendVariables | undefined,
-      status: mutation.state.status,
-      error: mutation.state.error as ApiError | null,
-      submittedAt: mutation.state.submittedAt,
-      mutationId: mutation.mutationId,
-    }),
-  });
-  return useMemo(() => {
-    const latestByKey = new Map<string, (typeof attempts)[number]>();
-    for (const attempt of attempts) {
-      const v = attempt.variables;
-      if (!v || v.conversationId !== conversationId) continue;
-      const prev = latestByKey.get(v.idempotencyKey);
-      if (!prev || prev.submittedAt <= attempt.submittedAt)
-        latestByKey.set(v.idempotencyKey, attempt);
-    }
-    const out: OutboxEntry[] = [];
-    for (const attempt of latestByKey.values()) {
-      if (attempt.status !== "pending" && attempt.status !== "error") continue;
-      out.push({
-        ...attempt.variables!,
-        status: attempt.status === "pending" ? "pending" : "failed",
-        error: attempt.error?.message,
-        submittedAt: attempt.submittedAt,
-        mutationId: attempt.mutationId,
-      });
-    }
-    return out.sort((a, b) => a.submittedAt - b.submittedAt);
-  }, [attempts, conversationId]);
-}
-
-/** Forgets every attempt of a failed send (the person chose to drop it). */
-export function useDiscardSend(): (idempotencyKey: string) => void {
+export function useOutboxRunner(): void {
+  const session = useSession();
+  const { outbox, status } = session;
   const queryClient = useQueryClient();
-  return (idempotencyKey) => {
-    const cache = queryClient.getMutationCache();
-    for (const mutation of cache.getAll() as Mutation<unknown, unknown, SendVariables>[]) {
-      if (mutation.state.variables?.idempotencyKey === idempotencyKey) cache.remove(mutation);
-    }
-  };
+  const changes = useStore(outbox.changes);
+  const connection = useStore(status.connection);
+  const retries = useStore(outbox.retries);
+  const busy = useRef(false);
+  const failures = useRef(0);
+  const wait = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [wake, setWake] = useState(0);
+
+  // The server answered again, or the person asked: whatever waits goes now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: retries is when to run, not an input
+  useEffect(() => {
+    if (connection.state !== "online" || wait.current === undefined) return;
+    clearTimeout(wait.current);
+    wait.current = undefined;
+    setWake((n) => n + 1);
+  }, [connection.state, retries]);
+
+  useEffect(() => () => clearTimeout(wait.current), []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: wake is when to look again
+  useEffect(() => {
+    if (busy.current || wait.current !== undefined) return;
+    const next = changes.find((c) => c.status === "queued");
+    if (!next) return;
+    busy.current = true;
+    outbox.update(next.id, { status: "sending" });
+    const observer = new MutationObserver(queryClient, {
+      mutationKey: keys.mutations.change(next.change.kind),
+      mutationFn: () => perform(session, next.change),
+    });
+    void observer
+      .mutate()
+      .then(
+        (answer) => {
+          failures.current = 0;
+          settle(queryClient, session, next.change, answer);
+          outbox.remove(next.id);
+          if (next.success) status.info(next.success);
+        },
+        (error: unknown) => {
+          if (alreadyDone(next.change, error)) {
+            settle(queryClient, session, next.change, null);
+            outbox.remove(next.id);
+            if (next.success) status.info(next.success);
+            return;
+          }
+          const reason = error instanceof Error ? error.message : String(error);
+          if (isTransient(error)) {
+            if (failures.current === 0) status.error(next.failure, error);
+            failures.current++;
+            outbox.update(next.id, { status: "queued", error: reason });
+            wait.current = setTimeout(
+              () => {
+                wait.current = undefined;
+                setWake((n) => n + 1);
+              },
+              backoffDelay(1000, failures.current),
+            );
+            return;
+          }
+          status.error(next.failure, error);
+          // A refused send keeps its text on screen; any other refused change is undone.
+          if (next.change.kind === "send")
+            outbox.update(next.id, { status: "failed", error: reason });
+          else outbox.remove(next.id);
+        },
+      )
+      .finally(() => {
+        busy.current = false;
+        observer.reset();
+        setWake((n) => n + 1);
+      });
+  }, [changes, wake, queryClient, session, outbox, status]);
 }

@@ -1,0 +1,103 @@
+// A change a person made (send, edit, react, delete, pin, mute, archive) as data: what it
+// sends, and how it shows on screen until the server has it. Pure, so the outbox can keep
+// changes on disk and the screen can lay them over what the server last said.
+import { isApiError } from "../../api/errors.ts";
+import type { Conversation, Message, UpdateConversationParams } from "../../api/schema.ts";
+import { withReactors } from "../reactions.ts";
+
+export type Change =
+  | { kind: "send"; conversationId: string; text: string; idempotencyKey: string }
+  | { kind: "edit"; conversationId: string; messageId: string; text: string }
+  | {
+      kind: "react";
+      conversationId: string;
+      messageId: string;
+      name: string;
+      /** The whole list of who reacted with `name` after the change (the contract replaces it). */
+      users: string[];
+    }
+  | { kind: "deleteMessage"; conversationId: string; messageId: string }
+  | { kind: "updateConversation"; conversationId: string; params: UpdateConversationParams }
+  | { kind: "deleteConversation"; conversationId: string };
+
+/**
+ * How a change fared: queued (not tried yet, or waiting for the server to answer again),
+ * sending, or refused by the server for good (with its reason).
+ */
+export type ChangeStatus = "queued" | "sending" | "failed";
+
+export type QueuedChange = {
+  id: string;
+  change: Change;
+  status: ChangeStatus;
+  /** The last error: the server's reason for a refusal, or why it is still waiting. */
+  error?: string;
+  /** What the status bar says if it fails, and once it is done. */
+  failure: string;
+  success?: string;
+  queuedAt: number;
+};
+
+/**
+ * Whether trying again later can succeed: no answer, a timeout, the server's own failure,
+ * a rate limit, or a token it did not take (fixable). Anything else the server refused.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  const { status } = error;
+  return status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
+}
+
+/** A delete that finds nothing has nothing left to do (an earlier try got there). */
+export function alreadyDone(change: Change, error: unknown): boolean {
+  return (
+    isApiError(error) &&
+    error.status === 404 &&
+    (change.kind === "deleteMessage" || change.kind === "deleteConversation")
+  );
+}
+
+/** A message as it will be after the changes still on their way (null: deleted). */
+export function changedMessage(message: Message, changes: readonly QueuedChange[]): Message | null {
+  let result: Message | null = message;
+  for (const { change, status, queuedAt } of changes) {
+    if (!result || status === "failed" || !("messageId" in change)) continue;
+    if (change.messageId !== message.id) continue;
+    if (change.kind === "edit")
+      result = { ...result, message: change.text, updated_at: Math.floor(queuedAt / 1000) };
+    else if (change.kind === "react") result = withReactors(result, change.name, change.users);
+    else if (change.kind === "deleteMessage") result = null;
+  }
+  return result;
+}
+
+/** The messages of one conversation as they will be after the changes on their way. */
+export function changedMessages(
+  messages: readonly Message[],
+  changes: readonly QueuedChange[],
+): Message[] {
+  if (!changes.some((c) => "messageId" in c.change)) return messages as Message[];
+  return messages.flatMap((m) => {
+    const next = changedMessage(m, changes);
+    return next ? [next] : [];
+  });
+}
+
+/** A conversation as it will be after the changes on their way (null: deleted). */
+export function changedConversation(
+  conversation: Conversation,
+  changes: readonly QueuedChange[],
+): Conversation | null {
+  let result: Conversation | null = conversation;
+  for (const { change, status } of changes) {
+    if (!result || status === "failed" || change.conversationId !== conversation.id) continue;
+    if (change.kind === "updateConversation") result = { ...result, ...change.params };
+    else if (change.kind === "deleteConversation") result = null;
+  }
+  return result;
+}
+
+/** How many changes still wait to reach the server (refused ones are not waiting). */
+export function waitingCount(changes: readonly QueuedChange[]): number {
+  return changes.filter((c) => c.status !== "failed").length;
+}
