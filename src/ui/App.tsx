@@ -19,8 +19,8 @@ import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
 import { useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
+import { PRIORITY, useKeypress } from "./input.tsx";
 import { HINTS } from "./keymap.ts";
-import { PRIORITY, useKeypress } from "./keys.tsx";
 import type { Item } from "./messageLines.ts";
 import { conversationIcons, conversationName } from "./names.ts";
 import {

@@ -4,7 +4,7 @@
 import { type Key, Text } from "ink";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { displayWidth, terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";

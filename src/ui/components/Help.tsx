@@ -2,8 +2,8 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { KEYMAP } from "../keymap.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
 import { padEnd, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 

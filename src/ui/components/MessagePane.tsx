@@ -5,7 +5,7 @@
 import { Box, type Key, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useState } from "react";
 import type { Message } from "../../api/schema.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
 import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";

@@ -3,7 +3,7 @@
 import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import { useState } from "react";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
 import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";

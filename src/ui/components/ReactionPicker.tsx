@@ -2,7 +2,7 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
 import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 

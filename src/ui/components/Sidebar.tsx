@@ -4,7 +4,7 @@ import { Box, type Key, Text } from "ink";
 import TextInput from "ink-text-input";
 import { memo } from "react";
 import type { Conversation } from "../../api/schema.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/messages.ts";

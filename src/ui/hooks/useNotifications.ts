@@ -8,8 +8,8 @@ import type { Conversation, Message } from "../../api/schema.ts";
 import { conversationName } from "../names.ts";
 import type { ConversationPages } from "../queries/cache.ts";
 import { useFetchMutedIds } from "../queries/conversations.ts";
-import { keys } from "../queries/keys.ts";
 import { useInbox } from "../queries/messages.ts";
+import { keys } from "../queries/queryKeys.ts";
 import { useMe, useSession } from "../session.tsx";
 import { notify } from "../terminal.ts";
 

@@ -18,8 +18,8 @@ import type {
 } from "../../api/schema.ts";
 import { useApi, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
-import { keys } from "./keys.ts";
 import { pollInterval } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
 export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"];

@@ -24,8 +24,8 @@ import {
   withReactors,
 } from "./cache.ts";
 import { LIST_POLL_MS, OPEN_POLL_MS } from "./conversations.ts";
-import { keys } from "./keys.ts";
 import { pollInterval } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 50;
