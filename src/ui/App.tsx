@@ -6,6 +6,7 @@ import { Box, useApp, useStdout, useWindowSize } from "ink";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { newIdempotencyKey } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
+import { HINTS } from "./bindings.ts";
 import { Blocker } from "./components/Blocker.tsx";
 import { Composer, composerHeight } from "./components/Composer.tsx";
 import { Header } from "./components/Header.tsx";
@@ -20,7 +21,6 @@ import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
 import { useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { PRIORITY, useKeypress } from "./input.tsx";
-import { HINTS } from "./keymap.ts";
 import type { Item } from "./messageLines.ts";
 import { conversationIcons, conversationName } from "./names.ts";
 import {
@@ -367,9 +367,9 @@ function ChatScreen({
     (connection.state === "offline" && list.conversations.length === 0);
   const hints =
     dialog?.kind === "react"
-      ? "←→ choose · Enter or 1-9 toggles your reaction · Esc closes"
+      ? HINTS.react
       : dialog?.kind === "help"
-        ? "↑↓ PgUp PgDn scroll · any other key closes the help"
+        ? HINTS.help
         : editing && focus === "composer"
           ? HINTS.editing
           : HINTS[focus];

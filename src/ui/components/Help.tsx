@@ -2,8 +2,8 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
+import { HELP } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { KEYMAP } from "../keymap.ts";
 import { padEnd, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
@@ -12,10 +12,10 @@ type HelpLine = { text: string; heading?: boolean };
 function helpLines(width: number): HelpLine[] {
   const keyWidth = Math.min(30, Math.floor(width * 0.42));
   const lines: HelpLine[] = [];
-  for (const section of KEYMAP) {
+  for (const section of HELP) {
     if (lines.length > 0) lines.push({ text: "" });
     lines.push({ text: section.where, heading: true });
-    for (const k of section.keys) {
+    for (const k of section.rows) {
       lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, width) });
     }
   }
