@@ -6,7 +6,7 @@ import { Box, useApp, useStdout, useWindowSize } from "ink";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { newIdempotencyKey } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
-import { HINTS } from "./bindings.ts";
+import { HINTS, matchBinding } from "./bindings.ts";
 import { Blocker } from "./components/Blocker.tsx";
 import { Composer, composerHeight } from "./components/Composer.tsx";
 import { Header } from "./components/Header.tsx";
@@ -71,10 +71,10 @@ export function App() {
   // instead of waiting out the back-off while it was unreachable.
   useKeypress(
     (input, key) => {
-      if (!key.ctrl) return false;
-      if (input === "c") quit();
-      else if (input === "l") stdout.emit("resize");
-      else if (input === "r") {
+      const action = matchBinding("anywhere", input, key);
+      if (action === "global.quit") quit();
+      else if (action === "global.redraw") stdout.emit("resize");
+      else if (action === "global.refresh") {
         status.info("Refreshing…");
         void queryClient.refetchQueries({ type: "active" }).then(() => {
           if (status.notice.get()?.text === "Refreshing…") status.clear();
@@ -100,8 +100,8 @@ function TooSmallScreen({
   onQuit: () => void;
 }) {
   useKeypress(
-    (input) => {
-      if (input === "q") onQuit();
+    (input, key) => {
+      if (matchBinding("not typing", input, key) === "app.quit") onQuit();
       return true;
     },
     { priority: PRIORITY.global },
@@ -313,8 +313,9 @@ function ChatScreen({
   // Global keys: lowest priority, so panes and dialogs see every key first.
   useKeypress(
     (input, key) => {
-      if (key.tab) {
-        const step = key.shift ? -1 : 1;
+      const anywhere = matchBinding("anywhere", input, key);
+      if (anywhere === "global.nextPane" || anywhere === "global.previousPane") {
+        const step = anywhere === "global.previousPane" ? -1 : 1;
         const order = openId ? FOCUS_ORDER : (["sidebar"] as Focus[]);
         const next = order[(order.indexOf(focus) + step + order.length) % order.length]!;
         if (focus === "composer") drafts.endEdit(openId);
@@ -322,18 +323,20 @@ function ChatScreen({
         return true;
       }
       if (focus === "composer") return false;
-      const digit = Number(input);
-      if (digit >= 1 && digit <= FILTERS.length) {
-        setFilter(FILTERS[digit - 1]!);
+      const action = matchBinding("not typing", input, key);
+      if (action === "app.filter") {
+        // The binding's keys are the digits 1 to 4: the input is the filter's number.
+        setFilter(FILTERS[Number(input) - 1]!);
         setSearch(null);
         setFocus("sidebar");
-      } else if (input === "/") {
+      } else if (action === "app.search") {
         setSearch("");
         setFocus("sidebar");
-      } else if (input === "n") setDialog({ kind: "new" });
-      else if (input === "?") setDialog({ kind: "help" });
-      else if (input === "q") onQuit();
-      else if (key.escape && focus === "messages") setFocus("sidebar");
+      } else if (action === "app.newConversation") setDialog({ kind: "new" });
+      else if (action === "app.help") setDialog({ kind: "help" });
+      else if (action === "app.quit") onQuit();
+      else if (focus === "messages" && matchBinding("messages", input, key) === "message.back")
+        setFocus("sidebar");
       else return false;
       return true;
     },
@@ -344,9 +347,9 @@ function ChatScreen({
   useKeypress(
     (input, key) => {
       if (dialog?.kind !== "confirm") return false;
-      if (key.ctrl && input === "c") return false;
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
       setDialog(null);
-      if (input === "y" || input === "Y") dialog.run();
+      if (matchBinding("confirm", input, key) === "confirm.yes") dialog.run();
       else status.info("Kept.");
       return true;
     },
