@@ -1,7 +1,6 @@
 // The key-binding table: what matchBinding answers for real key presses, that no scope
 // binds one key twice, and that the status-bar hints read as they always have (the help
 // overlay's text is guarded by the component tests, the README's table by e2e/help.test.ts).
-import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import {
   BINDINGS,
@@ -13,31 +12,7 @@ import {
   type Scope,
   SECTION,
 } from "../../src/ui/bindings.ts";
-
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
-
-const key = (flags: Partial<Key> = {}): Key => ({ ...NO_KEY, ...flags });
+import { key } from "./inkKey.ts";
 
 describe("matchBinding", () => {
   it("finds a binding by its letter, its key or either alternative", () => {
