@@ -6,6 +6,7 @@ import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
 import { useConversationActions } from "./actions/conversations.ts";
 import { useMessageActions } from "./actions/messages.ts";
+import { HINTS, matchBinding } from "./bindings.ts";
 import { Blocker } from "./components/Blocker.tsx";
 import { composerHeight } from "./components/Composer.tsx";
 import { ConversationView } from "./components/ConversationView.tsx";
@@ -23,8 +24,7 @@ import { useFocus } from "./hooks/useFocus.ts";
 import { useNotice } from "./hooks/useNotice.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { useScreenKeys } from "./hooks/useScreenKeys.ts";
-import { HINTS } from "./keymap.ts";
-import { PRIORITY, useKeypress } from "./keys.tsx";
+import { PRIORITY, useKeypress } from "./input.tsx";
 import { messagePaneHeight, screenColumns } from "./layout.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { usePinnedMessage } from "./queries/history.ts";
@@ -49,8 +49,8 @@ export function App() {
 
 function TooSmallScreen(props: ScreenProps) {
   useKeypress(
-    (input) => {
-      if (input === "q") props.onQuit();
+    (input, key) => {
+      if (matchBinding("not typing", input, key) === "app.quit") props.onQuit();
       return true;
     },
     { priority: PRIORITY.global },
@@ -119,9 +119,9 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     (connection.state === "offline" && list.conversations.length === 0);
   const hints =
     dialog?.kind === "react"
-      ? "←→ choose · Enter or 1-9 toggles your reaction · Esc closes"
+      ? HINTS.react
       : dialog?.kind === "help"
-        ? "↑↓ PgUp PgDn scroll · any other key closes the help"
+        ? HINTS.help
         : editing && focus === "composer"
           ? HINTS.editing
           : HINTS[focus];

@@ -24,7 +24,7 @@ import {
 } from "../config.ts";
 import { App } from "./App.tsx";
 import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
-import { KeypressProvider } from "./keys.tsx";
+import { KeypressProvider } from "./input.tsx";
 import {
   createSessionState,
   newSessionIdentity,

@@ -1,10 +1,11 @@
 // `parley --help` and the README name every command, option, environment variable and
 // config file key the code knows: the lists are read from the code, so a new option that
-// is not documented fails here.
+// is not documented fails here. The README's key table is the binding table's.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigFile } from "../../src/config.ts";
+import { readmeKeyTable } from "../../src/ui/bindings.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -45,5 +46,15 @@ describe("parley --help and the README", () => {
       expect(text, name).toContain(name);
     }
     for (const key of configKeys) expect(text, key).toContain(`"${key}"`);
+  });
+});
+
+describe("the README's keys", () => {
+  it("are the key-binding table's, row for row", () => {
+    // The table under "## Keys", up to the next heading. To update it after a change in
+    // src/ui/bindings.ts, paste in what this test expects.
+    const section = readme.split(/^## Keys\n\n/m)[1]?.split(/\n## /)[0];
+    expect(section, "README.md has a ## Keys section").toBeDefined();
+    expect(section!.trimEnd()).toBe(readmeKeyTable().trimEnd());
   });
 });

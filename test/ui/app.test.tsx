@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation } from "../../src/api/schema.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { keys } from "../../src/ui/queries/keys.ts";
+import { keys } from "../../src/ui/queries/queryKeys.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 

@@ -26,6 +26,7 @@ import {
   wordRight,
 } from "../../src/ui/editor.ts";
 import { displayWidth } from "../../src/ui/text.ts";
+import { key } from "./inkKey.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -50,30 +51,6 @@ function show(state: EditorState): string {
 }
 
 const random = seededRandom;
-
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
-const key = (flags: Partial<Key> = {}): Key => ({ ...NO_KEY, ...flags });
 
 describe("grapheme-correct deletion", () => {
   it.each([

@@ -2,9 +2,10 @@
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft.
 import { type Key, Text } from "ink";
+import { matchBinding } from "../bindings.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { displayWidth, terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";
@@ -55,19 +56,21 @@ export function Composer(props: Props) {
   const inner = Math.max(1, props.width - 4);
   useKeypress(
     (input: string, key: Key) => {
-      if (key.return && !key.meta && !key.shift) {
+      const action = matchBinding("composer", input, key);
+      if (action === "composer.send") {
         if (draft.value.trim()) props.onSubmit(draft.value);
         return true;
       }
-      if (key.escape) {
+      if (action === "composer.back") {
         props.onEscape();
         return true;
       }
-      if (key.upArrow && draft.value === "") {
+      if (action === "composer.editLast" && draft.value === "") {
         props.onEditLast();
         return true;
       }
-      if (key.tab) return false;
+      const anywhere = matchBinding("anywhere", input, key);
+      if (anywhere === "global.nextPane" || anywhere === "global.previousPane") return false;
       // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
       // the text, then a send; only a bracketed paste makes a multi-line draft.
       if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
@@ -81,7 +84,7 @@ export function Composer(props: Props) {
         return true;
       }
       // Alt+Enter / Shift+Enter: a new line in the draft.
-      if (key.return) {
+      if (action === "composer.newLine") {
         edit((current) => insert(current, "\n"));
         return true;
       }

@@ -2,8 +2,8 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { KEYMAP } from "../keymap.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { HELP, matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { padEnd, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
@@ -12,10 +12,10 @@ type HelpLine = { text: string; heading?: boolean };
 function helpLines(width: number): HelpLine[] {
   const keyWidth = Math.min(30, Math.floor(width * 0.42));
   const lines: HelpLine[] = [];
-  for (const section of KEYMAP) {
+  for (const section of HELP) {
     if (lines.length > 0) lines.push({ text: "" });
     lines.push({ text: section.where, heading: true });
-    for (const k of section.keys) {
+    for (const k of section.rows) {
       lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, width) });
     }
   }
@@ -47,12 +47,23 @@ export function Help({
   const scroll = (delta: number) => setOffset((o) => Math.max(0, Math.min(maxOffset, o + delta)));
   useKeypress(
     (input, key) => {
-      if (key.ctrl && input === "c") return false;
-      if (key.upArrow || input === "k") scroll(-1);
-      else if (key.downArrow || input === "j") scroll(1);
-      else if (key.pageUp) scroll(-rows);
-      else if (key.pageDown || input === " ") scroll(rows);
-      else onClose();
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("help", input, key)) {
+        case "help.up":
+          scroll(-1);
+          break;
+        case "help.down":
+          scroll(1);
+          break;
+        case "help.pageUp":
+          scroll(-rows);
+          break;
+        case "help.pageDown":
+          scroll(rows);
+          break;
+        default:
+          onClose();
+      }
       return true;
     },
     { priority: PRIORITY.dialog },

@@ -5,7 +5,8 @@
 import { Box, type Key, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useState } from "react";
 import type { Message } from "../../api/schema.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
 import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
@@ -14,6 +15,13 @@ import { LineView } from "./Lines.tsx";
 import { Panel } from "./Panel.tsx";
 
 export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
+
+const ACTIONS = {
+  "message.react": "react",
+  "message.edit": "edit",
+  "message.pin": "pin",
+  "message.copy": "copy",
+} as const satisfies Record<string, MessageAction>;
 
 type Props = {
   title: string;
@@ -131,23 +139,47 @@ export function MessagePane(props: Props) {
 
   useKeypress(
     (input: string, key: Key) => {
+      const action = matchBinding("messages", input, key);
+      const page = Math.max(1, view ? bottom - view.top : 1);
+      switch (action) {
+        case "message.up":
+          select(selected - 1);
+          return true;
+        case "message.down":
+          select(selected + 1);
+          return true;
+        case "message.pageUp":
+          select(selected - page);
+          return true;
+        case "message.pageDown":
+          select(selected + page);
+          return true;
+        case "message.first":
+          select(0);
+          return true;
+        case "message.last":
+          select(last);
+          return true;
+        case "message.back":
+          props.onLeave();
+          return true;
+        case undefined:
+          return false;
+      }
       const item = items[selected];
-      if (key.upArrow || input === "k") select(selected - 1);
-      else if (key.downArrow || input === "j") select(selected + 1);
-      else if (key.pageUp) select(selected - Math.max(1, view ? bottom - view.top : 1));
-      else if (key.pageDown) select(selected + Math.max(1, view ? bottom - view.top : 1));
-      else if (input === "g" || key.home) select(0);
-      else if (input === "G" || key.end) select(last);
-      else if (key.escape) props.onLeave();
-      else if (!item) return false;
-      else if (key.return && item.kind === "outbox") props.onAction("retry", item);
-      else if (input === "r") props.onAction("react", item);
-      else if (input === "e") props.onAction("edit", item);
-      else if (input === "d") props.onAction(item.kind === "outbox" ? "drop" : "delete", item);
-      else if (input === "P") props.onAction("pin", item);
-      else if (input === "y") props.onAction("copy", item);
-      else return false;
-      return true;
+      if (!item) return false;
+      switch (action) {
+        case "message.retry":
+          if (item.kind !== "outbox") return false;
+          props.onAction("retry", item);
+          return true;
+        case "message.delete":
+          props.onAction(item.kind === "outbox" ? "drop" : "delete", item);
+          return true;
+        default:
+          props.onAction(ACTIONS[action], item);
+          return true;
+      }
     },
     { priority: PRIORITY.pane, isActive: focused },
   );

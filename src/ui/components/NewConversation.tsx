@@ -3,7 +3,8 @@
 import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import { useState } from "react";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
 import { screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
@@ -30,15 +31,26 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
     .slice(0, 5);
   useKeypress(
     (input, key) => {
-      if (key.ctrl && input === "c") return false;
-      if (key.escape) onCancel();
-      else if (key.downArrow || key.tab) setPick((p) => Math.min(suggestions.length - 1, p + 1));
-      else if (key.upArrow) setPick((p) => Math.max(-1, p - 1));
-      else if (key.return) {
-        const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
-        if (chosen) onSubmit(chosen);
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("new conversation", input, key)) {
+        case "newConversation.cancel":
+          onCancel();
+          break;
+        case "newConversation.down":
+          setPick((p) => Math.min(suggestions.length - 1, p + 1));
+          break;
+        case "newConversation.up":
+          setPick((p) => Math.max(-1, p - 1));
+          break;
+        case "newConversation.start": {
+          const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
+          if (chosen) onSubmit(chosen);
+          break;
+        }
+        // Everything else is typing, for the text input only: no global key may see it.
+        case "newConversation.type":
+          break;
       }
-      // Everything else is typing, for the text input only: no global key may see it.
       return true;
     },
     { priority: PRIORITY.dialog },

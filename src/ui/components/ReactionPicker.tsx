@@ -1,8 +1,9 @@
 // A row of common reactions: ←→ (or the digit) picks, Enter toggles yours, Esc closes.
 import { Box, Text } from "ink";
 import { useState } from "react";
+import { matchBinding } from "../bindings.ts";
 import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { terminalForm } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
@@ -19,15 +20,27 @@ export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
   const choices = COMMON_REACTIONS;
   useKeypress(
     (input, key) => {
-      if (key.ctrl && input === "c") return false;
-      if (key.escape || input === "q") onClose();
-      else if (key.leftArrow || input === "h")
-        setIndex((i) => (i + choices.length - 1) % choices.length);
-      else if (key.rightArrow || input === "l" || key.tab)
-        setIndex((i) => (i + 1) % choices.length);
-      else if (key.return) onPick(choices[index]!);
-      else if (/^[1-9]$/.test(input) && Number(input) <= choices.length)
-        onPick(choices[Number(input) - 1]!);
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("reactions", input, key)) {
+        case "reaction.close":
+          onClose();
+          break;
+        case "reaction.previous":
+          setIndex((i) => (i + choices.length - 1) % choices.length);
+          break;
+        case "reaction.next":
+          setIndex((i) => (i + 1) % choices.length);
+          break;
+        case "reaction.toggle":
+          onPick(choices[index]!);
+          break;
+        case "reaction.toggleNumber": {
+          // The binding's keys are the digits 1 to 9: the input is the number.
+          const choice = choices[Number(input) - 1];
+          if (choice) onPick(choice);
+          break;
+        }
+      }
       return true;
     },
     { priority: PRIORITY.dialog },

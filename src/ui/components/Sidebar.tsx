@@ -4,7 +4,8 @@ import { Box, type Key, Text } from "ink";
 import TextInput from "ink-text-input";
 import { memo } from "react";
 import type { Conversation } from "../../api/schema.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
@@ -21,6 +22,14 @@ const FILTER_LABELS: Record<Filter, string> = {
 };
 
 export type SidebarAction = "open" | "pin" | "mute" | "archive" | "delete";
+
+const ACTIONS = {
+  "conversation.open": "open",
+  "conversation.pin": "pin",
+  "conversation.mute": "mute",
+  "conversation.archive": "archive",
+  "conversation.delete": "delete",
+} as const satisfies Record<string, SidebarAction>;
 
 type Props = {
   width: number;
@@ -69,20 +78,32 @@ export function Sidebar(props: Props) {
 
   useKeypress(
     (input: string, key: Key) => {
+      const action = matchBinding("conversations", input, key);
+      switch (action) {
+        case "conversation.up":
+          move(-1);
+          return true;
+        case "conversation.down":
+          move(1);
+          return true;
+        case "conversation.pageUp":
+          move(-visibleRows);
+          return true;
+        case "conversation.pageDown":
+          move(visibleRows);
+          return true;
+        case "conversation.first":
+          move(-conversations.length);
+          return true;
+        case "conversation.last":
+          move(conversations.length);
+          return true;
+        case undefined:
+          return false;
+      }
       const current = conversations[index];
-      if (key.upArrow || input === "k") move(-1);
-      else if (key.downArrow || input === "j") move(1);
-      else if (key.pageUp) move(-visibleRows);
-      else if (key.pageDown) move(visibleRows);
-      else if (key.home || input === "g") move(-conversations.length);
-      else if (key.end || input === "G") move(conversations.length);
-      else if (!current) return false;
-      else if (key.return) props.onAction("open", current);
-      else if (input === "p") props.onAction("pin", current);
-      else if (input === "m") props.onAction("mute", current);
-      else if (input === "a") props.onAction("archive", current);
-      else if (input === "D") props.onAction("delete", current);
-      else return false;
+      if (!current) return false;
+      props.onAction(ACTIONS[action], current);
       return true;
     },
     { priority: PRIORITY.pane, isActive: focused && !searching },
@@ -90,16 +111,28 @@ export function Sidebar(props: Props) {
 
   // While searching, the prompt owns typing; ↑↓ still move and Enter opens.
   useKeypress(
-    (_input: string, key: Key) => {
-      if (key.escape) props.onSearchDone(false);
-      else if (key.upArrow) move(-1);
-      else if (key.downArrow) move(1);
-      else if (key.return) {
-        props.onSearchDone(true);
-        const current = conversations[index];
-        if (current) props.onAction("open", current);
-      } else if (key.ctrl && _input === "c") return false;
-      // Everything else is typing, for the search input only: no global key may see it.
+    (input: string, key: Key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("search", input, key)) {
+        case "search.clear":
+          props.onSearchDone(false);
+          break;
+        case "search.up":
+          move(-1);
+          break;
+        case "search.down":
+          move(1);
+          break;
+        case "search.open": {
+          props.onSearchDone(true);
+          const current = conversations[index];
+          if (current) props.onAction("open", current);
+          break;
+        }
+        // Everything else is typing, for the search input only: no global key may see it.
+        case "search.type":
+          break;
+      }
       return true;
     },
     { priority: PRIORITY.dialog, isActive: searching },

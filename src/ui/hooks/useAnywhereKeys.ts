@@ -3,7 +3,8 @@
 // over SSH), by the path a resize takes; Ctrl+R asks the server for everything on screen
 // now, also instead of waiting out the back-off while it was unreachable.
 import { useStdout } from "ink";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { useRefreshAll } from "../queries/polling.ts";
 import { useSession } from "../session.tsx";
 
@@ -13,10 +14,10 @@ export function useAnywhereKeys(quit: () => void): void {
   const refreshAll = useRefreshAll();
   useKeypress(
     (input, key) => {
-      if (!key.ctrl) return false;
-      if (input === "c") quit();
-      else if (input === "l") stdout.emit("resize");
-      else if (input === "r") {
+      const action = matchBinding("anywhere", input, key);
+      if (action === "global.quit") quit();
+      else if (action === "global.redraw") stdout.emit("resize");
+      else if (action === "global.refresh") {
         status.info("Refreshing…");
         void refreshAll().then(() => {
           if (status.notice.get()?.text === "Refreshing…") status.clear();

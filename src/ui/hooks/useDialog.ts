@@ -2,7 +2,8 @@
 // new-conversation prompt, or a yes/no question, which owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import type { StatusLine } from "../status.ts";
 
 export type Dialog =
@@ -19,9 +20,9 @@ export function useDialog(status: StatusLine) {
   useKeypress(
     (input, key) => {
       if (dialog?.kind !== "confirm") return false;
-      if (key.ctrl && input === "c") return false;
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
       setDialog(null);
-      if (input === "y" || input === "Y") dialog.run();
+      if (matchBinding("confirm", input, key) === "confirm.yes") dialog.run();
       else status.info("Kept.");
       return true;
     },

@@ -1,6 +1,7 @@
 // The keys of the whole screen, at the lowest priority, so panes and dialogs see every
 // key first: Tab between panes, and (when not typing) filters, search, new, help, quit.
-import { PRIORITY, useKeypress } from "../keys.tsx";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { FILTERS } from "../queries/conversations.ts";
 import type { useConversationBrowser } from "./useConversationBrowser.ts";
 import type { useDialog } from "./useDialog.ts";
@@ -19,23 +20,26 @@ export function useScreenKeys(props: {
   const { focus, setFocus, browser, dialogs } = props;
   useKeypress(
     (input, key) => {
-      if (key.tab) {
+      const anywhere = matchBinding("anywhere", input, key);
+      if (anywhere === "global.nextPane" || anywhere === "global.previousPane") {
         if (focus === "composer") props.endEdit();
-        props.cycle(key.shift ? -1 : 1);
+        props.cycle(anywhere === "global.previousPane" ? -1 : 1);
         return true;
       }
       if (focus === "composer") return false;
-      const digit = Number(input);
-      if (digit >= 1 && digit <= FILTERS.length) {
-        browser.showFilter(FILTERS[digit - 1]!);
+      const action = matchBinding("not typing", input, key);
+      if (action === "app.filter") {
+        // The binding's keys are the digits 1 to 4: the input is the filter's number.
+        browser.showFilter(FILTERS[Number(input) - 1]!);
         setFocus("sidebar");
-      } else if (input === "/") {
+      } else if (action === "app.search") {
         browser.setSearch("");
         setFocus("sidebar");
-      } else if (input === "n") dialogs.show({ kind: "new" });
-      else if (input === "?") dialogs.show({ kind: "help" });
-      else if (input === "q") props.onQuit();
-      else if (key.escape && focus === "messages") setFocus("sidebar");
+      } else if (action === "app.newConversation") dialogs.show({ kind: "new" });
+      else if (action === "app.help") dialogs.show({ kind: "help" });
+      else if (action === "app.quit") props.onQuit();
+      else if (focus === "messages" && matchBinding("messages", input, key) === "message.back")
+        setFocus("sidebar");
       else return false;
       return true;
     },

@@ -21,9 +21,9 @@ import type {
 import { type Session, useApi, useSession, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
-import { keys } from "./keys.ts";
 import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
 export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"];

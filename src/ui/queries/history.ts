@@ -16,9 +16,9 @@ import type { Message, Page } from "../../api/schema.ts";
 import { type Session, useSession } from "../session.tsx";
 import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
 import { changedMessages } from "./changes.ts";
-import { keys } from "./keys.ts";
 import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 50;

@@ -20,8 +20,8 @@ import { createStore, type Store, useStore } from "../store.ts";
 import { mapConversations, mapMessages, prependMessage } from "./cache.ts";
 import { alreadyDone, type Change, isTransient, type QueuedChange } from "./changes.ts";
 import { updateConversationMessages } from "./history.ts";
-import { keys } from "./keys.ts";
 import { backoffDelay } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 export type Outbox = {
   changes: Store<readonly QueuedChange[]>;

@@ -5,8 +5,8 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { Conversation, Message } from "../../api/schema.ts";
 import { learnIdentityFrom, type Session, useSession } from "../session.tsx";
-import { keys } from "./keys.ts";
 import { usePoll, usePollPace } from "./polling.ts";
+import { keys } from "./queryKeys.ts";
 
 const PREVIEW_PAGE = 20;
 const INBOX_PAGE = 20;

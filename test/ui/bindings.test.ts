@@ -1,0 +1,148 @@
+// The key-binding table: what matchBinding answers for real key presses, that no scope
+// binds one key twice, and that the status-bar hints read as they always have (the help
+// overlay's text is guarded by the component tests, the README's table by e2e/help.test.ts).
+import { describe, expect, it } from "vitest";
+import {
+  BINDINGS,
+  type Binding,
+  HELP,
+  HINTS,
+  type Matcher,
+  matchBinding,
+  type Scope,
+  SECTION,
+} from "../../src/ui/bindings.ts";
+import { key } from "./inkKey.ts";
+
+describe("matchBinding", () => {
+  it("finds a binding by its letter, its key or either alternative", () => {
+    expect(matchBinding("conversations", "a", key())).toBe("conversation.archive");
+    expect(matchBinding("conversations", "D", key({ shift: true }))).toBe("conversation.delete");
+    expect(matchBinding("conversations", "k", key())).toBe("conversation.up");
+    expect(matchBinding("conversations", "", key({ upArrow: true }))).toBe("conversation.up");
+    expect(matchBinding("messages", "r", key())).toBe("message.react");
+    expect(matchBinding("messages", "P", key({ shift: true }))).toBe("message.pin");
+    expect(matchBinding("not typing", "?", key())).toBe("app.help");
+    expect(matchBinding("not typing", "3", key())).toBe("app.filter");
+  });
+
+  it("tells letters apart by case and scopes apart by name", () => {
+    expect(matchBinding("conversations", "d", key())).toBeUndefined();
+    expect(matchBinding("messages", "d", key())).toBe("message.delete");
+    expect(matchBinding("messages", "p", key())).toBeUndefined();
+    expect(matchBinding("conversations", "x", key())).toBeUndefined();
+    expect(matchBinding("not typing", "5", key())).toBeUndefined();
+  });
+
+  it("requires the modifiers a binding names, and only those", () => {
+    expect(matchBinding("anywhere", "c", key({ ctrl: true }))).toBe("global.quit");
+    expect(matchBinding("anywhere", "c", key())).toBeUndefined();
+    expect(matchBinding("anywhere", "z", key({ ctrl: true }))).toBe("global.suspend");
+    expect(matchBinding("anywhere", "\t", key({ tab: true }))).toBe("global.nextPane");
+    expect(matchBinding("anywhere", "", key({ tab: true, shift: true }))).toBe(
+      "global.previousPane",
+    );
+    expect(matchBinding("composer", "\r", key({ return: true }))).toBe("composer.send");
+    expect(matchBinding("composer", "\r", key({ return: true, meta: true }))).toBe(
+      "composer.newLine",
+    );
+    expect(matchBinding("composer", "\r", key({ return: true, shift: true }))).toBe(
+      "composer.newLine",
+    );
+  });
+
+  it("answers a scope's catch-all for any key it does not bind", () => {
+    expect(matchBinding("confirm", "y", key())).toBe("confirm.yes");
+    expect(matchBinding("confirm", "Y", key({ shift: true }))).toBe("confirm.yes");
+    expect(matchBinding("confirm", "n", key())).toBe("confirm.keep");
+    expect(matchBinding("confirm", "", key({ escape: true }))).toBe("confirm.keep");
+    expect(matchBinding("help", " ", key())).toBe("help.pageDown");
+    expect(matchBinding("help", "x", key())).toBe("help.close");
+    expect(matchBinding("search", "b", key())).toBe("search.type");
+    expect(matchBinding("search", "", key({ escape: true }))).toBe("search.clear");
+    expect(matchBinding("reactions", "7", key())).toBe("reaction.toggleNumber");
+    expect(matchBinding("reactions", "x", key())).toBeUndefined();
+  });
+});
+
+/** Whether some key press could match both (each field that both name agrees). */
+function overlap(a: Matcher, b: Matcher): boolean {
+  const fields = ["input", "key", "ctrl", "meta", "shift"] as const;
+  if (a.input !== undefined && b.key !== undefined && a.input !== "") {
+    // A key flag arrives with an input of its own ("\r", "\t", or ""), never a printable one.
+    return false;
+  }
+  if (b.input !== undefined && a.key !== undefined && b.input !== "") return false;
+  return fields.every((f) => a[f] === undefined || b[f] === undefined || a[f] === b[f]);
+}
+
+describe("the table", () => {
+  const all = BINDINGS as readonly Binding[];
+
+  it("gives every binding its own id", () => {
+    const ids = all.map((b) => b.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("binds no key twice in one scope", () => {
+    const clashes: string[] = [];
+    const scopes = Object.keys(SECTION) as Scope[];
+    for (const scope of scopes) {
+      const bindings = all.filter((b) => b.scope === scope);
+      expect(bindings.filter((b) => b.keys === "other").length).toBeLessThanOrEqual(1);
+      for (const [i, a] of bindings.entries()) {
+        for (const b of bindings.slice(i + 1)) {
+          if (a.keys === "other" || b.keys === "other") continue;
+          for (const ma of a.keys) {
+            for (const mb of b.keys) {
+              if (overlap(ma, mb))
+                clashes.push(
+                  `${scope}: ${a.id} ${JSON.stringify(ma)} / ${b.id} ${JSON.stringify(mb)}`,
+                );
+            }
+          }
+        }
+      }
+    }
+    expect(clashes).toEqual([]);
+  });
+
+  it("notices a clash", () => {
+    expect(overlap({ input: "k" }, { ctrl: true, input: "k" })).toBe(true);
+    expect(overlap({ key: "return", meta: false }, { key: "return", meta: true })).toBe(false);
+    expect(overlap({ key: "tab" }, { key: "tab", shift: true })).toBe(true);
+    expect(overlap({ key: "tab" }, { key: "downArrow" })).toBe(false);
+    expect(overlap({ input: "k" }, { key: "upArrow" })).toBe(false);
+  });
+
+  it("makes the status-bar hints read as they always have", () => {
+    expect(HINTS).toEqual({
+      sidebar:
+        "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
+      messages:
+        "↑↓ select · r react · e edit · d delete · P pin · y copy · g/G oldest/newest · Esc back · ? help",
+      composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
+      editing: "editing your message · Enter saves · Esc cancels",
+      react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
+      help: "↑↓ PgUp PgDn scroll · any other key closes the help",
+    });
+  });
+
+  it("makes the help's sections in their order", () => {
+    expect(HELP.map((s) => s.where)).toEqual([
+      "anywhere",
+      "not typing",
+      "conversations",
+      "messages",
+      "prompts and dialogs",
+      "composer",
+    ]);
+    expect(HELP.find((s) => s.where === "prompts and dialogs")?.rows).toEqual([
+      { keys: "/ search: Enter, Esc", does: "open the match / clear" },
+      { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
+      { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
+      { keys: "y / any other key", does: "confirm / keep (delete questions)" },
+      { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
+    ]);
+  });
+});
