@@ -68,6 +68,9 @@ describe("proxy", () => {
     ]);
     expect(counts.bytesUp).toBeGreaterThan(0);
     expect(counts.bytesDown).toBeGreaterThan(JSON.stringify(direct).length);
+    const [first, second] = proxy.requests();
+    expect(first!.bytesDown).toBeGreaterThan(JSON.stringify(direct).length);
+    expect(first!.bytesDown + second!.bytesDown).toBe(counts.bytesDown);
   });
 
   it("counts every byte each way exactly", async () => {
@@ -82,6 +85,7 @@ describe("proxy", () => {
       socket.on("error", reject);
     });
     expect(received).toBeGreaterThan(100);
+    expect(proxy.requests()[0]!.bytesDown).toBe(received);
     expect(proxy.counts()).toEqual({
       connections: 1,
       requests: 1,

@@ -32,7 +32,19 @@ export type ProxyOptions = {
 };
 
 /** One HTTP/1.x request seen going up, as parsed from the byte stream. */
-export type ProxyRequest = { method: string; path: string; at: number };
+export type ProxyRequest = {
+  method: string;
+  /** As on the request line: path and query. */
+  path: string;
+  /** Date.now() when its head had come in. */
+  at: number;
+  /**
+   * Bytes that came down its connection after it and before the next request there: its
+   * response, exactly, for clients that wait for a response before the next request
+   * (fetch and ofetch do: no pipelining).
+   */
+  bytesDown: number;
+};
 
 export type ProxyCounts = {
   /** TCP connections accepted and forwarded (not those refused or reset by a cut). */
@@ -215,9 +227,11 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
       allowHalfOpen: true,
     });
     track(upstream);
+    let latest: ProxyRequest | undefined;
     const countRequest = createRequestCounter((method, path) => {
       counts.requests++;
-      log.push({ method, path, at: Date.now() });
+      latest = { method, path, at: Date.now(), bytesDown: 0 };
+      log.push(latest);
     });
     pipe(
       client,
@@ -236,6 +250,7 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
       () => mode === "hang",
       (chunk) => {
         counts.bytesDown += chunk.length;
+        if (latest) latest.bytesDown += chunk.length;
       },
     );
     // Either side failing takes the other down: the client sees a reset, as from a server
@@ -311,7 +326,7 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
     host,
     port,
     counts: () => ({ ...counts }),
-    requests: () => [...log],
+    requests: () => log.map((r) => ({ ...r })),
     resetCounts() {
       counts = { connections: 0, requests: 0, bytesUp: 0, bytesDown: 0 };
       log = [];
