@@ -152,7 +152,7 @@ export function removeHome(home: string): void {
   homes.delete(home);
 }
 
-export function killAllNow(): void {
+function killAllNow(): void {
   for (const pid of live) killTree(pid, "SIGKILL");
   live.clear();
   for (const home of homes) removeHome(home);
@@ -997,8 +997,8 @@ async function benchHistory(): Promise<string[]> {
 
 // ---- all ----
 
-export async function benchClient(): Promise<string> {
-  execFileSync("script", ["-V"], { stdio: "ignore" }); // util-linux `script` is required
+/** Runs `bench`; whatever it started is killed and removed when it ends, and on a signal. */
+export async function cleaningUp<T>(bench: () => Promise<T>): Promise<T> {
   const onSignal = () => {
     killAllNow();
     process.exit(130);
@@ -1007,6 +1007,18 @@ export async function benchClient(): Promise<string> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
+    return await bench();
+  } finally {
+    killAllNow();
+    process.off("exit", killAllNow);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+export function benchClient(): Promise<string> {
+  execFileSync("script", ["-V"], { stdio: "ignore" }); // util-linux `script` is required
+  return cleaningUp(async () => {
     const want = (part: string) => ONLY === undefined || ONLY === part;
     log("start-up…");
     const startup = want("startup") ? await benchStartup() : [];
@@ -1023,12 +1035,7 @@ export async function benchClient(): Promise<string> {
       "",
       ...history,
     ].join("\n");
-  } finally {
-    killAllNow();
-    process.off("exit", killAllNow);
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  });
 }
 
 if (import.meta.main) {

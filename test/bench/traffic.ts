@@ -14,10 +14,10 @@ import { resolve } from "node:path";
 import { startProxy } from "../e2e/proxy.ts";
 import {
   CLIENT,
+  cleaningUp,
   demoServer,
   freshHome,
   KEY,
-  killAllNow,
   Pty,
   removeHome,
   stopTree,
@@ -53,13 +53,10 @@ export async function benchTraffic(): Promise<string> {
   if (!existsSync(resolve(import.meta.dirname, "../../dist/cli.js"))) {
     throw new Error("no dist/cli.js: run `npm run build` first (`npm run bench` does)");
   }
-  const onSignal = () => {
-    killAllNow();
-    process.exit(130);
-  };
-  process.on("exit", killAllNow);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  return cleaningUp(measure);
+}
+
+async function measure(): Promise<string> {
   const server = await demoServer();
   const proxy = await startProxy({ target: server.info.url });
   const { home, env } = freshHome();
@@ -138,9 +135,6 @@ export async function benchTraffic(): Promise<string> {
     await proxy.close();
     await stopTree(server.child.pid!);
     removeHome(home);
-    process.off("exit", killAllNow);
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
   }
 }
 
