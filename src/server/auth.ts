@@ -25,6 +25,7 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
     if (!user) {
       throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
     }
+    services.presence.seen(user.id);
     const now = services.now();
     if ((user.last_active_at ?? 0) < now - 30) {
       services.store.users.touch(user.id, now);

@@ -1,4 +1,5 @@
 // What the middleware leaves on the Hono context for the handlers.
+import type { Presence } from "./demo/presence.ts";
 import type { PageCache } from "./page-cache.ts";
 import type { Store } from "./store/index.ts";
 import type { User } from "./store/users.ts";
@@ -22,6 +23,8 @@ export type Services = {
   /** Unix seconds. */
   now: () => number;
   newId: (prefix: "msg_" | "conv_" | "att_") => string;
+  /** Told of every authenticated request, so the demo users do not answer for who is signed in. */
+  presence: Presence;
   onMessageSent: (message: {
     id: string;
     conversationId: string;

@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { createApp, type FaultHook } from "./app.ts";
+import { createPresence } from "./demo/presence.ts";
 import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
 import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
@@ -60,11 +61,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const demoUsers = ensureDemoUsers(store, now());
     if (opts.demo) seedDemoConversations(store, now());
     const newId = createIdMaker();
+    const presence = createPresence(now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
         store,
         now,
         newId,
+        presence,
         delayMs: opts.demoReplyDelayMs ?? [2000, 6000],
         random: Math.random,
         log,
@@ -75,6 +78,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
       now,
       newId,
+      presence,
       onMessageSent: (message) => replier?.onMessageSent(message),
     };
     const app = createApp(services, {

@@ -19,7 +19,7 @@ const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
 // Diagnostics only (they change what is measured): extra node flags for the client, e.g.
 // BENCH_CLIENT_NODE_FLAGS=--trace-gc; BENCH_CLIENT_ONLY=startup|typing|history.
-const CLIENT = `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
+export const CLIENT = `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
 const ONLY = process.env.BENCH_CLIENT_ONLY;
 const VERBOSE = process.env.BENCH_CLIENT_VERBOSE === "1";
 const COLUMNS = 120;
@@ -35,7 +35,7 @@ const POST_CONCURRENCY = 16;
 const IDLE_MS = 8000;
 
 const LOADING_OLDER = "loading older…";
-const KEY = { enter: "\r", escape: "\x1b", ctrlC: "\x03", ctrlU: "\x15" } as const;
+export const KEY = { enter: "\r", escape: "\x1b", ctrlC: "\x03", ctrlU: "\x15" } as const;
 
 const log = (line: string) => process.stderr.write(`bench client: ${line}\n`);
 
@@ -129,7 +129,7 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function stopTree(pid: number, graceMs = 1500): Promise<void> {
+export async function stopTree(pid: number, graceMs = 1500): Promise<void> {
   const tree = [pid, ...descendants(pid)];
   killTree(pid, "SIGTERM");
   const until = performance.now() + graceMs;
@@ -147,7 +147,7 @@ async function stopTree(pid: number, graceMs = 1500): Promise<void> {
 /** Temp folders not removed yet: removed on every way out too. */
 const homes = new Set<string>();
 
-function removeHome(home: string): void {
+export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
   homes.delete(home);
 }
@@ -167,7 +167,7 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
-function freshHome(): { home: string; env: Record<string, string> } {
+export function freshHome(): { home: string; env: Record<string, string> } {
   const home = mkdtempSync(join(tmpdir(), "parley-bench-"));
   homes.add(home);
   return {
@@ -178,6 +178,7 @@ function freshHome(): { home: string; env: Record<string, string> } {
       XDG_CONFIG_HOME: join(home, "config"),
       XDG_DATA_HOME: join(home, "data"),
       XDG_STATE_HOME: join(home, "state"),
+      XDG_CACHE_HOME: join(home, "cache"),
       PATH: process.env.PATH ?? "",
       LANG: "C.UTF-8",
       SHELL: "/bin/sh",
@@ -189,7 +190,7 @@ function freshHome(): { home: string; env: Record<string, string> } {
 
 type Waiter = { check: () => boolean; resolve: () => void };
 
-class Pty {
+export class Pty {
   readonly child: ChildProcess;
   readonly spawnedAt: number;
   readonly exited: Promise<number | null>;
@@ -407,7 +408,7 @@ async function startServerChild(
 }
 
 /** `node src/server/main.ts … --demo`: its banner gives the address and alice's token. */
-function demoServer() {
+export function demoServer() {
   return startServerChild(
     ["src/server/main.ts", "--db", ":memory:", "--port", "0", "--demo", "--no-demo-replies"],
     (lines) => {
@@ -996,8 +997,8 @@ async function benchHistory(): Promise<string[]> {
 
 // ---- all ----
 
-export async function benchClient(): Promise<string> {
-  execFileSync("script", ["-V"], { stdio: "ignore" }); // util-linux `script` is required
+/** Runs `bench`; whatever it started is killed and removed when it ends, and on a signal. */
+export async function cleaningUp<T>(bench: () => Promise<T>): Promise<T> {
   const onSignal = () => {
     killAllNow();
     process.exit(130);
@@ -1006,6 +1007,18 @@ export async function benchClient(): Promise<string> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
+    return await bench();
+  } finally {
+    killAllNow();
+    process.off("exit", killAllNow);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+export function benchClient(): Promise<string> {
+  execFileSync("script", ["-V"], { stdio: "ignore" }); // util-linux `script` is required
+  return cleaningUp(async () => {
     const want = (part: string) => ONLY === undefined || ONLY === part;
     log("start-up…");
     const startup = want("startup") ? await benchStartup() : [];
@@ -1022,12 +1035,7 @@ export async function benchClient(): Promise<string> {
       "",
       ...history,
     ].join("\n");
-  } finally {
-    killAllNow();
-    process.off("exit", killAllNow);
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  });
 }
 
 if (import.meta.main) {

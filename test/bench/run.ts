@@ -1,9 +1,10 @@
-// `npm run bench`: the server, client and `parley ssh` benchmarks, in one run on one
+// `npm run bench`: the server, client, network and `parley ssh` benchmarks, in one run on one
 // machine, printed as markdown. Progress goes to stderr, the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient, clientFigures } from "./client.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh } from "./ssh.ts";
+import { benchTraffic } from "./traffic.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const load = () =>
@@ -28,6 +29,10 @@ out("");
 out("## Client");
 out("");
 out(await benchClient());
+out("");
+out("## Network: one conversation open, idle");
+out("");
+out(await benchTraffic());
 out("");
 out("## parley ssh: 20 sessions at once");
 out("");

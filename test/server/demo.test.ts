@@ -207,3 +207,75 @@ describe("demo replies", () => {
     expect(logged.filter((line) => line.includes("demo reply"))).toEqual([]);
   });
 });
+
+describe("demo replies while someone is signed in", () => {
+  // The server's clock, in Unix seconds, moved by the tests: no real minute to wait.
+  let clock = Math.floor(Date.now() / 1000);
+  const t = useServer({ demoReplies: true, demoReplyDelayMs: [20, 60], now: () => clock });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  /** What others did after `sentId`, as `reader` sees it: messages and reactions. */
+  async function responses(reader: string, conversationId: string, sentId: string) {
+    const client = t.as(reader);
+    const page = messagePage(
+      await client.get("/v1/messages", { conversation_id: conversationId, limit: 10 }),
+    );
+    const replies = page.data.filter((m) => m.id > sentId).map((m) => m.contact.username);
+    const reactions = message(await client.get(`/v1/messages/${sentId}`)).reactions.flatMap(
+      (r) => Object.values(r)[0] ?? [],
+    );
+    return { replies, reactions };
+  }
+
+  async function answered(reader: string, conversationId: string, sentId: string) {
+    return waitFor(async () => {
+      const r = await responses(reader, conversationId, sentId);
+      return r.replies.length + r.reactions.length > 0 ? r : undefined;
+    });
+  }
+
+  it("does not answer as a user who made a request in the last minute", async () => {
+    const alice = t.as("alice");
+    await t.as("bob").get("/v1/conversations");
+    const id = await contactConversation(alice, "ct_bob");
+    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
+    await settle();
+    expect(await responses("alice", id, sent.id)).toEqual({ replies: [], reactions: [] });
+
+    // Nor as alice, who is signed in, when bob writes to her.
+    const fromBob = message(
+      await t.as("bob").post("/v1/messages", { conversation_id: id, message: "hey alice" }),
+    );
+    await settle();
+    expect(await responses("bob", id, fromBob.id)).toEqual({ replies: [], reactions: [] });
+  });
+
+  it("answers again a minute after the user's last request, however often it answers", async () => {
+    clock += 61;
+    const alice = t.as("alice");
+    const id = await contactConversation(alice, "ct_bob");
+    for (const text of ["hi bob", "thanks!"]) {
+      const sent = message(
+        await alice.post("/v1/messages", { conversation_id: id, message: text }),
+      );
+      const { replies, reactions } = await answered("alice", id, sent.id);
+      // The demo's own writes as bob do not make bob signed in.
+      for (const who of [...replies, ...reactions]) expect(who).toBe("bob");
+    }
+  });
+
+  it("in a group, answers only from members nobody is signed in as", async () => {
+    clock += 61;
+    await t.as("bob").get("/v1/conversations");
+    await t.as("carol").get("/v1/conversations");
+    const alice = t.as("alice");
+    const id = await groupConversation(alice, "grp_design");
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const sent = message(
+        await alice.post("/v1/messages", { conversation_id: id, message: `lunch? ${attempt}` }),
+      );
+      const { replies, reactions } = await answered("alice", id, sent.id);
+      for (const who of [...replies, ...reactions]) expect(who).toBe("erin");
+    }
+  });
+});

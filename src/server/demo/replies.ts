@@ -1,8 +1,11 @@
 // Demo replies: when someone sends a message, the other side answers a few seconds later
 // (in a group, a random other member), and now and then reacts instead or as well.
-// Replies are written straight to the store, so they never trigger replies themselves.
+// Replies are written straight to the store, so they never trigger replies themselves, nor
+// count as their writer being signed in. Nobody answers in the name of a person who is
+// signed in (a request with their token in the last minute): they answer for themselves.
 import type { Random } from "../ids.ts";
 import type { Store } from "../store/index.ts";
+import type { Presence } from "./presence.ts";
 import { pick } from "./random.ts";
 
 export type SentMessage = { id: string; conversationId: string; senderId: string; text: string };
@@ -109,6 +112,7 @@ export function createDemoReplier(options: {
   /** Unix seconds. */
   now: () => number;
   newId: (prefix: "msg_") => string;
+  presence: Presence;
   delayMs: readonly [number, number];
   random: Random;
   log: (line: string) => void;
@@ -123,7 +127,7 @@ export function createDemoReplier(options: {
     const original = s.messages.head(message.id);
     const others = s.conversations
       .members(message.conversationId)
-      .filter((m) => m.id !== message.senderId);
+      .filter((m) => m.id !== message.senderId && !options.presence.signedIn(m.id));
     if (!original || others.length === 0) return;
     const replier = pick(random, others);
     const { reply, reaction } = replyTo(message.text, random);

@@ -1,0 +1,141 @@
+// What an idle client costs the network: requests and bytes per minute with one
+// conversation open and nothing happening.
+//   npm run build && node --experimental-strip-types test/bench/traffic.ts
+// The demo server (no demo replies) runs as a child process; the test proxy sits in front
+// of it and counts every request and byte each way; the real, built client runs in a pty
+// (as in client.ts), signed in as alice through the proxy, opens the first conversation of
+// its list (Enter) and is left alone. After a settling time the counters are zeroed and
+// read again after the measured window, scaled to a minute.
+// BENCH_TRAFFIC_SECONDS sets the window (default 30), BENCH_TRAFFIC_SETTLE_SECONDS the
+// settling time (default 10).
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { startProxy } from "../e2e/proxy.ts";
+import {
+  CLIENT,
+  cleaningUp,
+  demoServer,
+  freshHome,
+  KEY,
+  Pty,
+  removeHome,
+  stopTree,
+} from "./client.ts";
+
+const SECONDS = Number(process.env.BENCH_TRAFFIC_SECONDS ?? 30);
+const SETTLE_SECONDS = Number(process.env.BENCH_TRAFFIC_SETTLE_SECONDS ?? 10);
+const COLUMNS = 120;
+const ROWS = 40;
+
+const log = (line: string) => process.stderr.write(`bench traffic: ${line}\n`);
+const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
+
+/** A request's kind: method and path, ids and query values left out but `limit`'s. */
+function kindOf(method: string, target: string): string {
+  const url = new URL(target, "http://x");
+  const path = url.pathname.replace(/\/(conv|msg|att|ct)_[^/]+/g, "/$1_…");
+  const keys = [...new Set(url.searchParams.keys())]
+    .sort()
+    .map((key) => (key === "limit" ? `limit=${url.searchParams.get(key)}` : key));
+  return `${method} ${path}${keys.length > 0 ? `?${keys.join("&")}` : ""}`;
+}
+
+export type TrafficFigures = {
+  seconds: number;
+  requestsPerMinute: number;
+  bytesUpPerMinute: number;
+  bytesDownPerMinute: number;
+};
+export const trafficFigures: Partial<TrafficFigures> = {};
+
+export async function benchTraffic(): Promise<string> {
+  if (!existsSync(resolve(import.meta.dirname, "../../dist/cli.js"))) {
+    throw new Error("no dist/cli.js: run `npm run build` first (`npm run bench` does)");
+  }
+  return cleaningUp(measure);
+}
+
+async function measure(): Promise<string> {
+  const server = await demoServer();
+  const proxy = await startProxy({ target: server.info.url });
+  const { home, env } = freshHome();
+  let pty: Pty | undefined;
+  try {
+    pty = new Pty(CLIENT, {
+      ...env,
+      PARLEY_BASE_URL: proxy.url,
+      PARLEY_TOKEN: server.info.tokens.alice!,
+    });
+    const p = pty;
+    await p.until(() => p.tail.includes("#team"), "the conversation list", 20_000);
+    await p.quiet(500);
+    const startup = proxy.counts();
+    const selected = p
+      .screen()
+      .split("\n")
+      .find((line) => line.includes("▸"))
+      ?.replace(/[│╭╮╰╯─]/g, " ")
+      .replace(/^[^#\p{L}\p{N}]+/u, "")
+      .split(/\s{2,}/)[0];
+    log(`opening the first conversation (${selected ?? "?"})…`);
+    await p.press(KEY.enter, 300);
+    log(`settling for ${SETTLE_SECONDS} s…`);
+    await sleep(SETTLE_SECONDS * 1000);
+    proxy.resetCounts();
+    const terminalBefore = p.bytes;
+    log(`measuring for ${SECONDS} s…`);
+    const started = performance.now();
+    await sleep(SECONDS * 1000);
+    const elapsed = (performance.now() - started) / 1000;
+    const counts = proxy.counts();
+    const requests = proxy.requests();
+    const terminal = p.bytes - terminalBefore;
+    if (p.child.exitCode !== null) throw new Error("the client exited while measured");
+
+    const perMinute = (n: number) => (n * 60) / elapsed;
+    const f0 = (n: number) => n.toFixed(0);
+    const f1 = (n: number) => n.toFixed(1);
+    Object.assign(trafficFigures, {
+      seconds: elapsed,
+      requestsPerMinute: perMinute(counts.requests),
+      bytesUpPerMinute: perMinute(counts.bytesUp),
+      bytesDownPerMinute: perMinute(counts.bytesDown),
+    } satisfies TrafficFigures);
+
+    const kinds = new Map<string, { n: number; down: number }>();
+    for (const r of requests) {
+      const kind = kindOf(r.method, r.path);
+      const k = kinds.get(kind) ?? { n: 0, down: 0 };
+      k.n++;
+      k.down += r.bytesDown;
+      kinds.set(kind, k);
+    }
+    const byKind = [...kinds].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]));
+    return [
+      `Traffic benchmark: node ${process.version}, ${availableParallelism()} cores. The demo server (\`node src/server/main.ts --demo --no-demo-replies\`, in memory) in a child process; the test proxy (\`test/e2e/proxy.ts\`, no delay) in front of it counts HTTP requests and TCP bytes each way; the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty, signed in as alice through the proxy, fresh XDG folders. Once the list shows, Enter opens the first conversation (${selected ? `"${selected}"` : "the selected row"}); after ${SETTLE_SECONDS} s to settle, nothing happens for ${f1(elapsed)} s while the proxy counts, scaled to a minute.`,
+      "",
+      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      `| client through the proxy | ${f1(perMinute(counts.requests))} | ${f0(perMinute(counts.bytesUp))} | ${f0(perMinute(counts.bytesDown))} | ${f1(perMinute(counts.bytesUp + counts.bytesDown) / 1024)} | ${counts.connections} | ${f0(perMinute(terminal))} |`,
+      "",
+      `Start-up to the first list, for scale: ${startup.requests} requests, ${f0(startup.bytesUp)} bytes up, ${f0(startup.bytesDown)} bytes down.`,
+      "",
+      "Requests in the window by kind (ids and query values left out, but the page size); a request's bytes down are those its connection carried until the next request on it (its response: the client does not pipeline):",
+      "",
+      "| request | count | per minute | bytes down/min | bytes down per request |",
+      "|---|---:|---:|---:|---:|",
+      ...byKind.map(
+        ([kind, { n, down }]) =>
+          `| \`${kind}\` | ${n} | ${f1(perMinute(n))} | ${f0(perMinute(down))} | ${f0(down / n)} |`,
+      ),
+    ].join("\n");
+  } finally {
+    if (pty) await pty.kill();
+    await proxy.close();
+    await stopTree(server.child.pid!);
+    removeHome(home);
+  }
+}
+
+if (import.meta.main) process.stdout.write(`${await benchTraffic()}\n`);
