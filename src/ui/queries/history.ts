@@ -21,7 +21,7 @@ import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./queryKeys.ts";
 
 const HISTORY_PAGE = 50;
-const LATEST_PAGE = 50;
+const LATEST_PAGE = 20;
 
 export function historyOptions(session: Session, conversationId: string) {
   return infiniteQueryOptions({
