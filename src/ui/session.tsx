@@ -24,7 +24,12 @@ export type Session = {
   status: StatusLine;
   contacts: ContactBook;
   /** How often to poll (tests run it fast); 2 s for the open conversation, 5 s for lists. */
-  pollPace?: PollPace;
+  pollPace: PollPace;
+  /**
+   * Ctrl+Z: hands the terminal back and stops the process, as the shell's job control
+   * expects. Absent where there is no job control (parley ssh, the tests).
+   */
+  suspend?: () => void;
 };
 
 /** The per-session client state every Session carries. */
