@@ -1,7 +1,8 @@
 // Starts the full-screen client: resolves server and token (starting the embedded demo
 // server when none is configured), renders with Ink in the alternate screen, and makes
 // sure the terminal is restored on every way out: q, Ctrl+C, SIGTERM, SIGHUP (a dropped
-// SSH connection), and an uncaught error (logged to a file, named in one line on exit).
+// SSH connection), and an uncaught error (logged to a file, named in one line on exit);
+// and for a while on Ctrl+Z or SIGTSTP, until `fg` (src/client/job-control.ts).
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import {
   resolveClientConfig,
 } from "../config.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import { createClientSession } from "./session.ts";
 
@@ -85,6 +87,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
   }
   const key = identityKey(baseUrl, token);
+  const jobs = createJobControl();
   const client = createClientSession({
     api: { baseUrl, token },
     username: target.username ?? rememberedUsername(paths, key),
@@ -92,10 +95,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: { bell: config.bell, desktop: config.notifications },
     terminal: terminalOut(process.stdout, env),
+    suspend: jobs.suspend,
   });
 
   let crash: unknown;
-  const { instance } = mountClient({
+  const mounted = mountClient({
     ...client,
     env,
     stdin: process.stdin,
@@ -106,6 +110,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
     },
   });
 
+  const { instance } = mounted;
+  jobs.attach({
+    suspendTerminal: mounted.suspendTerminal,
+    redraw: () => process.stdout.emit("resize"),
+  });
   const finish = (error?: unknown) => {
     if (error !== undefined) crash ??= error;
     instance.unmount();
@@ -135,6 +144,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
   } catch (error) {
     crash ??= error;
   }
+  jobs.detach();
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);

@@ -11,6 +11,7 @@ export const KEYMAP: KeySection[] = [
       { keys: "Ctrl+C", does: "quit" },
       { keys: "Ctrl+L", does: "draw the whole screen again" },
       { keys: "Ctrl+R", does: "refresh now (retry at once when offline)" },
+      { keys: "Ctrl+Z", does: "suspend (fg resumes)" },
     ],
   },
   {
