@@ -179,7 +179,7 @@ async function client(args: string[]): Promise<void> {
   // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
   // renders for every session, and CPU is what runs out first.
   setFlagsFromString("--optimize-for-size");
-  const { runClient } = await import("./ui/run.tsx");
+  const { runClient } = await import("./client/main.ts");
   const code = await runClient({
     baseUrl: values["base-url"],
     tokenFile: values["token-file"],

@@ -4,9 +4,8 @@
 // and the API server stay on the main thread; or in the main thread itself. Either way
 // it only speaks in messages: bytes in, bytes out, a size, an end.
 import type { Instance } from "ink";
-import { createApi } from "../api/client.ts";
-import { mountClient } from "../ui/run.tsx";
-import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
+import { mountClient } from "../client/mount.tsx";
+import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/terminal.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
@@ -51,17 +50,15 @@ export function createSessionHost(post: (message: FromHost) => void): {
       send: (data) => post({ type: "output", id, data }),
     });
     let crash: unknown;
-    const session: Session = {
-      api: createApi({ baseUrl: message.apiUrl, token: message.token }),
-      baseUrl: message.apiUrl,
+    const client = createClientSession({
+      api: { baseUrl: message.apiUrl, token: message.token },
+      username: message.username,
       serverLabel: "parley ssh",
-      me: newSessionIdentity(message.username),
       notify: { bell: true, desktop: true },
       terminal: terminalOut(output, message.env),
-      ...createSessionState(),
-    };
-    const instance = mountClient({
-      session,
+    });
+    const { instance } = mountClient({
+      ...client,
       env: message.env,
       stdin: input,
       stdout: output,

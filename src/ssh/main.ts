@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
-import { KeyError, loadOrCreateHostKey, readAuthorizedKeys } from "./keys.ts";
+import { AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
+import { loadOrCreateHostKey } from "./host-key.ts";
 
 export type SshCommandOptions = {
   host: string;
@@ -74,7 +75,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       try {
         last = readAuthorizedKeys(keysPath).keys;
       } catch (error) {
-        if (!(error instanceof KeyError)) throw error;
+        if (!(error instanceof AuthorizedKeysError)) throw error;
         // Mid-edit or briefly gone: keep the keys read last.
       }
       return last;

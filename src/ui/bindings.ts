@@ -116,11 +116,12 @@ export const BINDINGS = [
     },
   },
   {
-    // Not in the help until its handler lands.
     id: "global.suspend",
     scope: "anywhere",
     keys: [{ ctrl: true, input: "z" }],
     does: "suspend (fg resumes)",
+    label: "Ctrl+Z",
+    readme: true,
   },
 
   // When not typing: the sidebar and the messages pane (the composer takes these as text).

@@ -31,7 +31,12 @@ export type Session = {
   /** What is typed in each conversation's composer. */
   drafts: Drafts;
   /** How often to poll (tests run it fast); 2 s for the open conversation, 5 s for lists. */
-  pollPace?: PollPace;
+  pollPace: PollPace;
+  /**
+   * Ctrl+Z: hands the terminal back and stops the process, as the shell's job control
+   * expects. Absent where there is no job control (parley ssh, the tests).
+   */
+  suspend?: () => void;
 };
 
 /** What a session carries over from the last one: drafts and the changes not yet sent. */

@@ -201,6 +201,11 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     alice.resize(120, 40);
     await alice.waitFor((s) => s.split("\n")[39]?.includes("online") === true, "120x40 again");
 
+    // No job control over SSH: Ctrl+Z says so, and the session goes on.
+    bob.send("C-z");
+    await bob.waitFor((s) => s.includes("Ctrl+Z cannot suspend over parley ssh"), "bob's note");
+    expect(bob.info("#{alternate_on}")).toBe("1");
+
     // q from the messages pane (Esc leaves the composer first).
     for (const p of [alice, bob]) {
       p.send("Escape");

@@ -5,10 +5,11 @@ import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
-import { createApi } from "../../src/api/client.ts";
+import { mountClient } from "../../src/client/mount.tsx";
+import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { createQueryClient, mountClient } from "../../src/ui/run.tsx";
-import { createSessionState, newSessionIdentity, type Session } from "../../src/ui/session.tsx";
+import type { PollPace } from "../../src/ui/queries/polling.ts";
+import type { Session } from "../../src/ui/session.tsx";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -106,6 +107,8 @@ export async function startHarness(
      * hold up for seconds; a poll that times out backs off past a test's wait.
      */
     timeoutMs?: number;
+    /** How often the open conversation and the list are polled (default 2 s and 5 s). */
+    pollPace?: PollPace;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -126,41 +129,37 @@ export async function startHarness(
   const stdout = new FakeStdout(columns, rows, term);
   const stdin = new FakeStdin();
   const baseUrl = options.baseUrl ?? server.url;
-  const session: Session = {
-    api: createApi({
+  const clipboard: string[] = [];
+  const sequences: string[] = [];
+  const { session, queryClient } = createClientSession({
+    api: {
       baseUrl,
       token: options.token ?? user.token,
       retries: 0,
       timeoutMs: options.timeoutMs ?? 10_000,
-    }),
-    baseUrl,
-    me: newSessionIdentity(
-      options.username === null ? undefined : (options.username ?? user.username),
-    ),
-    notify: { bell: true, desktop: true },
-    ...createSessionState(),
-  };
-  const queryClient = createQueryClient(session.status);
-  const clipboard: string[] = [];
-  const sequences: string[] = [];
-  session.terminal = {
-    insideTmux: false,
-    write: (data) => {
-      const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
-      if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
-      sequences.push(data);
-      stdout.write(data);
     },
-  };
+    username: options.username === null ? undefined : (options.username ?? user.username),
+    notify: { bell: true, desktop: true },
+    terminal: {
+      insideTmux: false,
+      write: (data) => {
+        const osc52 = /\x1b\]52;c;([^\x07]*)\x07/.exec(data);
+        if (osc52) clipboard.push(Buffer.from(osc52[1]!, "base64").toString("utf8"));
+        sequences.push(data);
+        stdout.write(data);
+      },
+    },
+    pollPace: options.pollPace,
+  });
   // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
   // from a clean screen and a full frame.
-  const instance = mountClient({
+  const { instance } = mountClient({
     session,
+    queryClient,
     env: options.env ?? {},
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
-    queryClient,
   });
 
   const screen = () => {

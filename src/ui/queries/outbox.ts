@@ -178,9 +178,11 @@ function settle(
       if (answer) patchMessage(change.messageId, answer as Message);
       return;
     case "deleteMessage":
-      return patchMessage(change.messageId, null);
+      patchMessage(change.messageId, null);
+      return;
     case "updateConversation":
-      return patchConversation(answer as Conversation);
+      patchConversation(answer as Conversation);
+      return;
     case "deleteConversation":
       patchConversation(null);
       queryClient.removeQueries({ queryKey: keys.conversations.detail(conversationId) });

@@ -1,19 +1,11 @@
 // Starts the full-screen client: resolves server and token (starting the embedded demo
 // server when none is configured), renders with Ink in the alternate screen, and makes
 // sure the terminal is restored on every way out: q, Ctrl+C, SIGTERM, SIGHUP (a dropped
-// SSH connection), and an uncaught error (logged to a file, named in one line on exit).
+// SSH connection), and an uncaught error (logged to a file, named in one line on exit);
+// and for a while on Ctrl+Z or SIGTSTP, until `fg` (src/client/job-control.ts).
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  environmentManager,
-  MutationCache,
-  QueryCache,
-  QueryClient,
-  QueryClientProvider,
-} from "@tanstack/react-query";
-import { type Instance, render } from "ink";
-import { createApi } from "../api/client.ts";
 import {
   ConfigError,
   type Paths,
@@ -22,125 +14,12 @@ import {
   rememberUsername,
   resolveClientConfig,
 } from "../config.ts";
-import { App } from "./App.tsx";
-import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
-import { KeypressProvider } from "./input.tsx";
-import {
-  createSessionState,
-  newSessionIdentity,
-  type Session,
-  SessionProvider,
-} from "./session.tsx";
-import type { StatusLine } from "./status.ts";
-import { terminalOut } from "./terminal.ts";
-import { ThemeContext, themeFor } from "./theme.ts";
+import { terminalOut } from "../ui/terminal.ts";
+import { createJobControl } from "./job-control.ts";
+import { mountClient } from "./mount.tsx";
+import { createClientSession } from "./session.ts";
 
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
-
-export function createQueryClient(status: StatusLine): QueryClient {
-  // TanStack Query takes any runtime without `window` for a server renderer, and then
-  // never schedules refetchInterval timers (so no polling) and never garbage-collects.
-  // A terminal client is a long-lived interactive client.
-  environmentManager.setIsServer(() => false);
-  return new QueryClient({
-    queryCache: new QueryCache({
-      onSuccess: () => status.noteQueryResult(null),
-      onError: (error) => status.noteQueryResult(error),
-    }),
-    mutationCache: new MutationCache({
-      onSuccess: () => status.noteQueryResult(null),
-      onError: (error) => status.noteQueryResult(error),
-    }),
-    defaultOptions: {
-      // The api client already retries reads with backoff; polling does the rest.
-      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
-      mutations: { retry: false },
-    },
-  });
-}
-
-/** The React tree of the client, shared by the real terminal and the tests. */
-export function Root({
-  session,
-  queryClient,
-  env = process.env,
-  onRenderError,
-}: {
-  session: Session;
-  queryClient: QueryClient;
-  env?: NodeJS.ProcessEnv;
-  onRenderError?: (error: Error) => void;
-}) {
-  return (
-    <ThemeContext.Provider value={themeFor(env)}>
-      <ErrorBoundary onError={onRenderError}>
-        <QueryClientProvider client={queryClient}>
-          <SessionProvider session={session}>
-            <KeypressProvider>
-              <App />
-            </KeypressProvider>
-          </SessionProvider>
-        </QueryClientProvider>
-      </ErrorBoundary>
-    </ThemeContext.Provider>
-  );
-}
-
-/**
- * Renders the client full-screen on the given streams: the real terminal, or one SSH
- * session's channel (which carries its own size and resize events).
- */
-export function mountClient(options: {
-  session: Session;
-  env: NodeJS.ProcessEnv;
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  onRenderError?: (error: Error) => void;
-  /** The session's server state; a new one by default (tests pass theirs to look into). */
-  queryClient?: QueryClient;
-}): Instance {
-  const queryClient = options.queryClient ?? createQueryClient(options.session.status);
-  // On a resize the terminal may already hold a frame of the old size, reflowed or
-  // scrolled (over SSH a poll can draw one before the window change arrives), and Ink's
-  // relative erase would then miss. So every resize starts from a clean screen and a
-  // full frame. Registered before Ink's own listener, which then draws that frame.
-  const { stdout } = options;
-  let mounted: Instance | undefined;
-  const repaint = () => {
-    stdout.write("\x1b[2J\x1b[H");
-    mounted?.clear();
-  };
-  stdout.on("resize", repaint);
-  const instance = render(
-    <Root
-      session={options.session}
-      queryClient={queryClient}
-      env={options.env}
-      onRenderError={options.onRenderError}
-    />,
-    {
-      stdin: options.stdin,
-      stdout: options.stdout,
-      stderr: options.stderr,
-      // The caller knows this is a terminal; Ink's own guess turns one non-interactive when CI is set.
-      interactive: true,
-      alternateScreen: true,
-      incrementalRendering: true,
-      patchConsole: false,
-      exitOnCtrlC: false,
-      maxFps: 60,
-    },
-  );
-  mounted = instance;
-  // A finished session (an SSH user who left) must not keep its cache until garbage collection.
-  const release = () => {
-    stdout.off("resize", repaint);
-    queryClient.clear();
-  };
-  instance.waitUntilExit().then(release, release);
-  return instance;
-}
 
 function identityKey(baseUrl: string, token: string): string {
   return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
@@ -208,21 +87,20 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
   }
   const key = identityKey(baseUrl, token);
-  const me = newSessionIdentity(target.username ?? rememberedUsername(paths, key));
-  const session: Session = {
-    api: createApi({ baseUrl, token }),
-    baseUrl,
+  const jobs = createJobControl();
+  const client = createClientSession({
+    api: { baseUrl, token },
+    username: target.username ?? rememberedUsername(paths, key),
     serverLabel: target.label,
-    me,
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: { bell: config.bell, desktop: config.notifications },
     terminal: terminalOut(process.stdout, env),
-    ...createSessionState(),
-  };
+    suspend: jobs.suspend,
+  });
 
   let crash: unknown;
-  const instance = mountClient({
-    session,
+  const mounted = mountClient({
+    ...client,
     env,
     stdin: process.stdin,
     stdout: process.stdout,
@@ -232,6 +110,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
     },
   });
 
+  const { instance } = mounted;
+  jobs.attach({
+    suspendTerminal: mounted.suspendTerminal,
+    redraw: () => process.stdout.emit("resize"),
+  });
   const finish = (error?: unknown) => {
     if (error !== undefined) crash ??= error;
     instance.unmount();
@@ -261,6 +144,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
   } catch (error) {
     crash ??= error;
   }
+  jobs.detach();
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);

@@ -1,0 +1,88 @@
+// Renders the client full-screen on the given streams: the real terminal, one SSH
+// session's channel (which carries its own size and resize events), or a test's.
+import { type Instance, render, type SuspendTerminal, type TerminalSuspension, useApp } from "ink";
+import { type ReactNode, useLayoutEffect } from "react";
+import { Root } from "../ui/Root.tsx";
+import type { ClientSession } from "./session.ts";
+
+export type MountedClient = {
+  instance: Instance;
+  /** Ink's hand-over of the terminal (raw mode, alternate screen) and its full redraw after. */
+  suspendTerminal(): Promise<TerminalSuspension>;
+};
+
+/** Hands Ink's suspendTerminal, which only a component can reach, to the code that mounts. */
+function TerminalControl({
+  onReady,
+  children,
+}: {
+  onReady: (suspend: SuspendTerminal) => void;
+  children: ReactNode;
+}) {
+  const { suspendTerminal } = useApp();
+  useLayoutEffect(() => onReady(suspendTerminal), [onReady, suspendTerminal]);
+  return children;
+}
+
+export function mountClient(
+  options: ClientSession & {
+    env: NodeJS.ProcessEnv;
+    stdin: NodeJS.ReadableStream;
+    stdout: NodeJS.WritableStream;
+    stderr: NodeJS.WritableStream;
+    onRenderError?: (error: Error) => void;
+  },
+): MountedClient {
+  const { queryClient, stdout } = options;
+  // On a resize the terminal may already hold a frame of the old size, reflowed or
+  // scrolled (over SSH a poll can draw one before the window change arrives), and Ink's
+  // relative erase would then miss. So every resize starts from a clean screen and a
+  // full frame. Registered before Ink's own listener, which then draws that frame.
+  let mounted: Instance | undefined;
+  const repaint = () => {
+    stdout.write("\x1b[2J\x1b[H");
+    mounted?.clear();
+  };
+  stdout.on("resize", repaint);
+  let suspendTerminal: SuspendTerminal | undefined;
+  const instance = render(
+    <TerminalControl
+      onReady={(suspend) => {
+        suspendTerminal = suspend;
+      }}
+    >
+      <Root
+        session={options.session}
+        queryClient={queryClient}
+        env={options.env}
+        onRenderError={options.onRenderError}
+      />
+    </TerminalControl>,
+    {
+      stdin: options.stdin,
+      stdout: options.stdout,
+      stderr: options.stderr,
+      // The caller knows this is a terminal; Ink's own guess turns one non-interactive when CI is set.
+      interactive: true,
+      alternateScreen: true,
+      incrementalRendering: true,
+      patchConsole: false,
+      exitOnCtrlC: false,
+      maxFps: 60,
+    },
+  );
+  mounted = instance;
+  // A finished session (an SSH user who left) must not keep its cache until garbage collection.
+  const release = () => {
+    stdout.off("resize", repaint);
+    queryClient.clear();
+  };
+  instance.waitUntilExit().then(release, release);
+  return {
+    instance,
+    suspendTerminal: () => {
+      if (!suspendTerminal) throw new Error("the client is not mounted yet");
+      return suspendTerminal();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// One client session: the Session the UI reads (api client, who you are, status line,
+// contacts, poll pace) and the query client that holds its server state. Built the same
+// way for the local client, each `parley ssh` session and the tests.
+import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { type ApiOptions, createApi } from "../api/client.ts";
+import { DEFAULT_POLL_PACE, type PollPace } from "../ui/queries/polling.ts";
+import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
+import type { StatusLine } from "../ui/status.ts";
+import type { TerminalOut } from "../ui/terminal.ts";
+
+export type ClientSessionOptions = {
+  /** The server and token, and any tuning of requests (timeouts, retries). */
+  api: ApiOptions;
+  /** Who you are, when known; else learned from the conversations. */
+  username?: string;
+  /** What the header calls the server, where its address would mean nothing. */
+  serverLabel?: string;
+  /** Called once when the identity is first learned. */
+  onIdentity?: (username: string) => void;
+  notify?: { bell: boolean; desktop: boolean };
+  /** The terminal itself, for the clipboard and notifications. */
+  terminal?: TerminalOut;
+  /** Ctrl+Z; only where there is job control. */
+  suspend?: () => void;
+  /** Default 2 s for the open conversation, 5 s for the list. */
+  pollPace?: PollPace;
+};
+
+export type ClientSession = { session: Session; queryClient: QueryClient };
+
+export function createClientSession(options: ClientSessionOptions): ClientSession {
+  const session: Session = {
+    api: createApi(options.api),
+    baseUrl: options.api.baseUrl,
+    serverLabel: options.serverLabel,
+    me: newSessionIdentity(options.username),
+    onIdentity: options.onIdentity,
+    notify: options.notify,
+    terminal: options.terminal,
+    suspend: options.suspend,
+    pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
+    ...createSessionState(),
+  };
+  return { session, queryClient: createQueryClient(session.status) };
+}
+
+function createQueryClient(status: StatusLine): QueryClient {
+  // TanStack Query takes any runtime without `window` for a server renderer, and then
+  // never schedules refetchInterval timers (so no polling) and never garbage-collects.
+  // A terminal client is a long-lived interactive client.
+  environmentManager.setIsServer(() => false);
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onSuccess: () => status.noteQueryResult(null),
+      onError: (error) => status.noteQueryResult(error),
+    }),
+    mutationCache: new MutationCache({
+      onSuccess: () => status.noteQueryResult(null),
+      onError: (error) => status.noteQueryResult(error),
+    }),
+    defaultOptions: {
+      // The api client already retries reads with backoff; polling does the rest.
+      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,107 @@
+// What a signed-in connection may ask for: one interactive shell on a terminal, sized by
+// its pty and window changes, with NO_COLOR as the only environment taken. Commands,
+// subsystems (sftp), forwarding (ports, X11, the agent) and signals are refused, and a
+// shell without a usable terminal is told why.
+import type ssh2 from "ssh2";
+import type { Connection, PseudoTtyInfo, ServerChannel } from "ssh2";
+
+/** Only what changes how the client looks; everything else a client sends is refused. */
+const ENV_ALLOWED = new Set(["NO_COLOR"]);
+
+/** What a session without a terminal (ssh -T, a command, a pipe) is told. */
+export const NEEDS_PTY =
+  "parley: this is a full-screen app and needs a terminal; connect with ssh -t and no command.";
+
+export function dumbTermMessage(term: string): string {
+  return `parley: TERM=${term || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
+}
+
+/** Says why, on the client's stderr (it shows in their terminal), and closes with 1. */
+export function refuse(channel: ServerChannel, message: string): void {
+  channel.stderr.write(`${message}\r\n`);
+  channel.exit(1);
+  channel.end();
+}
+
+/** A client running on a shell channel, as far as the channel needs to know. */
+export type OnChannel = {
+  resize(columns: number, rows: number): void;
+  done: Promise<void>;
+};
+
+/** A shell on a usable terminal: its channel, size and environment (TERM included). */
+export type ShellRequest = {
+  channel: ServerChannel;
+  columns: number;
+  rows: number;
+  env: Record<string, string>;
+};
+
+/** Ports and other global requests are not offered. */
+export function refuseForwarding(connection: Connection): void {
+  connection.on("request", (_accept, reject) => reject?.());
+  connection.on("tcpip", (_accept, reject) => reject());
+}
+
+/**
+ * Applies the policy to one session channel. A shell that passes is handed to `start`,
+ * which runs a client on it (or refuses it for reasons of its own, returning nothing).
+ */
+export function handleSessionChannel(
+  session: ssh2.Session,
+  start: (request: ShellRequest) => OnChannel | undefined,
+): void {
+  let pty: PseudoTtyInfo | undefined;
+  let current: OnChannel | undefined;
+  const env: Record<string, string> = {};
+  const size = (value: number, fallback: number) => (value > 0 ? value : fallback);
+  session.on("pty", (accept, _reject, info) => {
+    pty = info;
+    accept?.();
+  });
+  session.on("window-change", (accept, _reject, info) => {
+    if (pty) {
+      pty.cols = info.cols;
+      pty.rows = info.rows;
+    }
+    current?.resize(size(info.cols, 80), size(info.rows, 24));
+    accept?.();
+  });
+  session.on("env", (accept, reject, info) => {
+    if (ENV_ALLOWED.has(info.key)) {
+      env[info.key] = info.val;
+      accept?.();
+    } else {
+      reject?.();
+    }
+  });
+  session.on("exec", (accept) => {
+    refuse(
+      accept(),
+      "parley: this server runs the chat client only, not commands; connect without one.",
+    );
+  });
+  for (const name of ["x11", "auth-agent", "signal", "subsystem", "sftp"]) {
+    session.on(name, (_accept: unknown, reject?: () => void) => reject?.());
+  }
+  session.once("shell", (accept) => {
+    const channel = accept();
+    if (!pty) return refuse(channel, NEEDS_PTY);
+    const term = pty.term ?? "";
+    if (term === "" || term === "dumb") return refuse(channel, dumbTermMessage(term));
+    const shellEnv: Record<string, string> = { ...env, TERM: term };
+    // OSC 52 and notifications need tmux's passthrough when the client's terminal is tmux.
+    if (term.startsWith("tmux")) shellEnv.TMUX = "1";
+    const entry = start({
+      channel,
+      columns: size(pty.cols, 80),
+      rows: size(pty.rows, 24),
+      env: shellEnv,
+    });
+    if (!entry) return;
+    current = entry;
+    void entry.done.then(() => {
+      current = undefined;
+    });
+  });
+}

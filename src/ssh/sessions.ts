@@ -1,0 +1,115 @@
+// The live client sessions of `parley ssh`: each one a client in the host pool
+// (src/ssh/pool.ts) joined to its SSH channel (bytes both ways, its size, its end), at
+// most `maxSessions` of them, each logged as it comes and goes; and the stop of them all
+// when the server closes.
+import type { ServerChannel } from "ssh2";
+import type { DemoUser } from "../server/index.ts";
+import type { OnChannel, ShellRequest } from "./channel.ts";
+import type { Crash, HostPool } from "./pool.ts";
+
+export type LiveSession = OnChannel & {
+  user: string;
+  /** The client's side is gone: end without writing anything more. */
+  drop(): void;
+};
+
+export type SessionRegistry = {
+  size(): number;
+  isFull(): boolean;
+  /** Set once the server stops: no new sessions, and the live ones are told why they end. */
+  closing(): boolean;
+  /** Runs a client for `user` on the shell's channel. */
+  start(request: ShellRequest, user: DemoUser, from: string): LiveSession;
+  /** Ends every session (each one's terminal is given back) and waits for them. */
+  stopAll(): Promise<void>;
+};
+
+export function createSessionRegistry(options: {
+  pool: HostPool;
+  /** The API server every session talks to. */
+  apiUrl: string;
+  maxSessions: number;
+  log: (line: string) => void;
+}): SessionRegistry {
+  const { pool, log } = options;
+  const live = new Set<LiveSession & { stop(): void }>();
+  let nextSessionId = 1;
+  let closing = false;
+  const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
+
+  function start(request: ShellRequest, user: DemoUser, from: string): LiveSession {
+    const channel: ServerChannel = request.channel;
+    const id = nextSessionId++;
+    let open = true;
+    const onData = (data: Buffer) => pool.send({ type: "input", id, data });
+    const onClose = () => {
+      open = false;
+      pool.send({ type: "drop", id });
+    };
+    channel.on("data", onData);
+    channel.once("close", onClose);
+    channel.on("error", (error: Error) => log(`parley ssh: ${user.username}: ${error.message}`));
+
+    const finish = (crash?: Crash) => {
+      if (crash !== undefined) {
+        log(`parley ssh: ${user.username}: the client failed: ${crash.detail}`);
+      }
+      if (open) {
+        if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
+        if (closing) channel.stderr.write("parley: the server was stopped.\r\n");
+        channel.exit(crash === undefined ? 0 : 1);
+        channel.end();
+      }
+      channel.off("data", onData);
+      channel.off("close", onClose);
+      live.delete(entry);
+      log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
+    };
+    const ended = Promise.withResolvers<void>();
+    const entry = {
+      user: user.username,
+      resize: (columns: number, rows: number) => pool.send({ type: "resize", id, columns, rows }),
+      /** Ends the client and gives the terminal back (server shutdown). */
+      stop: () => pool.send({ type: "stop", id }),
+      drop: onClose,
+      done: ended.promise,
+    };
+    live.add(entry);
+    pool.open(
+      {
+        type: "open",
+        id,
+        username: user.username,
+        token: user.token,
+        apiUrl: options.apiUrl,
+        columns: request.columns,
+        rows: request.rows,
+        env: request.env,
+      },
+      {
+        output: (data) => {
+          if (open) channel.write(data);
+        },
+        done: (crash) => {
+          finish(crash);
+          ended.resolve();
+        },
+      },
+    );
+    log(`parley ssh: ${user.username} (${from}) signed in; ${plural(live.size)}`);
+    return entry;
+  }
+
+  return {
+    size: () => live.size,
+    isFull: () => live.size >= options.maxSessions,
+    closing: () => closing,
+    start,
+    async stopAll() {
+      closing = true;
+      const sessions = [...live];
+      for (const entry of sessions) entry.stop();
+      await Promise.all(sessions.map((entry) => entry.done));
+    },
+  };
+}
