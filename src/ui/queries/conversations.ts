@@ -4,7 +4,6 @@
 import {
   infiniteQueryOptions,
   type QueryClient,
-  type QueryKey,
   queryOptions,
   useInfiniteQuery,
   useMutation,
@@ -16,7 +15,6 @@ import type {
   Conversation,
   CreateConversationParams,
   ListConversationsParams,
-  UpdateConversationParams,
 } from "../../api/schema.ts";
 import { type Session, useApi, useSession, useStatusLine } from "../session.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
