@@ -5,15 +5,25 @@ import { dirname, join } from "node:path";
 import envPaths from "env-paths";
 import { z } from "zod";
 
-export type Paths = { config: string; data: string; state: string; configFile: string };
+export type Paths = {
+  config: string;
+  data: string;
+  state: string;
+  cache: string;
+  configFile: string;
+};
 
-/** XDG folders on Linux ($XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley, $XDG_STATE_HOME/parley). */
+/**
+ * XDG folders on Linux ($XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley,
+ * $XDG_STATE_HOME/parley, $XDG_CACHE_HOME/parley).
+ */
 export function parleyPaths(): Paths {
   const p = envPaths("parley", { suffix: "" });
   return {
     config: p.config,
     data: p.data,
     state: p.log,
+    cache: p.cache,
     configFile: join(p.config, "config.json"),
   };
 }

@@ -14,9 +14,11 @@ import {
   rememberUsername,
   resolveClientConfig,
 } from "../config.ts";
+import { waitingCount } from "../ui/queries/changes.ts";
 import { terminalOut } from "../ui/terminal.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
+import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
 import { createClientSession } from "./session.ts";
 
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
@@ -59,13 +61,16 @@ export async function runClient(args: ClientArgs): Promise<number> {
     token: string | undefined;
     username: string | undefined;
     label?: string;
+    /** What the kept files are keyed by: the address, or the embedded server's database. */
+    identity: string;
   };
   let embedded: { close(): Promise<void> } | undefined;
   if (config.baseUrl === undefined) {
     const { startServer } = await import("../server/index.ts");
     mkdirSync(paths.data, { recursive: true });
+    const db = join(paths.data, "parley.db");
     const server = await startServer({
-      db: join(paths.data, "parley.db"),
+      db,
       demo: true,
       demoReplies: true,
     });
@@ -76,9 +81,15 @@ export async function runClient(args: ClientArgs): Promise<number> {
       token: user.token,
       username: user.username,
       label: "the demo (embedded server)",
+      identity: `embedded ${db}`,
     };
   } else {
-    target = { baseUrl: config.baseUrl, token: config.token, username: config.username };
+    target = {
+      baseUrl: config.baseUrl,
+      token: config.token,
+      username: config.username,
+      identity: config.baseUrl,
+    };
   }
   const { baseUrl, token } = target;
   if (!token) {
@@ -87,6 +98,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
   }
   const key = identityKey(baseUrl, token);
+  const files = offlineFiles(paths, target.identity, token);
   const jobs = createJobControl();
   const client = createClientSession({
     api: { baseUrl, token },
@@ -96,7 +108,12 @@ export async function runClient(args: ClientArgs): Promise<number> {
     notify: { bell: config.bell, desktop: config.notifications },
     terminal: terminalOut(process.stdout, env),
     suspend: jobs.suspend,
+    carried: loadCarriedOver(files),
   });
+  const { session } = client;
+  const serverData = await keepServerData(client.queryClient, session, files);
+  session.status.lastSynced.set(serverData.restoredAt);
+  const unsent = keepCarriedOver(session, files);
 
   let crash: unknown;
   const mounted = mountClient({
@@ -145,11 +162,20 @@ export async function runClient(args: ClientArgs): Promise<number> {
     crash ??= error;
   }
   jobs.detach();
+  serverData.stop();
+  serverData.flush();
+  unsent.stop();
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);
   process.off("unhandledRejection", finish);
   await embedded?.close().catch(() => {});
+  const waiting = waitingCount(session.outbox.changes.get());
+  if (waiting > 0) {
+    process.stdout.write(
+      `parley: ${waiting === 1 ? "1 change is" : `${waiting} changes are`} not on the server yet; ${waiting === 1 ? "it goes" : "they go"} out at the next start.\n`,
+    );
+  }
   if (crash !== undefined) {
     const file = writeCrashLog(paths, crash);
     process.stderr.write(

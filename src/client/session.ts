@@ -4,7 +4,12 @@
 import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
 import { DEFAULT_POLL_PACE, type PollPace } from "../ui/queries/polling.ts";
-import { createSessionState, newSessionIdentity, type Session } from "../ui/session.tsx";
+import {
+  type CarriedOver,
+  createSessionState,
+  newSessionIdentity,
+  type Session,
+} from "../ui/session.tsx";
 import type { StatusLine } from "../ui/status.ts";
 import type { TerminalOut } from "../ui/terminal.ts";
 
@@ -24,6 +29,8 @@ export type ClientSessionOptions = {
   suspend?: () => void;
   /** Default 2 s for the open conversation, 5 s for the list. */
   pollPace?: PollPace;
+  /** Drafts and unsent changes left by the last run. */
+  carried?: CarriedOver;
 };
 
 export type ClientSession = { session: Session; queryClient: QueryClient };
@@ -39,7 +46,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     terminal: options.terminal,
     suspend: options.suspend,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
-    ...createSessionState(),
+    ...createSessionState(options.carried),
   };
   return { session, queryClient: createQueryClient(session.status) };
 }

@@ -26,9 +26,10 @@ import { useNotifications } from "./hooks/useNotifications.ts";
 import { useScreenKeys } from "./hooks/useScreenKeys.ts";
 import { PRIORITY, useKeypress } from "./input.tsx";
 import { messagePaneHeight, screenColumns } from "./layout.ts";
+import { waitingCount } from "./queries/changes.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { usePinnedMessage } from "./queries/history.ts";
-import { useOutboxRunner } from "./queries/outbox.ts";
+import { useOutboxRunner, useQueuedChanges } from "./queries/outbox.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { useMe, useSession } from "./session.tsx";
 import { describeError } from "./status.ts";
@@ -65,6 +66,8 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const me = useMe();
   const { status } = session;
   const connection = useStore(status.connection);
+  const lastSynced = useStore(status.lastSynced);
+  const queuedChanges = useQueuedChanges();
   const notice = useNotice(status);
   const browser = useConversationBrowser();
   const { list, selectedId } = browser;
@@ -193,6 +196,8 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
         hints={hints}
         notice={notice}
         connection={connection}
+        lastSynced={lastSynced}
+        queued={connection.state === "online" ? 0 : waitingCount(queuedChanges)}
         prompt={dialog?.kind === "confirm" ? dialog.prompt : undefined}
       />
     </Box>

@@ -17,6 +17,8 @@ export type Notice = { kind: "error" | "info"; text: string; at: number } | null
  */
 export type StatusLine = {
   connection: Store<Connection>;
+  /** When what is on screen last matched the server, while it does not (offline, or a start from the cache). */
+  lastSynced: Store<number | undefined>;
   notice: Store<Notice>;
   error(prefix: string, error: unknown): void;
   info(text: string): void;
@@ -28,14 +30,22 @@ export type StatusLine = {
 export function createStatusLine(): StatusLine {
   const connection = createStore<Connection>({ state: "connecting" });
   const notice = createStore<Notice>(null);
+  const lastSynced = createStore<number | undefined>(undefined);
   return {
     connection,
+    lastSynced,
     notice,
     error: (prefix, error) =>
       notice.set({ kind: "error", text: `${prefix}: ${describeError(error)}`, at: Date.now() }),
     info: (text) => notice.set({ kind: "info", text, at: Date.now() }),
     clear: () => notice.set(null),
-    noteQueryResult: (error) => noteQueryResult(connection, error),
+    noteQueryResult: (error) => {
+      const before = connection.get().state;
+      noteQueryResult(connection, error);
+      const after = connection.get().state;
+      if (before === "online" && after === "offline") lastSynced.set(Date.now());
+      else if (after === "online") lastSynced.set(undefined);
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 // left, the connection state on the right.
 import { Box, Text } from "ink";
 import type { Connection, Notice } from "../status.ts";
-import { screenText, truncate } from "../text.ts";
+import { clockTime, screenText, truncate } from "../text.ts";
 import { useTheme } from "../theme.ts";
 
 function connectionLabel(connection: Connection): string {
@@ -18,17 +18,27 @@ function connectionLabel(connection: Connection): string {
   }
 }
 
+/** "last synced 14:05": how old the screen is, while it is not the server's word. */
+function syncedLabel(connection: Connection, lastSynced: number | undefined): string {
+  if (connection.state === "online" || lastSynced === undefined) return "";
+  return ` · last synced ${clockTime(Math.floor(lastSynced / 1000))}`;
+}
+
 type Props = {
   width: number;
   hints: string;
   notice: Notice;
   connection: Connection;
+  lastSynced?: number;
+  /** Changes waiting for the server, when it cannot be reached. */
+  queued?: number;
   prompt?: string;
 };
 
-export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
+export function StatusBar({ width, hints, notice, connection, prompt, ...props }: Props) {
   const theme = useTheme();
-  const right = connectionLabel(connection);
+  const queued = props.queued ? ` · ${props.queued} queued` : "";
+  const right = `${connectionLabel(connection)}${queued}${syncedLabel(connection, props.lastSynced)}`;
   const room = Math.max(1, width - right.length - 2);
   const rightColor =
     connection.state === "online"

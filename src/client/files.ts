@@ -1,0 +1,73 @@
+// Files that hold tokens, messages or unsent work: private (0600 in a 0700 folder) and
+// written whole or not at all (a temporary file renamed over the old one), so a crash or
+// `kill -9` mid-write leaves the previous version, never half of one.
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname } from "node:path";
+
+export function writePrivateFile(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/** The file's text, or undefined if there is no such file. */
+export function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+export function removeIfExists(file: string): void {
+  rmSync(file, { force: true });
+}
+
+/** One line, with the time, to a log file; a log that cannot be written is not an error. */
+export function logLine(file: string, line: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    appendFileSync(file, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+  } catch {
+    // nowhere better to say it
+  }
+}
+
+/**
+ * Writes what `produce` returns to `file` at most once per `delayMs` while changes keep
+ * coming, and at once on `flush` (at exit). A failed write is retried with the next change.
+ */
+export function debouncedWriter(file: string, produce: () => string, delayMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    try {
+      writePrivateFile(file, produce());
+    } catch {
+      // a full disk or a folder gone: the next change tries again
+    }
+  };
+  return {
+    schedule() {
+      timer ??= setTimeout(write, delayMs);
+      timer.unref?.();
+    },
+    flush() {
+      if (timer !== undefined) write();
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

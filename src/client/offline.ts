@@ -1,0 +1,192 @@
+// What the client keeps between runs, per server and user: the server data it has seen
+// (conversation lists, loaded histories), so a start shows the last-known screen before
+// the server answers and an unreachable server still leaves everything readable; and the
+// work not yet on the server (drafts, the outbox), so nothing typed is lost at quit, in
+// a crash, on `kill -9` or a dropped connection.
+//
+// The server data goes through TanStack Query's own persistence (persistQueryClient with a
+// file persister); drafts and the outbox are parley's own (see ui/queries/outbox.ts).
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import {
+  type PersistedClient,
+  type Persister,
+  persistQueryClientRestore,
+  persistQueryClientSubscribe,
+} from "@tanstack/query-persist-client-core";
+import type { QueryClient } from "@tanstack/react-query";
+import type { Paths } from "../config.ts";
+import type { QueuedChange } from "../ui/queries/changes.ts";
+import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
+import type { CarriedOver, Session } from "../ui/session.tsx";
+import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.ts";
+
+/** Bumped whenever what is kept changes shape: an older file is then set aside. */
+const CACHE_VERSION = "parley-cache-1";
+const CARRY_VERSION = 1;
+/** Kept server data older than this is not shown (it would mislead more than help). */
+const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** At most this long between a change and its being on disk. */
+const SAVE_DELAY_MS = 500;
+
+/** Whose files these are: a server (its address, or the embedded server's database) and a token. */
+export type Owner = { server: string; user: string };
+
+export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
+
+export function offlineFiles(paths: Paths, server: string, token: string): OfflineFiles {
+  const user = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  const name = createHash("sha256").update(`${server}\n${user}`).digest("hex").slice(0, 24);
+  return {
+    owner: { server, user },
+    cache: join(paths.cache, `${name}.json`),
+    carry: join(paths.state, "unsent", `${name}.json`),
+    log: join(paths.state, "parley.log"),
+  };
+}
+
+const sameOwner = (a: unknown, b: Owner) =>
+  typeof a === "object" &&
+  a !== null &&
+  (a as Owner).server === b.server &&
+  (a as Owner).user === b.user;
+
+/**
+ * Reads a kept file. A file that is corrupt, of another version or of another owner is
+ * set aside with one line in the log: never a crash, never someone else's data.
+ */
+function readKept(
+  file: string,
+  files: OfflineFiles,
+  isCurrent: (kept: Record<string, unknown>) => boolean,
+  what: string,
+): Record<string, unknown> | undefined {
+  let kept: unknown;
+  try {
+    const text = readIfExists(file);
+    if (text === undefined) return undefined;
+    kept = JSON.parse(text);
+  } catch (error) {
+    logLine(files.log, `discarded the ${what} in ${file}: ${(error as Error).message}`);
+    removeIfExists(file);
+    return undefined;
+  }
+  const record = (typeof kept === "object" && kept !== null ? kept : {}) as Record<string, unknown>;
+  const problem = !sameOwner(record.owner, files.owner)
+    ? "it belongs to another server or user"
+    : !isCurrent(record)
+      ? "it is from another version of parley"
+      : undefined;
+  if (problem) {
+    logLine(files.log, `discarded the ${what} in ${file}: ${problem}`);
+    removeIfExists(file);
+    return undefined;
+  }
+  return record;
+}
+
+function filePersister(files: OfflineFiles): Persister & { flush(): void } {
+  let latest: PersistedClient | undefined;
+  const writer = debouncedWriter(
+    files.cache,
+    () => JSON.stringify({ owner: files.owner, client: latest }),
+    SAVE_DELAY_MS,
+  );
+  return {
+    persistClient(client) {
+      latest = client;
+      writer.schedule();
+    },
+    restoreClient() {
+      const kept = readKept(
+        files.cache,
+        files,
+        (k) => (k.client as PersistedClient | undefined)?.buster === CACHE_VERSION,
+        "cache",
+      );
+      return kept?.client as PersistedClient | undefined;
+    },
+    removeClient() {
+      writer.cancel();
+      removeIfExists(files.cache);
+    },
+    flush: writer.flush,
+  };
+}
+
+/**
+ * Puts the kept server data into the query client (before the first frame) and keeps
+ * saving it as it changes. `restoredAt` is when that data was last saved, if any was.
+ */
+export async function keepServerData(
+  queryClient: QueryClient,
+  session: Session,
+  files: OfflineFiles,
+): Promise<{ restoredAt: number | undefined; flush(): void; stop(): void }> {
+  const persister = filePersister(files);
+  let restoredAt: number | undefined;
+  const options = {
+    queryClient,
+    persister,
+    buster: CACHE_VERSION,
+    maxAge: MAX_AGE_MS,
+    dehydrateOptions: { shouldDehydrateQuery: shouldKeepQuery },
+  };
+  try {
+    const kept = await persister.restoreClient();
+    await persistQueryClientRestore({
+      ...options,
+      persister: { ...persister, restoreClient: () => kept },
+    });
+    if (kept && queryClient.getQueryCache().getAll().length > 0) {
+      restoredAt = kept.timestamp;
+      learnFromCache(queryClient, session);
+    }
+  } catch (error) {
+    logLine(files.log, `could not restore the cache: ${(error as Error).message}`);
+  }
+  const stop = persistQueryClientSubscribe(options);
+  return { restoredAt, flush: persister.flush, stop };
+}
+
+/** The drafts and unsent changes the last run left, if they are this user's. */
+export function loadCarriedOver(files: OfflineFiles): CarriedOver {
+  const kept = readKept(files.carry, files, (k) => k.version === CARRY_VERSION, "unsent work");
+  if (!kept) return {};
+  return {
+    drafts: (kept.drafts ?? {}) as Record<string, string>,
+    changes: (kept.changes ?? []) as QueuedChange[],
+  };
+}
+
+/** Saves the drafts and the outbox whenever they change (within half a second). */
+export function keepCarriedOver(session: Session, files: OfflineFiles) {
+  const produce = () => {
+    const editing = session.drafts.editing.get();
+    const drafts: Record<string, string> = {};
+    for (const [id, draft] of Object.entries(session.drafts.texts.get())) {
+      // During an edit the composer holds the message being edited; the draft waits aside.
+      const text = editing?.message.conversation_id === id ? editing.savedDraft.value : draft.value;
+      if (text.trim()) drafts[id] = text;
+    }
+    return JSON.stringify({
+      version: CARRY_VERSION,
+      owner: files.owner,
+      drafts,
+      changes: session.outbox.changes.get(),
+    });
+  };
+  const writer = debouncedWriter(files.carry, produce, SAVE_DELAY_MS);
+  const unsubscribe = [
+    session.drafts.texts.subscribe(writer.schedule),
+    session.drafts.editing.subscribe(writer.schedule),
+    session.outbox.changes.subscribe(writer.schedule),
+  ];
+  return {
+    flush: writer.flush,
+    stop() {
+      writer.flush();
+      for (const off of unsubscribe) off();
+    },
+  };
+}
