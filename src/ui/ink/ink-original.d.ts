@@ -8,3 +8,7 @@ declare module "ink-original/sanitize-ansi.js" {
 declare module "ink-original/output.js" {
   export { default } from "ink/build/output.js";
 }
+
+declare module "ink-original/measure-text.js" {
+  export { default } from "ink/build/measure-text.js";
+}
