@@ -6,16 +6,10 @@ import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
-import {
-  clockTime,
-  dayLabel,
-  displayWidth,
-  formatBytes,
-  sanitize,
-  terminalForm,
-  truncate,
-  wrap,
-} from "./text.ts";
+import { clockTime, dayLabel, formatBytes } from "./text/format.ts";
+import { sanitize } from "./text/sanitize.ts";
+import { displayWidth, terminalForm, truncate } from "./text/width.ts";
+import { wrap } from "./text/wrap.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
 export type Segment = { text: string; tone?: Tone; bold?: boolean };

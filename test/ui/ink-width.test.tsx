@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Message } from "../../src/api/schema.ts";
 import { LineView } from "../../src/ui/components/Lines.tsx";
 import { layoutItem } from "../../src/ui/messageLines.ts";
-import { displayWidth, terminalForm } from "../../src/ui/text.ts";
+import { displayWidth, terminalForm } from "../../src/ui/text/width.ts";
 
 // Where string-width 8.3.0 (Ink's own, before) and 9.0.0 (parley's) disagree, and around.
 const SAMPLES = [

@@ -10,7 +10,9 @@ import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { useContacts } from "../session.tsx";
-import { displayWidth, relativeTime, screenText, truncate } from "../text.ts";
+import { relativeTime } from "../text/format.ts";
+import { screenText } from "../text/sanitize.ts";
+import { displayWidth, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";
 
