@@ -1,0 +1,96 @@
+// Labels that depend on the time of day move on with the clock, though nothing else about
+// them changes: the sidebar's "2m". The clock is faked; Ink renders for real.
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render } from "ink-testing-library";
+import type { ReactElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Api } from "../../src/api/client.ts";
+import { Conversation } from "../../src/api/schema.ts";
+import { Sidebar } from "../../src/ui/components/Sidebar.tsx";
+import { KeypressProvider } from "../../src/ui/input.tsx";
+import {
+  createSessionState,
+  newSessionIdentity,
+  type Session,
+  SessionProvider,
+} from "../../src/ui/session.tsx";
+
+const MINUTE = 60_000;
+/** Local time, as Unix milliseconds. */
+const at = (day: number, hours: number, minutes: number, seconds = 0) =>
+  new Date(2026, 10, day, hours, minutes, seconds).getTime();
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const noop = () => {};
+
+let view: ReturnType<typeof render> | undefined;
+
+beforeEach(() => {
+  // Timers and Date only: React and Ink schedule their work with setImmediate.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "Date"] });
+});
+
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  vi.useRealTimers();
+});
+
+/** Lets React and Ink render what the last timers changed. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+async function show(element: ReactElement): Promise<() => string> {
+  view = render(element);
+  await settle();
+  return () => view?.lastFrame() ?? "";
+}
+
+describe("the minute clock", () => {
+  it("turns a sidebar row's 2m into 3m when the minute turns", async () => {
+    vi.setSystemTime(at(20, 15, 30, 10));
+    const session: Session = {
+      // The row's preview: no messages, so the row shows only the name and the time.
+      api: {
+        messages: { list: async () => ({ data: [], has_more: false }) },
+      } as unknown as Api,
+      baseUrl: "http://test",
+      me: newSessionIdentity("alice"),
+      ...createSessionState(),
+    };
+    const conversation = Conversation.parse({
+      id: "c1",
+      group_id: "g1",
+      last_active_at: seconds(at(20, 15, 28, 0)),
+    });
+    const frame = await show(
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionProvider session={session}>
+          <KeypressProvider>
+            <Sidebar
+              width={40}
+              height={10}
+              focused={false}
+              filter="all"
+              conversations={[conversation]}
+              selectedId={undefined}
+              openId={undefined}
+              me="alice"
+              loading={false}
+              error={undefined}
+              hasMore={false}
+              loadMore={noop}
+              search={null}
+              onSearchChange={noop}
+              onSearchDone={noop}
+              onSelect={noop}
+              onAction={noop}
+            />
+          </KeypressProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    expect(frame()).toMatch(/g1 +2m/);
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    await settle();
+    expect(frame()).toMatch(/g1 +3m/);
+  });
+});
