@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { inkPlugin } from "../scripts/ink-plugin.ts";
+import { inkPlugin } from "../src/ui/ink/plugin.ts";
 
 export default defineConfig({
   // The same Ink as the bundle's: parley's faster Output in place of Ink's.

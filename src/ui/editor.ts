@@ -29,7 +29,9 @@
 // `eventType`; release events are swallowed here so a key is never applied twice.
 
 import type { Key } from "ink";
-import { displayWidth, type Row, sanitize, wrapRanges } from "./text.ts";
+import { sanitize } from "./text/sanitize.ts";
+import { displayWidth } from "./text/width.ts";
+import { type Row, wrapRanges } from "./text/wrap.ts";
 
 export type EditorState = { readonly value: string; readonly cursor: number };
 export type InkKey = Key;

@@ -1,7 +1,7 @@
 // Reaction short codes -> emoji. node-emoji (emojilib names) knows most; a few common
 // Slack / GitHub spellings it lacks are aliased here.
 import { get } from "node-emoji";
-import { sanitize } from "./text.ts";
+import { sanitize } from "./text/sanitize.ts";
 
 const ALIASES: ReadonlyMap<string, string> = new Map([
   ["thumbsup", "👍"],

@@ -6,16 +6,10 @@ import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
-import {
-  clockTime,
-  dayLabel,
-  displayWidth,
-  formatBytes,
-  sanitize,
-  terminalForm,
-  truncate,
-  wrap,
-} from "./text.ts";
+import { clockTime, dayLabel, formatBytes } from "./text/format.ts";
+import { sanitize } from "./text/sanitize.ts";
+import { displayWidth, terminalForm, truncate } from "./text/width.ts";
+import { wrap } from "./text/wrap.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
 export type Segment = { text: string; tone?: Tone; bold?: boolean };
@@ -166,9 +160,22 @@ type CacheEntry = {
   width: number;
   me: string | undefined;
   marked: boolean;
+  /** The local day of `ctx.now`: day separators say "Today" and "Yesterday" relative to it. */
+  today: string;
   lines: Line[];
 };
 const cache = new WeakMap<object, CacheEntry>();
+
+let lastNow = Number.NaN;
+let lastToday = "";
+/** The local calendar day of `now`, worked out once per clock tick rather than per item. */
+function dayOf(now: number): string {
+  if (now !== lastNow) {
+    lastNow = now;
+    lastToday = new Date(now * 1000).toDateString();
+  }
+  return lastToday;
+}
 
 /** layoutItem, cached on the message or outbox object (new objects come from new data). */
 export function cachedLayout(item: Item, previous: Item | undefined, ctx: LayoutContext): Line[] {
@@ -176,16 +183,18 @@ export function cachedLayout(item: Item, previous: Item | undefined, ctx: Layout
   const hit = cache.get(owner);
   const previousKey = previous ? `${previous.key}:${timeOf(previous)}` : undefined;
   const marked = item.key === ctx.readMarkerId;
+  const today = dayOf(ctx.now);
   if (
     hit &&
     hit.width === ctx.width &&
     hit.me === ctx.me &&
     hit.previousKey === previousKey &&
-    hit.marked === marked
+    hit.marked === marked &&
+    hit.today === today
   ) {
     return hit.lines;
   }
   const lines = layoutItem(item, previous, ctx);
-  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, marked, lines });
+  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, marked, today, lines });
   return lines;
 }

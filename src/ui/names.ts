@@ -1,7 +1,7 @@
 // What a conversation is called on screen: a group's id, or the other contact's user
 // name as learned from messages (the id until a message from them has been seen).
 import type { Contact, Conversation } from "../api/schema.ts";
-import { screenText } from "./text.ts";
+import { screenText } from "./text/sanitize.ts";
 
 export function conversationName(c: Conversation, contacts: ReadonlyMap<string, Contact>): string {
   if (c.group_id !== null) return screenText(`#${(c.group_id).replace(/^grp_/, "")}`);

@@ -2,7 +2,7 @@
 // and attention (bell, OSC 9 / OSC 777 notifications). They reach the person's own
 // machine across SSH; inside tmux they are wrapped in its passthrough (DCS tmux; …).
 import type { StatusLine } from "./status.ts";
-import { sanitize } from "./text.ts";
+import { sanitize } from "./text/sanitize.ts";
 
 /** Where sequences for the terminal go: the real terminal, an SSH channel, or a test buffer. */
 export type TerminalOut = { write(data: string): void; insideTmux: boolean };

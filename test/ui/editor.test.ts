@@ -25,7 +25,7 @@ import {
   wordLeft,
   wordRight,
 } from "../../src/ui/editor.ts";
-import { displayWidth } from "../../src/ui/text.ts";
+import { displayWidth } from "../../src/ui/text/width.ts";
 import { key } from "./inkKey.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMON_REACTIONS, emojiFor } from "../../src/ui/emoji.ts";
-import { displayWidth } from "../../src/ui/text.ts";
+import { displayWidth } from "../../src/ui/text/width.ts";
 
 const isEmoji = (s: string) => /^\p{RGI_Emoji}$/v.test(s);
 

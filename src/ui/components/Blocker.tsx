@@ -1,7 +1,7 @@
 // Shown instead of the messages while nothing can be loaded: what is wrong, and what to do.
 import { useSession } from "../session.tsx";
 import { useStore } from "../store.ts";
-import { screenText } from "../text.ts";
+import { screenText } from "../text/sanitize.ts";
 import { CenteredNote } from "./Panel.tsx";
 
 export function Blocker({ width, height }: { width: number; height: number }) {

@@ -6,7 +6,7 @@ import { matchBinding } from "../bindings.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { displayWidth, terminalForm } from "../text.ts";
+import { displayWidth, terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";
 

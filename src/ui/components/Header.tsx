@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { screenText, truncate } from "../text.ts";
+import { screenText } from "../text/sanitize.ts";
+import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 export function Header({

@@ -4,7 +4,7 @@ import { Box, Text } from "ink";
 import { useState } from "react";
 import { HELP, matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { padEnd, truncate } from "../text.ts";
+import { padEnd, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 type HelpLine = { text: string; heading?: boolean };

@@ -6,9 +6,11 @@ import { Box, type Key, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
+import { useMinuteClock } from "../hooks/useMinuteClock.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
-import { screenText, truncate } from "../text.ts";
+import { screenText } from "../text/sanitize.ts";
+import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 import { scrollToShow, viewportEndingAt } from "../window.ts";
 import { LineView } from "./Lines.tsx";
@@ -71,9 +73,11 @@ export function MessagePane(props: Props) {
     }
     return undefined;
   }, [items, props.me]);
+  // Day separators ("Today", "Yesterday") move on with the clock.
+  const now = useMinuteClock();
   const ctx: LayoutContext = useMemo(
-    () => ({ width: lineWidth, me: props.me, now: Math.floor(Date.now() / 1000), readMarkerId }),
-    [lineWidth, props.me, readMarkerId],
+    () => ({ width: lineWidth, me: props.me, now, readMarkerId }),
+    [lineWidth, props.me, now, readMarkerId],
   );
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;

@@ -6,7 +6,8 @@ import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
-import { screenText, truncate } from "../text.ts";
+import { screenText } from "../text/sanitize.ts";
+import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 type Props = {

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { terminalForm } from "../text.ts";
+import { terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 type Props = {

@@ -5,12 +5,15 @@ import TextInput from "ink-text-input";
 import { memo } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
+import { useMinuteClock } from "../hooks/useMinuteClock.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { useContacts } from "../session.tsx";
-import { displayWidth, relativeTime, screenText, truncate } from "../text.ts";
+import { relativeTime } from "../text/format.ts";
+import { screenText } from "../text/sanitize.ts";
+import { displayWidth, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";
 
@@ -68,6 +71,7 @@ export function Sidebar(props: Props) {
     Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows),
   );
   const visible = conversations.slice(offset, offset + visibleRows);
+  const now = useMinuteClock();
 
   const move = (delta: number) => {
     if (conversations.length === 0) return;
@@ -178,6 +182,7 @@ export function Sidebar(props: Props) {
             selected={c.id === props.selectedId}
             open={c.id === props.openId}
             focused={focused}
+            now={now}
           />
         ))}
         {conversations.length === 0 ? (
@@ -205,18 +210,25 @@ type RowProps = {
   selected: boolean;
   open: boolean;
   focused: boolean;
+  /** Unix seconds, from the minute clock: a new minute renders the row's "2m" again. */
+  now: number;
 };
 
-const Row = memo(function Row({ conversation: c, width, me, selected, open, focused }: RowProps) {
+const Row = memo(function Row({
+  conversation: c,
+  width,
+  me,
+  selected,
+  open,
+  focused,
+  now,
+}: RowProps) {
   const theme = useTheme();
   const contacts = useContacts();
   const preview = usePreview(c, me);
   const name = conversationName(c, contacts);
   const icons = conversationIcons(c);
-  const when =
-    c.last_active_at !== null
-      ? relativeTime(c.last_active_at, Math.floor(Date.now() / 1000))
-      : "new";
+  const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
   const unread =
     preview && preview.unread > 0 && !open
       ? `●${preview.unread}${preview.unreadMore ? "+" : ""}`

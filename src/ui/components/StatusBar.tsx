@@ -2,7 +2,9 @@
 // left, the connection state on the right.
 import { Box, Text } from "ink";
 import type { Connection, Notice } from "../status.ts";
-import { clockTime, screenText, truncate } from "../text.ts";
+import { clockTime } from "../text/format.ts";
+import { screenText } from "../text/sanitize.ts";
+import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 function connectionLabel(connection: Connection): string {

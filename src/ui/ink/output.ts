@@ -6,7 +6,7 @@
 // with these caches the unchanged lines cost a lookup.
 //
 // What it draws is the same as Ink's: test/ui/ink-output.test.ts renders the client's
-// frames through both and compares them. scripts/ink-plugin.ts puts this file in place of
+// frames through both and compares them. plugin.ts (beside it) puts this file in place of
 // Ink's, in the bundle and in the tests, and refuses any Ink version but the one ported.
 import {
   type StyledChar,
@@ -14,8 +14,9 @@ import {
   styledCharsToString,
   tokenize,
 } from "@alcalzone/ansi-tokenize";
+import QuickLRU from "quick-lru";
 import stringWidth from "string-width";
-import { Memo } from "./memo.ts";
+import { remembered } from "./remembered.ts";
 
 type Transformer = (line: string, index: number) => string;
 
@@ -35,20 +36,20 @@ const DEFAULT_IGNORABLE = /^\p{Default_Ignorable_Code_Point}+$/u;
 
 // Shared by every Output, so by every frame of every session in this process. Cached
 // values are never modified: a frame replaces cells, it does not edit them.
-const styledCharsOf = new Memo((line: string): readonly StyledChar[] =>
+const styledCharsOf = remembered((line: string): readonly StyledChar[] =>
   // Standalone invisible Unicode characters must not occupy terminal cells.
   styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value)),
 );
-const widthOf = new Memo((text: string) => stringWidth(text), 4096);
-const widestLineOf = new Memo((text: string) => {
+const widthOf = remembered((text: string) => stringWidth(text), 4096);
+const widestLineOf = remembered((text: string) => {
   let width = 0;
-  for (const line of text.split("\n")) width = Math.max(width, widthOf.get(line));
+  for (const line of text.split("\n")) width = Math.max(width, widthOf(line));
   return width;
 });
 /** A written text's rows, each row's styles complete in itself (styles carry across "\n"). */
-const rowsOf = new Memo((text: string): readonly string[] => {
+const rowsOf = remembered((text: string): readonly string[] => {
   const rows: StyledChar[][] = [[]];
-  for (const character of styledCharsOf.get(text)) {
+  for (const character of styledCharsOf(text)) {
     if (character.value === "\n") rows.push([]);
     else rows.at(-1)!.push(character);
   }
@@ -92,13 +93,13 @@ const intersectClips = (outer: Clip | undefined, inner: Clip): Clip =>
  * Clipping works in terminal columns: a wide character cut by the clip's edge becomes a
  * space that keeps its styles, so the line keeps its cell count and its background.
  */
-const sliceToColumns = new Memo((key: string) => {
+const sliceToColumns = remembered((key: string) => {
   const [from, to, line] = splitSliceKey(key);
   if (from >= to) return "";
   const result: StyledChar[] = [];
   let column = 0;
-  for (const character of styledCharsOf.get(line)) {
-    const width = widthOf.get(character.value);
+  for (const character of styledCharsOf(line)) {
+    const width = widthOf(character.value);
     const start = column;
     column += width;
     if (column <= from) continue;
@@ -138,7 +139,7 @@ export default class Output {
   }
 
   sliceLineToColumns(line: string, from: number, to: number): string {
-    return sliceToColumns.get(`${from},${to},${line}`);
+    return sliceToColumns(`${from},${to},${line}`);
   }
 
   get(): { output: string; height: number } {
@@ -165,21 +166,21 @@ export default class Output {
   ): void {
     const { text, transformers } = operation;
     let { x, y } = operation;
-    let lines = rowsOf.get(text);
+    let lines = rowsOf(text);
     if (clip) {
       // Two nested clips can intersect to nothing.
       if (isClipEmpty(clip)) return;
       const clipsX = typeof clip.x1 === "number" && typeof clip.x2 === "number";
       const clipsY = typeof clip.y1 === "number" && typeof clip.y2 === "number";
       // Entirely outside the clip: nothing to do.
-      if (clipsX && (x + widestLineOf.get(text) < clip.x1! || x > clip.x2!)) return;
+      if (clipsX && (x + widestLineOf(text) < clip.x1! || x > clip.x2!)) return;
       if (clipsY && (y + lines.length < clip.y1! || y > clip.y2!)) return;
       if (clipsX) {
         const x1 = clip.x1!;
         const x2 = clip.x2!;
         lines = lines.map((line) => {
           const from = x < x1 ? x1 - x : 0;
-          const width = widthOf.get(line);
+          const width = widthOf(line);
           const to = x + width > x2 ? x2 - x : width;
           return this.sliceLineToColumns(line, from, to);
         });
@@ -206,7 +207,7 @@ export default class Output {
 /** A row's writes as flat pairs: column, line, column, line… */
 type RowWrites = (number | string)[];
 
-const rowTexts = new Memo<string>(() => "");
+const rowTexts = new QuickLRU<string, string>({ maxSize: 2048 });
 
 function rowText(width: number, writes: RowWrites): string {
   if (writes.length === 0) return "";
@@ -216,28 +217,29 @@ function rowText(width: number, writes: RowWrites): string {
     const line = writes[i + 1] as string;
     key += `|${writes[i]}|${line.length}|${line}`;
   }
-  return rowTexts.getOr(key, () => drawRow(width, writes));
+  let text = rowTexts.get(key);
+  if (text === undefined) {
+    text = drawRow(width, writes);
+    rowTexts.set(key, text);
+  }
+  return text;
 }
 
 /** Ink's cell-by-cell drawing of one row, wide characters and all. */
 function drawRow(width: number, writes: RowWrites): string {
   const row: StyledChar[] = new Array(width).fill(BLANK);
   for (let i = 0; i < writes.length; i += 2) {
-    const characters = styledCharsOf.get(writes[i + 1] as string);
+    const characters = styledCharsOf(writes[i + 1] as string);
     if (characters.length === 0) continue;
     let offsetX = writes[i] as number;
     // A wide character fills two cells: its own and a placeholder with value "". A write
     // that starts on a placeholder cuts that character in half: blank its first cell.
-    if (
-      row[offsetX]?.value === "" &&
-      offsetX > 0 &&
-      widthOf.get(row[offsetX - 1]?.value ?? "") > 1
-    ) {
+    if (row[offsetX]?.value === "" && offsetX > 0 && widthOf(row[offsetX - 1]?.value ?? "") > 1) {
       row[offsetX - 1] = blankCell(row[offsetX - 1]!);
     }
     for (const character of characters) {
       row[offsetX] = character;
-      const characterWidth = Math.max(1, widthOf.get(character.value));
+      const characterWidth = Math.max(1, widthOf(character.value));
       // A wide character's following cells become placeholders, so nothing is drawn there.
       for (let offset = 1; offset < characterWidth; offset++) {
         row[offsetX + offset] = {

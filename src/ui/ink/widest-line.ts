@@ -1,11 +1,8 @@
 // Ink measures every text node with widest-line on every frame (render-node-to-output.js);
 // the same texts come back frame after frame, so their widths are remembered. Stands in for
-// the widest-line package inside Ink (scripts/ink-plugin.ts).
+// the widest-line package inside Ink (plugin.ts).
 import widestLine from "widest-line";
-import { Memo } from "./memo.ts";
+import { remembered } from "./remembered.ts";
 
-const widths = new Memo(widestLine);
-
-export default function cachedWidestLine(text: string): number {
-  return widths.get(text);
-}
+const cachedWidestLine = remembered(widestLine);
+export default cachedWidestLine;

@@ -1,0 +1,154 @@
+// Labels that depend on the time of day move on with the clock, though nothing else about
+// them changes: the sidebar's "2m" and the message pane's "Today" / "Yesterday". The clock
+// is faked; Ink renders for real.
+
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render } from "ink-testing-library";
+import type { ReactElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Api } from "../../src/api/client.ts";
+import { Conversation, Message } from "../../src/api/schema.ts";
+import { MessagePane } from "../../src/ui/components/MessagePane.tsx";
+import { Sidebar } from "../../src/ui/components/Sidebar.tsx";
+import { KeypressProvider } from "../../src/ui/input.tsx";
+import { cachedLayout, type Item } from "../../src/ui/messageLines.ts";
+import { DEFAULT_POLL_PACE } from "../../src/ui/queries/polling.ts";
+import {
+  createSessionState,
+  newSessionIdentity,
+  type Session,
+  SessionProvider,
+} from "../../src/ui/session.tsx";
+
+const MINUTE = 60_000;
+/** Local time, as Unix milliseconds. */
+const at = (day: number, hours: number, minutes: number, seconds = 0) =>
+  new Date(2026, 10, day, hours, minutes, seconds).getTime();
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const noop = () => {};
+
+let view: ReturnType<typeof render> | undefined;
+
+beforeEach(() => {
+  // Timers and Date only: React and Ink schedule their work with setImmediate.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "Date"] });
+});
+
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  vi.useRealTimers();
+});
+
+/** Lets React and Ink render what the last timers changed. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+async function show(element: ReactElement): Promise<() => string> {
+  view = render(element);
+  await settle();
+  return () => view?.lastFrame() ?? "";
+}
+
+function message(id: string, createdAt: number): Message {
+  return Message.parse({
+    id,
+    conversation_id: "c1",
+    contact: { id: "u2", username: "bob" },
+    message: `message ${id}`,
+    created_at: seconds(createdAt),
+  });
+}
+
+describe("the minute clock", () => {
+  it("turns a sidebar row's 2m into 3m when the minute turns", async () => {
+    vi.setSystemTime(at(20, 15, 30, 10));
+    const session: Session = {
+      // The row's preview: no messages, so the row shows only the name and the time.
+      api: {
+        messages: { list: async () => ({ data: [], has_more: false }) },
+      } as unknown as Api,
+      baseUrl: "http://test",
+      me: newSessionIdentity("alice"),
+      pollPace: DEFAULT_POLL_PACE,
+      ...createSessionState(),
+    };
+    const conversation = Conversation.parse({
+      id: "c1",
+      group_id: "g1",
+      last_active_at: seconds(at(20, 15, 28, 0)),
+    });
+    const frame = await show(
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionProvider session={session}>
+          <KeypressProvider>
+            <Sidebar
+              width={40}
+              height={10}
+              focused={false}
+              filter="all"
+              conversations={[conversation]}
+              selectedId={undefined}
+              openId={undefined}
+              me="alice"
+              loading={false}
+              error={undefined}
+              hasMore={false}
+              loadMore={noop}
+              search={null}
+              onSearchChange={noop}
+              onSearchDone={noop}
+              onSelect={noop}
+              onAction={noop}
+            />
+          </KeypressProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    expect(frame()).toMatch(/g1 +2m/);
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    await settle();
+    expect(frame()).toMatch(/g1 +3m/);
+  });
+
+  it("turns the pane's Today into Yesterday after midnight", async () => {
+    vi.setSystemTime(at(20, 23, 58, 30));
+    const items: Item[] = [
+      { kind: "message", key: "m1", message: message("m1", at(19, 9, 0)) },
+      { kind: "message", key: "m2", message: message("m2", at(20, 23, 50)) },
+    ];
+    const frame = await show(
+      <KeypressProvider>
+        <MessagePane
+          title="bob"
+          icons=""
+          width={50}
+          height={12}
+          focused={false}
+          items={items}
+          me="alice"
+          pinned={null}
+          loading={false}
+          hasOlder={false}
+          isLoadingOlder={false}
+          loadOlder={noop}
+          onAction={noop}
+          onLeave={noop}
+        />
+      </KeypressProvider>,
+    );
+    expect(frame()).toMatch(/Yesterday[\s\S]*Today/);
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    await settle();
+    expect(frame()).not.toContain("Today");
+    expect(frame()).toMatch(/Thursday[\s\S]*Yesterday/);
+  });
+
+  it("keys the layout cache on the day, so a message laid out yesterday is not Today", () => {
+    const item: Item = { kind: "message", key: "m3", message: message("m3", at(20, 23, 50)) };
+    const ctx = { width: 40, me: "alice" };
+    const label = (now: number) => cachedLayout(item, undefined, { ...ctx, now })[0]![0]!.text;
+    expect(label(seconds(at(20, 23, 55)))).toContain("Today");
+    expect(label(seconds(at(20, 23, 59)))).toContain("Today");
+    expect(label(seconds(at(21, 0, 1)))).toContain("Yesterday");
+  });
+});
