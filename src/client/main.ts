@@ -125,6 +125,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
     onRenderError: (error) => {
       crash ??= error;
     },
+    onExit: () => {
+      serverData.stop();
+      serverData.flush();
+      unsent.stop();
+    },
   });
 
   const { instance } = mounted;
@@ -162,9 +167,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
     crash ??= error;
   }
   jobs.detach();
-  serverData.stop();
-  serverData.flush();
-  unsent.stop();
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);

@@ -31,6 +31,8 @@ export function mountClient(
     stdout: NodeJS.WritableStream;
     stderr: NodeJS.WritableStream;
     onRenderError?: (error: Error) => void;
+    /** When the client ends, before its cache is let go (to save what is worth keeping). */
+    onExit?: () => void;
   },
 ): MountedClient {
   const { queryClient, stdout } = options;
@@ -75,6 +77,7 @@ export function mountClient(
   // A finished session (an SSH user who left) must not keep its cache until garbage collection.
   const release = () => {
     stdout.off("resize", repaint);
+    options.onExit?.();
     queryClient.clear();
   };
   instance.waitUntilExit().then(release, release);
