@@ -103,20 +103,18 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       entry.status === "pending"
         ? { text: " · sending…", tone: "dim" }
         : entry.status === "waiting"
-          ? {
-              text: ` · ✗ not sent yet: ${sanitize(entry.error ?? "no answer")} · goes out when the server answers · d drops`,
-              tone: "error",
-            }
-          : {
-              text: ` · ✗ not sent: ${sanitize(entry.error ?? "failed")} · Enter retries · d drops`,
-              tone: "error",
-            };
+          ? { text: " · ✗ not sent yet, goes out when the server answers · d drops", tone: "error" }
+          : { text: " · ✗ not sent · Enter retries · d drops", tone: "error" };
     lines.push([
       { text: "you", tone: "self", bold: true },
       { text: ` · ${clockTime(time)}`, tone: "dim" },
       state,
     ]);
     lines.push(...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim"));
+    // Why, under the text, wrapped whole: a reason cut off at the border helps nobody.
+    if (entry.status !== "pending" && entry.error) {
+      lines.push(...bodyLines(`✗ ${entry.error}`, width, "error"));
+    }
     return truncateLines(lines, width);
   }
   const { message } = item;

@@ -1,0 +1,90 @@
+// Nothing typed is lost: the built `parley` in tmux, against the real server, with the
+// server gone. A send made then waits in the outbox; a draft is typed; the client is
+// killed with SIGKILL. The next start, with the server still gone, shows the last-known
+// conversations and the draft at once; when the server returns the send goes out, once.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../src/api/client.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+});
+
+describe.skipIf(!hasTmux())("what is typed survives", () => {
+  it("keeps a queued send and a draft through kill -9 and a start without the server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
+    const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const db = join(dir, "server.db");
+    let server: RunningServer = await startServer({ port: 0, db, demo: true, demoReplies: false });
+    const { port } = server;
+    cleanups.push(() => server.close());
+    const alice = server.demoUsers[0]!;
+    const client = (): Pane => {
+      const pane = startPane({
+        command: `node ${JSON.stringify(CLI)}`,
+        home,
+        env: {
+          PARLEY_BASE_URL: server.url,
+          PARLEY_TOKEN: alice.token,
+          XDG_CACHE_HOME: join(home, "cache"),
+        },
+      });
+      cleanups.push(() => pane.kill());
+      return pane;
+    };
+
+    const first = client();
+    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+    first.send("Enter");
+    await first.waitFor((s) => s.includes("Message bob"), "bob's conversation");
+
+    await server.close();
+    first.type("queued before the crash");
+    first.send("Enter");
+    await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
+    first.type("draft before the crash");
+    await first.waitFor((s) => s.includes("draft before the crash"), "the draft");
+    // Saved within half a second of a change; then the hardest way out.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const pid = first.nodePid();
+    expect(pid).toBeDefined();
+    process.kill(pid!, "SIGKILL");
+    await first.waitFor((s) => s.includes("EXITED="), "the client gone");
+
+    // The next start, server still down: the last-known list and the draft, at once.
+    const second = client();
+    await second.waitFor(
+      (s) => s.includes("#team") && s.includes("last synced"),
+      "the list kept from the last run",
+      30_000,
+    );
+    second.send("Enter");
+    await second.waitFor(
+      (s) => s.includes("draft before the crash") && s.includes("queued before the crash"),
+      "the draft and the queued send",
+    );
+
+    server = await startServer({ port, db, demo: true, demoReplies: false });
+    await second.waitFor(
+      (s) =>
+        s.includes("● online") && s.includes("queued before the crash") && !s.includes("not sent"),
+      "the queued send delivered",
+      30_000,
+    );
+    const api = createApi({ baseUrl: server.url, token: alice.token });
+    const page = await api.messages.list({ limit: 50 });
+    expect(page.data.filter((m) => m.message === "queued before the crash")).toHaveLength(1);
+    expect(page.data.some((m) => m.message === "draft before the crash")).toBe(false);
+  }, 120_000);
+});

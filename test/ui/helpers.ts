@@ -1,0 +1,51 @@
+// Helpers for tests of the whole client: the server's side over its API, and the screen
+// read as a person reads it (rows of the sidebar by name, the cursor, the composer).
+import { type Api, createApi } from "../../src/api/client.ts";
+import type { Conversation } from "../../src/api/schema.ts";
+import type { RunningServer } from "../../src/server/index.ts";
+import { type Harness, KEYS } from "./harness.tsx";
+
+export function apiFor(server: RunningServer, user = 0): Api {
+  return createApi({ baseUrl: server.url, token: server.demoUsers[user]!.token });
+}
+
+export async function conversationWith(api: Api, name: string): Promise<Conversation> {
+  for await (const page of api.conversations.pages({ limit: 100 })) {
+    const found = page.data.find(
+      (c) => c.contact_id === `ct_${name}` || c.group_id === `grp_${name}`,
+    );
+    if (found) return found;
+  }
+  throw new Error(`no conversation with ${name}`);
+}
+
+/** Rows of the sidebar, top to bottom, as the names they show. */
+export function sidebarNames(screen: string): string[] {
+  return screen
+    .split("\n")
+    .map((line) => /^│[▸• ](?:[📌🔕📦]+ )?(\S+)/u.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && !/^\d/.test(name));
+}
+
+/** Moves the sidebar cursor down to the row named `name`. */
+export async function selectRow(h: Harness, name: string) {
+  const selected = new RegExp(`│▸(?:[📌🔕📦]+ )?${name}\\s`, "u");
+  await h.waitFor(
+    (s) => sidebarNames(s).includes(name) && s.includes("│▸"),
+    `${name} in the sidebar, and a row selected`,
+  );
+  const cursorRow = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
+  for (let i = 0; i < 20 && !selected.test(h.screen()); i++) {
+    const before = cursorRow(h.screen());
+    await h.press("j");
+    // One step at a time: the next key only once the screen shows this one.
+    await h.waitFor((s) => cursorRow(s) !== before, "the cursor to move");
+  }
+  await h.waitFor((s) => selected.test(s), `${name} selected`);
+}
+
+export async function openFirst(h: Harness, name: string) {
+  await selectRow(h, name);
+  await h.press(KEYS.enter);
+  await h.waitFor((s) => s.includes(`Message ${name}`), "the composer");
+}

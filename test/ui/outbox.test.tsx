@@ -1,0 +1,92 @@
+// The outbox against the real server: changes made while it is gone wait, show at once,
+// and go out in order, each exactly once, when it returns; a change it refuses for good
+// says why, and a refused send keeps its text.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+
+let harness: Harness | undefined;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+// Fast polls: the outbox waits out a back-off only while the server is gone.
+const pollPace = { openMs: 300, listMs: 600 };
+
+/** A server that can be stopped and started again at the same address, with its data. */
+async function restartableServer() {
+  const dir = mkdtempSync(join(tmpdir(), "parley-outbox-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, "server.db");
+  let server: RunningServer = await startServer({ port: 0, db, demo: true, demoReplies: false });
+  cleanups.push(() => server.close());
+  const { port } = server;
+  return {
+    first: server,
+    stop: () => server.close(),
+    start: async () => {
+      server = await startServer({ port, db, demo: true, demoReplies: false });
+    },
+  };
+}
+
+describe("the outbox", () => {
+  it("queues what is done while the server is gone and carries it out in order, once", async () => {
+    const server = await restartableServer();
+    harness = await startHarness({ server: server.first, pollPace });
+    await openFirst(harness, "bob");
+    await server.stop();
+
+    await harness.type("first while away");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("not sent yet"), "the send waiting");
+    await harness.type("second while away");
+    await harness.press(KEYS.enter);
+    // Mute the conversation from the list: shown at once, though the server is gone.
+    await harness.press(KEYS.escape, KEYS.escape, "m");
+    await harness.waitFor(
+      (s) => /│▸📌🔕 bob/u.test(s) && s.includes("3 queued"),
+      "the mute shown and three changes queued",
+    );
+
+    await server.start();
+    // The mute is the last change: its confirmation means the queue is through.
+    await harness.waitFor(
+      (s) => s.includes("● online") && !s.includes("not sent") && s.includes("✓ Muted bob."),
+      "the queue carried out",
+      20_000,
+    );
+    const alice = apiFor(server.first);
+    const chat = await conversationWith(alice, "bob");
+    expect(chat.is_muted).toBe(true);
+    const page = await alice.messages.list({ conversation_id: chat.id, limit: 10 });
+    const texts = page.data.map((m) => m.message).reverse();
+    expect(texts.filter((t) => t === "first while away")).toHaveLength(1);
+    expect(texts.filter((t) => t === "second while away")).toHaveLength(1);
+    expect(texts.indexOf("first while away")).toBeLessThan(texts.indexOf("second while away"));
+  });
+
+  it("shows the server's reason for a refusal and keeps a refused send's text", async () => {
+    harness = await startHarness({ pollPace });
+    const alice = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    // The conversation goes away on the server (another device of alice's deleted it).
+    const chat = await conversationWith(alice, "bob");
+    await alice.conversations.delete(chat.id);
+    await harness.type("into the void");
+    await harness.press(KEYS.enter);
+    const screen = await harness.waitFor(
+      (s) => s.includes("✗ not sent ·") && s.includes("into the void"),
+      "the refused send, with its text",
+    );
+    expect(screen).toContain("Not sent");
+    expect(screen).toContain("Enter retries");
+  });
+});
