@@ -34,7 +34,11 @@ export type Owner = { server: string; user: string };
 
 export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
 
-export function offlineFiles(paths: Paths, server: string, token: string): OfflineFiles {
+export function offlineFiles(
+  paths: Pick<Paths, "cache" | "state">,
+  server: string,
+  token: string,
+): OfflineFiles {
   const user = createHash("sha256").update(token).digest("hex").slice(0, 16);
   const name = createHash("sha256").update(`${server}\n${user}`).digest("hex").slice(0, 24);
   return {

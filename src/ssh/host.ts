@@ -5,6 +5,7 @@
 // it only speaks in messages: bytes in, bytes out, a size, an end.
 import type { Instance } from "ink";
 import { mountClient } from "../client/mount.tsx";
+import { keepCarriedOver, loadCarriedOver, offlineFiles } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/terminal.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
@@ -17,6 +18,8 @@ export type ToHost =
       username: string;
       token: string;
       apiUrl: string;
+      /** Where this user's drafts and unsent changes are kept between sessions. */
+      keepDir?: string;
       columns: number;
       rows: number;
       env: Record<string, string>;
@@ -50,13 +53,22 @@ export function createSessionHost(post: (message: FromHost) => void): {
       send: (data) => post({ type: "output", id, data }),
     });
     let crash: unknown;
+    const files = message.keepDir
+      ? offlineFiles(
+          { state: message.keepDir, cache: message.keepDir },
+          "parley ssh",
+          message.token,
+        )
+      : undefined;
     const client = createClientSession({
       api: { baseUrl: message.apiUrl, token: message.token },
       username: message.username,
       serverLabel: "parley ssh",
       notify: { bell: true, desktop: true },
       terminal: terminalOut(output, message.env),
+      carried: files ? loadCarriedOver(files) : undefined,
     });
+    const unsent = files ? keepCarriedOver(client.session, files) : undefined;
     const { instance } = mountClient({
       ...client,
       env: message.env,
@@ -66,6 +78,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
       onRenderError: (error) => {
         crash ??= error;
       },
+      onExit: () => unsent?.stop(),
     });
     running.set(id, { input, output, instance });
     const finish = async () => {

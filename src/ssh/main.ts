@@ -101,6 +101,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       hostKey: hostKey.privateKey,
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys,
+      keepDir: join(paths.state, "ssh-unsent"),
       log: err,
       hostScript: options.hostScript,
       hostThreads: options.threads,

@@ -29,6 +29,8 @@ export type SshServerOptions = {
   authorizedKeys: (() => readonly ParsedKey[]) | null;
   /** One line per event (connect, leave, refusals, errors). */
   log?: (line: string) => void;
+  /** Where each user's drafts and unsent changes are kept between sessions; none if unset. */
+  keepDir?: string;
   /** Live client sessions at most; more are told to come back later. Default 64. */
   maxSessions?: number;
   /**
@@ -84,7 +86,13 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     options.hostScript && threads > 0
       ? workerPool(options.hostScript, threads, log)
       : inThreadPool();
-  const sessions = createSessionRegistry({ pool, apiUrl: options.api.url, maxSessions, log });
+  const sessions = createSessionRegistry({
+    pool,
+    apiUrl: options.api.url,
+    keepDir: options.keepDir,
+    maxSessions,
+    log,
+  });
   const connections = new Set<Connection>();
 
   /** Why a shell on a usable terminal is still turned away, if it is. */

@@ -28,6 +28,8 @@ export function createSessionRegistry(options: {
   pool: HostPool;
   /** The API server every session talks to. */
   apiUrl: string;
+  /** Where each user's drafts and unsent changes are kept from one session to the next. */
+  keepDir?: string;
   maxSessions: number;
   log: (line: string) => void;
 }): SessionRegistry {
@@ -82,6 +84,7 @@ export function createSessionRegistry(options: {
         username: user.username,
         token: user.token,
         apiUrl: options.apiUrl,
+        keepDir: options.keepDir,
         columns: request.columns,
         rows: request.rows,
         env: request.env,
