@@ -5,55 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
-
-const USAGE = `parley: a full-screen terminal chat client
-
-Usage:
-  parley [--base-url URL] [--token-file PATH]   open the client
-  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
-                                                run the reference server alone
-  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
-             [--threads N]                      serve the client over SSH (ssh -p N alice@H)
-  parley --help | --version
-
-Client options:
-  --base-url URL      server to use (else PARLEY_BASE_URL, else the config file's
-                      "baseUrl", else an embedded demo server on a free loopback port)
-  --token-file PATH   read the access token from this file (else PARLEY_TOKEN,
-                      else the config file's "token"); never pass a token as an argument
-
-Server options (parley serve):
-  --host H            address to bind (default 127.0.0.1; anything else warns)
-  --port N            port (default 4317; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: the XDG data folder)
-  --demo              seed demo users and conversations, and print their tokens
-  --no-demo-replies   demo users do not answer messages
-
-SSH options (parley ssh):
-  --host H            address to bind (default 127.0.0.1; anything else warns)
-  --port N            port (default 2222; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db)
-  --demo              seed demo conversations, and let any key sign in as a demo user
-  --authorized-keys PATH
-                      keys that may sign in (default ~/.ssh/authorized_keys; with --demo
-                      and no such flag, any key). The ssh user name picks the demo user.
-  --threads N         worker threads that draw the sessions' screens (default: one per
-                      core but one, 1 to 8; 0: everything on the main thread)
-
-Environment:
-  PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
-  PARLEY_TOKEN        access token
-  XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
-  XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
-  XDG_STATE_HOME      remembered identity and crash logs: $XDG_STATE_HOME/parley/
-  NO_COLOR            no colour
-
-Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
-  {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
-   "bell": true, "notifications": true}
-
-Keys: press ? in the client for every key.
-Exit codes: 0 ok, 1 error, 2 usage.`;
+import { CLIENT_OPTIONS, SERVE_OPTIONS, SSH_OPTIONS, USAGE } from "./cli-options.ts";
 
 // An older Node fails deep inside (node:sqlite, module hooks) with a stack trace; say it
 // plainly instead. (A namespace import, so that nothing here fails to link on old Node.)
@@ -95,14 +47,7 @@ async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: {
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "4317" },
-      db: { type: "string" },
-      demo: { type: "boolean", default: false },
-      "no-demo-replies": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
+    options: SERVE_OPTIONS,
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -125,15 +70,7 @@ async function ssh(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: {
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "2222" },
-      db: { type: "string" },
-      demo: { type: "boolean", default: false },
-      "authorized-keys": { type: "string" },
-      threads: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+    options: SSH_OPTIONS,
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -160,11 +97,7 @@ async function client(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: {
-      "base-url": { type: "string" },
-      "token-file": { type: "string" },
-      token: { type: "string" },
-    },
+    options: CLIENT_OPTIONS,
   });
   if (values.token !== undefined) {
     throw new UsageError(

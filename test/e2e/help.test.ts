@@ -4,30 +4,23 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
 import { readmeKeyTable } from "../../src/ui/bindings.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
-const cliSource = readFileSync(new URL("src/cli.ts", root), "utf8");
 const readme = readFileSync(new URL("README.md", root), "utf8");
 const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
 
-// Every parseArgs option in src/cli.ts; --token exists only to be refused with a reason.
+// Every option of every command; --token exists only to be refused with a reason.
 const options = [
-  ...new Set([...cliSource.matchAll(/^\s+"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/gm)]),
+  ...new Set([CLIENT_OPTIONS, ...Object.values(COMMANDS)].flatMap((table) => Object.keys(table))),
 ]
-  .map((m) => `--${m[1]}`)
+  .map((o) => `--${o}`)
   .filter((o) => o !== "--token" && o !== "--help");
-const commands = [...cliSource.matchAll(/if \(first === "([a-z]+)"\)/g)].map((m) => m[1]!);
-const environment = [
-  "PARLEY_BASE_URL",
-  "PARLEY_TOKEN",
-  "XDG_CONFIG_HOME",
-  "XDG_DATA_HOME",
-  "XDG_STATE_HOME",
-  "NO_COLOR",
-];
+const commands = Object.keys(COMMANDS);
+const environment = ENVIRONMENT;
 const configKeys = Object.keys(ConfigFile.shape);
 
 describe("parley --help and the README", () => {

@@ -1,0 +1,94 @@
+// The command line as data: every command's options (what parseArgs reads) and the help
+// text. No side effects, so the tests can read what the CLI knows without running it.
+import type { ParseArgsOptionsConfig } from "node:util";
+
+export const USAGE = `parley: a full-screen terminal chat client
+
+Usage:
+  parley [--base-url URL] [--token-file PATH]   open the client
+  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
+                                                run the reference server alone
+  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
+             [--threads N]                      serve the client over SSH (ssh -p N alice@H)
+  parley --help | --version
+
+Client options:
+  --base-url URL      server to use (else PARLEY_BASE_URL, else the config file's
+                      "baseUrl", else an embedded demo server on a free loopback port)
+  --token-file PATH   read the access token from this file (else PARLEY_TOKEN,
+                      else the config file's "token"); never pass a token as an argument
+
+Server options (parley serve):
+  --host H            address to bind (default 127.0.0.1; anything else warns)
+  --port N            port (default 4317; 0 picks a free one)
+  --db PATH           SQLite database file, or :memory: (default: the XDG data folder)
+  --demo              seed demo users and conversations, and print their tokens
+  --no-demo-replies   demo users do not answer messages
+
+SSH options (parley ssh):
+  --host H            address to bind (default 127.0.0.1; anything else warns)
+  --port N            port (default 2222; 0 picks a free one)
+  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db)
+  --demo              seed demo conversations, and let any key sign in as a demo user
+  --authorized-keys PATH
+                      keys that may sign in (default ~/.ssh/authorized_keys; with --demo
+                      and no such flag, any key). The ssh user name picks the demo user.
+  --threads N         worker threads that draw the sessions' screens (default: one per
+                      core but one, 1 to 8; 0: everything on the main thread)
+
+Environment:
+  PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
+  PARLEY_TOKEN        access token
+  XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
+  XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
+  XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
+                      $XDG_STATE_HOME/parley/
+  XDG_CACHE_HOME      what was last seen of each server: $XDG_CACHE_HOME/parley/
+  NO_COLOR            no colour
+
+Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
+  {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
+   "bell": true, "notifications": true}
+
+Keys: press ? in the client for every key.
+Exit codes: 0 ok, 1 error, 2 usage.`;
+
+export const SERVE_OPTIONS = {
+  host: { type: "string", default: "127.0.0.1" },
+  port: { type: "string", default: "4317" },
+  db: { type: "string" },
+  demo: { type: "boolean", default: false },
+  "no-demo-replies": { type: "boolean", default: false },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsOptionsConfig;
+
+export const SSH_OPTIONS = {
+  host: { type: "string", default: "127.0.0.1" },
+  port: { type: "string", default: "2222" },
+  db: { type: "string" },
+  demo: { type: "boolean", default: false },
+  "authorized-keys": { type: "string" },
+  threads: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsOptionsConfig;
+
+/** --token exists only to be refused, with the reason (a token on the command line shows in `ps`). */
+export const CLIENT_OPTIONS = {
+  "base-url": { type: "string" },
+  "token-file": { type: "string" },
+  token: { type: "string" },
+} satisfies ParseArgsOptionsConfig;
+
+/** Every command and its options; the client is what runs without a command. */
+export const COMMANDS = { serve: SERVE_OPTIONS, ssh: SSH_OPTIONS } as const;
+
+/** The environment variables parley reads. */
+export const ENVIRONMENT = [
+  "PARLEY_BASE_URL",
+  "PARLEY_TOKEN",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "NO_COLOR",
+] as const;
