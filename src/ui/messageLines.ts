@@ -4,6 +4,7 @@
 // the messages that come into view.
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
+import { isPending } from "./queries/changes.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
 import { clockTime, dayLabel, formatBytes } from "./text/format.ts";
@@ -119,7 +120,8 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   }
   const { message } = item;
   const readMarker = message.id === ctx.readMarkerId;
-  if (!grouped || message.updated_at !== null || readMarker) {
+  const saving = isPending(message);
+  if (!grouped || message.updated_at !== null || readMarker || saving) {
     const header: Line = [
       {
         text: mine ? "you" : sanitize(sender) || "unknown",
@@ -130,6 +132,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     ];
     if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
     if (readMarker) header.push({ text: " · read ✓", tone: "dim" });
+    if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
   lines.push(...bodyLines(message.message, width));

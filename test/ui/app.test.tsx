@@ -80,11 +80,15 @@ describe("the client against the embedded server", () => {
     await harness.press("r");
     await harness.waitFor((s) => s.includes("react ") && s.includes("1👍"), "the picker");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("👍 1"), "the reaction");
+    // The reaction shows at once, "saving…" until the server has it.
+    await harness.waitFor((s) => s.includes("👍 1") && !s.includes("saving…"), "the reaction");
     let message = await alice.messages.get(newest!.id);
     expect(message.reactions).toContainEqual({ thumbsup: ["alice"] });
     await harness.press("r", KEYS.enter);
-    await harness.waitFor((s) => !s.includes("👍 1"), "the reaction gone");
+    await harness.waitFor(
+      (s) => !s.includes("👍 1") && !s.includes("saving…"),
+      "the reaction gone",
+    );
     message = await alice.messages.get(newest!.id);
     expect(message.reactions.some((r) => "thumbsup" in r)).toBe(false);
   });
@@ -104,7 +108,10 @@ describe("the client against the embedded server", () => {
     await harness.press("\x15"); // Ctrl+U clears the line
     await harness.type("second version");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("second version") && s.includes("edited"), "the edit");
+    await harness.waitFor(
+      (s) => s.includes("second version") && s.includes("edited") && !s.includes("saving…"),
+      "the edit, saved",
+    );
     const chat = await conversationWith(alice, "bob");
     const [edited] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
     expect(edited?.message).toBe("second version");
@@ -116,7 +123,10 @@ describe("the client against the embedded server", () => {
     await harness.waitFor((s) => s.includes("Kept."), "kept");
     expect((await alice.messages.get(edited!.id)).message).toBe("second version");
     await harness.press("d", "y");
-    await harness.waitFor((s) => !s.includes("second version"), "the message gone");
+    await harness.waitFor(
+      (s) => !s.includes("second version") && s.includes("Message deleted."),
+      "the message gone",
+    );
     await expect(alice.messages.get(edited!.id)).rejects.toMatchObject({ status: 404 });
   });
 
@@ -142,10 +152,16 @@ describe("the client against the embedded server", () => {
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await selectRow(harness, "#team");
     await harness.press("p");
-    await harness.waitFor((s) => /│▸📌[^\n]*#team/u.test(s), "the pin icon");
+    await harness.waitFor(
+      (s) => /│▸📌[^\n]*#team/u.test(s) && s.includes("✓ Pinned #team."),
+      "the pin icon, and the server's confirmation",
+    );
     expect((await conversationWith(alice, "team")).is_pinned).toBe(true);
     await harness.press("m");
-    await harness.waitFor((s) => /│▸📌🔕[^\n]*#team/u.test(s), "the mute icon");
+    await harness.waitFor(
+      (s) => /│▸📌🔕[^\n]*#team/u.test(s) && s.includes("✓ Muted #team."),
+      "the mute icon, and the server's confirmation",
+    );
     expect((await conversationWith(alice, "team")).is_muted).toBe(true);
 
     await harness.press("3");
@@ -157,13 +173,19 @@ describe("the client against the embedded server", () => {
     await harness.waitFor((s) => sidebarNames(s).includes("bob"), "All");
     await selectRow(harness, "#team");
     await harness.press("a");
-    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team gone from All");
+    await harness.waitFor(
+      (s) => !sidebarNames(s).includes("#team") && s.includes("✓ Archived #team."),
+      "#team gone from All, and the server's confirmation",
+    );
     expect((await conversationWith(alice, "team")).archived_at).not.toBeNull();
     await harness.press("4");
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "#team in Archived");
     await selectRow(harness, "#team");
     await harness.press("a");
-    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team restored");
+    await harness.waitFor(
+      (s) => !sidebarNames(s).includes("#team") && s.includes("✓ Restored #team."),
+      "#team restored, and the server's confirmation",
+    );
     expect((await conversationWith(alice, "team")).archived_at).toBeNull();
     await harness.press("2");
     await harness.waitFor(

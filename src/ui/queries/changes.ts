@@ -57,6 +57,13 @@ export function alreadyDone(change: Change, error: unknown): boolean {
   );
 }
 
+const pending = new WeakSet<Message>();
+
+/** Whether this message, as shown, has changes the server has not confirmed yet. */
+export function isPending(message: Message): boolean {
+  return pending.has(message);
+}
+
 /** A message as it will be after the changes still on their way (null: deleted). */
 export function changedMessage(message: Message, changes: readonly QueuedChange[]): Message | null {
   let result: Message | null = message;
@@ -68,6 +75,7 @@ export function changedMessage(message: Message, changes: readonly QueuedChange[
     else if (change.kind === "react") result = withReactors(result, change.name, change.users);
     else if (change.kind === "deleteMessage") result = null;
   }
+  if (result && result !== message) pending.add(result);
   return result;
 }
 
