@@ -107,7 +107,11 @@ export async function startHarness(
      * hold up for seconds; a poll that times out backs off past a test's wait.
      */
     timeoutMs?: number;
-    /** How often the open conversation and the list are polled (default 2 s and 5 s). */
+    /**
+     * How often the open conversation and the list are polled. Default 400 ms and 800 ms,
+     * five times the real pace (2 s and 5 s), so tests of what polling brings do not wait
+     * out real seconds; a test of the pace itself passes its own.
+     */
     pollPace?: PollPace;
   } = {},
 ): Promise<Harness> {
@@ -149,7 +153,7 @@ export async function startHarness(
         stdout.write(data);
       },
     },
-    pollPace: options.pollPace,
+    pollPace: options.pollPace ?? { openMs: 400, listMs: 800 },
   });
   // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
   // from a clean screen and a full frame.
