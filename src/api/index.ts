@@ -1,18 +1,10 @@
+export { type Api, type ApiOptions, createApi } from "./client.ts";
 export {
-  type Api,
-  type ApiOptions,
   type ConversationsApi,
-  createApi,
-  isRateLimited,
-  isTransient,
   type MessagesApi,
   newIdempotencyKey,
   type PostOptions,
-  parseAnswer,
-  type RetryPolicy,
-  retryDelay,
-  withRetries,
-} from "./client.ts";
+} from "./endpoints.ts";
 export {
   ApiError,
   type ApiErrorCode,
@@ -24,4 +16,12 @@ export {
   parseRetryAfter,
 } from "./errors.ts";
 export { encodeForm, type FormValue } from "./form.ts";
+export { parseAnswer } from "./http.ts";
+export {
+  isRateLimited,
+  isTransient,
+  type RetryPolicy,
+  retryDelay,
+  withRetries,
+} from "./retry.ts";
 export * from "./schema.ts";
