@@ -1,21 +1,22 @@
 // One HTTP request of the messaging API and its answer: the only code that speaks HTTP.
 //
-// Requests: form bodies in bracket notation, `Authorization: Bearer`, a timeout on every
-// attempt, retried as retry.ts says. Answers: read with the shared zod schemas. Failures:
-// always an ApiError.
-import { ofetch } from "ofetch";
+// ofetch makes the request: its timeout on every attempt, its retries with the rule and the
+// delays of retry.ts, its hooks to turn each failure into an ApiError. Requests: form bodies
+// in bracket notation, `Authorization: Bearer`. Answers: read with the shared zod schemas.
+import { FetchError, ofetch } from "ofetch";
 import type { z } from "zod";
 import {
   ApiError,
   describeBody,
   errorFromResponse,
   invalidResponse,
+  isApiError,
   networkError,
   parseJson,
   timeoutError,
 } from "./errors.ts";
 import { encodeForm, type FormValue } from "./form.ts";
-import { type RetryPolicy, retryRule, withRetries } from "./retry.ts";
+import { type RetryPolicy, retryDelay, retryRule } from "./retry.ts";
 import { Deleted } from "./schema.ts";
 
 export type HttpOptions = {
@@ -46,56 +47,96 @@ export type Http = {
   request(call: Call): Promise<Answer>;
 };
 
-export function createHttp({ baseUrl, token, timeoutMs, policy, fetch }: HttpOptions): Http {
+export function createHttp({
+  baseUrl,
+  token,
+  timeoutMs,
+  policy,
+  fetch = globalThis.fetch,
+}: HttpOptions): Http {
   const $fetch = ofetch.create(
     {
       baseURL: baseUrl,
-      retry: false,
-      ignoreResponseError: true,
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      responseType: "text",
+      timeout: timeoutMs,
+      retry: policy.retries,
+      // `options.retry` counts down the retries left; the hooks below made the error an ApiError.
+      retryDelay: (ctx) =>
+        retryDelay(ctx.error as ApiError, policy.retries - Number(ctx.options.retry), policy),
+      onRequest(ctx) {
+        // ofetch arms its timeout only when there is no signal yet, and a retry inherits the
+        // first attempt's spent one (ofetch 1.5, unjs/ofetch#621): drop it, so each has its own.
+        delete ctx.options.signal;
+      },
+      onRequestError(ctx) {
+        const error = ctx.options.signal?.aborted
+          ? timeoutError(baseUrl, timeoutMs, ctx.error)
+          : networkError(baseUrl, ctx.error);
+        ctx.error = error;
+        // ofetch files every failure without an answer under status 500, so it would retry a
+        // timeout like a server error (and a server may still be working on it): the rule decides.
+        if (!retryRule(ctx.options.method).canRetry(error)) ctx.options.retry = false;
+      },
+      onResponseError(ctx) {
+        const { response } = ctx;
+        ctx.error = errorFromResponse({
+          status: response.status,
+          statusText: response.statusText,
+          contentType: response.headers.get("content-type"),
+          retryAfter: response.headers.get("retry-after"),
+          body: bodyText(response._data),
+        });
+      },
     },
-    fetch ? { fetch } : {},
+    { fetch: readingBody(fetch) },
   );
 
-  /** One attempt: an answer with a status below 400, or an ApiError. */
-  async function attempt(call: Call): Promise<Answer> {
-    const query = call.query ? encode(call.query) : "";
-    const body = call.body ? encode(call.body) : undefined;
-    const headers: Record<string, string> = {};
-    if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
-    if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let response: Awaited<ReturnType<typeof $fetch.raw<string, "text">>>;
-    try {
-      response = await $fetch.raw<string, "text">(query ? `${call.path}?${query}` : call.path, {
-        method: call.method,
-        headers,
-        ...(body !== undefined && { body }),
-        signal,
-        responseType: "text",
-      });
-    } catch (error) {
-      if (signal.aborted) throw timeoutError(baseUrl, timeoutMs, error);
-      throw networkError(baseUrl, error);
-    }
-    const answer: Answer = {
-      status: response.status,
-      body: typeof response._data === "string" ? response._data : "",
-      contentType: response.headers.get("content-type"),
-    };
-    if (answer.status >= 400) {
-      throw errorFromResponse({
-        ...answer,
-        statusText: response.statusText,
-        retryAfter: response.headers.get("retry-after"),
-      });
-    }
-    return answer;
-  }
-
   return {
-    request: (call) => withRetries(() => attempt(call), retryRule(call.method), policy),
+    async request(call) {
+      const query = call.query ? encode(call.query) : "";
+      const body = call.body ? encode(call.body) : undefined;
+      const headers: Record<string, string> = {};
+      if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
+      if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+      try {
+        // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
+        const response = await $fetch.raw(query ? `${call.path}?${query}` : call.path, {
+          method: call.method,
+          headers,
+          ...(body !== undefined && { body }),
+          retryStatusCodes: retryRule(call.method).statuses,
+        });
+        return {
+          status: response.status,
+          body: bodyText(response._data),
+          contentType: response.headers.get("content-type"),
+        };
+      } catch (error) {
+        // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything
+        // else that stopped the request is reported as no answer, as fetch's own failures are.
+        const cause = error instanceof FetchError ? error.cause : undefined;
+        throw isApiError(cause) ? cause : networkError(baseUrl, error);
+      }
+    },
   };
+}
+
+/**
+ * ofetch reads the body only after it has stopped its timer, and outside its retries: a body
+ * that stalls would never time out, one that breaks off would not be retried. So the attempt
+ * reads it here, inside fetch, where both apply.
+ */
+function readingBody(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const body = await response.arrayBuffer();
+    return new Response(body.byteLength > 0 ? body : null, response);
+  };
+}
+
+function bodyText(data: unknown): string {
+  return typeof data === "string" ? data : "";
 }
 
 /** The form encoding of parameters; a value that cannot be sent is the caller's error, as an ApiError. */
