@@ -7,15 +7,15 @@ import { parseAnswer, parseDeleted } from "./http.ts";
 import { type Cursors, pager } from "./paging.ts";
 import {
   Conversation,
-  type CreateConversationParams,
+  CreateConversationParams,
   type Deleted,
-  type ListConversationsParams,
-  type ListMessagesParams,
+  ListConversationsParams,
+  ListMessagesParams,
   Message,
   Page,
-  type SendMessageParams,
-  type UpdateConversationParams,
-  type UpdateMessageParams,
+  SendMessageParams,
+  UpdateConversationParams,
+  UpdateMessageParams,
 } from "./schema.ts";
 
 export type PostOptions = {
@@ -52,8 +52,8 @@ export function newIdempotencyKey(): string {
 type Resource<T> = {
   path: string;
   item: z.ZodType<T>;
-  /** The fields each request sends, in the order they are sent. */
-  fields: { list: readonly string[]; create: readonly string[]; update: readonly string[] };
+  /** The fields each request sends (schema.ts). */
+  fields: { list: z.ZodObject; create: z.ZodObject; update: z.ZodObject };
   /** What an `invalid_response` calls the answer: "The server's <word> does not fit...". */
   words: { list: string; create: string; get: string; update: string };
 };
@@ -61,11 +61,7 @@ type Resource<T> = {
 const MESSAGES: Resource<Message> = {
   path: "/v1/messages",
   item: Message,
-  fields: {
-    list: ["conversation_id", "limit", "starting_after", "ending_before"],
-    create: ["conversation_id", "message", "attachments"],
-    update: ["message", "reactions", "attachments"],
-  },
+  fields: { list: ListMessagesParams, create: SendMessageParams, update: UpdateMessageParams },
   words: {
     list: "list of messages",
     create: "sent message",
@@ -78,9 +74,9 @@ const CONVERSATIONS: Resource<Conversation> = {
   path: "/v1/conversations",
   item: Conversation,
   fields: {
-    list: ["limit", "muted", "archived", "pinned", "group_id", "starting_after", "ending_before"],
-    create: ["contact_id", "group_id"],
-    update: ["pinned_message_id", "is_pinned", "is_muted", "archived_at"],
+    list: ListConversationsParams,
+    create: CreateConversationParams,
+    update: UpdateConversationParams,
   },
   words: {
     list: "list of conversations",
@@ -143,10 +139,10 @@ function resource<T extends { id: string }>(
  * Only the parameters an endpoint has, so that nothing else a caller carries is sent. An empty
  * list of attachments adds nothing and is left out rather than sent as `attachments=`.
  */
-function pick(params: object, keys: readonly string[]): Form {
+function pick(params: object, fields: z.ZodObject): Form {
   const source = params as Record<string, Form[string]>;
   const out: Record<string, Form[string]> = {};
-  for (const key of keys) {
+  for (const key of Object.keys(fields.shape)) {
     const value = source[key];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     out[key] = value;

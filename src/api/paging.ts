@@ -1,8 +1,8 @@
 // Cursor paging over a list endpoint (spec 4.1): one page after the other.
 import { invalidResponse } from "./errors.ts";
-import type { Page } from "./schema.ts";
+import type { ListMessagesParams, Page } from "./schema.ts";
 
-export type Cursors = { starting_after?: string; ending_before?: string };
+export type Cursors = Pick<ListMessagesParams, "starting_after" | "ending_before">;
 
 /**
  * Pages one after the other: older ones with `starting_after`, or newer ones when started with
