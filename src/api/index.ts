@@ -1,10 +1,4 @@
-export { type Api, type ApiOptions, createApi } from "./client.ts";
-export {
-  type ConversationsApi,
-  type MessagesApi,
-  newIdempotencyKey,
-  type PostOptions,
-} from "./endpoints.ts";
+export * from "./client.ts";
 export {
   ApiError,
   type ApiErrorCode,
@@ -16,12 +10,4 @@ export {
   parseRetryAfter,
 } from "./errors.ts";
 export { encodeForm, type FormValue } from "./form.ts";
-export { parseAnswer } from "./http.ts";
-export {
-  isRateLimited,
-  isTransient,
-  type RetryPolicy,
-  retryDelay,
-  withRetries,
-} from "./retry.ts";
 export * from "./schema.ts";
