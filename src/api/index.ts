@@ -1,18 +1,4 @@
-export {
-  type Api,
-  type ApiOptions,
-  type ConversationsApi,
-  createApi,
-  isRateLimited,
-  isTransient,
-  type MessagesApi,
-  newIdempotencyKey,
-  type PostOptions,
-  parseAnswer,
-  type RetryPolicy,
-  retryDelay,
-  withRetries,
-} from "./client.ts";
+export * from "./client.ts";
 export {
   ApiError,
   type ApiErrorCode,

@@ -220,55 +220,73 @@ export const ErrorResponse = z
   });
 
 // ---- request parameters (what the client sends and the server accepts) ----
+//
+// The one definition of each request's fields: the client sends these and no others (in this
+// order), and the server validates exactly these (server/params.ts, `requestSchema`), with its
+// own rules and messages. The types here are what a caller of the client passes.
 
-export type NewAttachment = {
-  file_url: string;
-  filename?: string;
-  file_type?: string;
-  file_size?: number;
-};
+export const NewAttachment = z.object({
+  file_url: z.string(),
+  filename: z.string().optional(),
+  file_type: z.string().optional(),
+  file_size: z.number().optional(),
+});
+export type NewAttachment = z.input<typeof NewAttachment>;
 
-export type ListMessagesParams = {
-  conversation_id?: string;
-  limit?: number;
-  starting_after?: string;
-  ending_before?: string;
-};
+export const ListMessagesParams = z.object({
+  conversation_id: z.string().optional(),
+  limit: z.number().optional(),
+  starting_after: z.string().optional(),
+  ending_before: z.string().optional(),
+});
+export type ListMessagesParams = z.input<typeof ListMessagesParams>;
 
-export type SendMessageParams = {
-  conversation_id: string;
-  message: string;
-  attachments?: NewAttachment[];
-};
+export const SendMessageParams = z.object({
+  conversation_id: z.string(),
+  message: z.string(),
+  attachments: z.array(NewAttachment).optional(),
+});
+export type SendMessageParams = z.input<typeof SendMessageParams>;
 
-export type UpdateMessageParams = {
-  message?: string;
+export const UpdateMessageParams = z.object({
+  message: z.string().optional(),
   /** For each name sent, its list replaces the existing one; an empty list removes it. */
-  reactions?: Record<string, string[]>;
+  reactions: z.record(z.string(), z.array(z.string())).optional(),
   /** Added to the existing attachments. */
-  attachments?: NewAttachment[];
-};
+  attachments: z.array(NewAttachment).optional(),
+});
+export type UpdateMessageParams = z.input<typeof UpdateMessageParams>;
 
-export type ListConversationsParams = {
-  limit?: number;
-  muted?: boolean;
-  archived?: boolean;
-  pinned?: boolean;
-  group_id?: string;
-  starting_after?: string;
-  ending_before?: string;
-};
+export const ListConversationsParams = z.object({
+  limit: z.number().optional(),
+  muted: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  pinned: z.boolean().optional(),
+  group_id: z.string().optional(),
+  starting_after: z.string().optional(),
+  ending_before: z.string().optional(),
+});
+export type ListConversationsParams = z.input<typeof ListConversationsParams>;
 
-export type CreateConversationParams = { contact_id: string } | { group_id: string };
+/** Who the conversation is with: one of its fields, a contact or a group. */
+export const CreateConversationParams = z.object({
+  contact_id: z.string(),
+  group_id: z.string(),
+});
+export type CreateConversationParams = OneOf<z.input<typeof CreateConversationParams>>;
 
-export type UpdateConversationParams = {
+export const UpdateConversationParams = z.object({
   /** null unpins. */
-  pinned_message_id?: string | null;
-  is_pinned?: boolean;
-  is_muted?: boolean;
+  pinned_message_id: z.string().nullable().optional(),
+  is_pinned: z.boolean().optional(),
+  is_muted: z.boolean().optional(),
   /** Unix seconds archives; null restores. */
-  archived_at?: number | null;
-};
+  archived_at: z.number().nullable().optional(),
+});
+export type UpdateConversationParams = z.input<typeof UpdateConversationParams>;
+
+/** `{a: A, b: B}` -> `{a: A} | {b: B}`. */
+type OneOf<T> = { [K in keyof T]: Pick<T, K> }[keyof T];
 
 export const REACTION_NAME = /^[a-z0-9_+-]{1,32}$/;
 export const MAX_MESSAGE_LENGTH = 10_000;

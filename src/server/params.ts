@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import qs from "qs";
 import { z } from "zod";
-import { MAX_LIMIT, MAX_MESSAGE_LENGTH, REACTION_NAME } from "../api/schema.ts";
+import { MAX_LIMIT, MAX_MESSAGE_LENGTH, NewAttachment, REACTION_NAME } from "../api/schema.ts";
 import type { AppEnv, Params } from "./env.ts";
 import { HttpError, invalid, missing } from "./errors.ts";
 
@@ -75,6 +75,21 @@ export function readQuery(c: Context): Params {
   const query = parseForm(url.slice(at + 1));
   for (const key of Object.keys(query)) if (query[key] === "") delete query[key];
   return query;
+}
+
+/**
+ * The server's schema of a request whose fields api/schema.ts defines: one validator, with the
+ * server's rules and messages, for each of those fields; the compiler refuses a field more or less.
+ */
+export function requestSchema<
+  Shape extends z.core.$ZodShape,
+  V extends { [K in keyof Shape]: z.ZodType },
+>(
+  _fields: z.ZodObject<Shape>,
+  validators: V & { [K in Exclude<keyof V, keyof Shape>]: never },
+  params?: Parameters<typeof z.object>[1],
+): z.ZodObject<V> {
+  return z.object(validators, params);
 }
 
 export function validate<S extends z.ZodType>(schema: S, params: Params): z.output<S> {
@@ -187,7 +202,8 @@ const httpUrl = (value: string) => {
 
 const blankAsAbsent = (v: unknown) => (v === "" || v === null ? undefined : v);
 
-const attachment = z.object(
+const attachment = requestSchema(
+  NewAttachment,
   {
     file_url: z
       .string(error("must be an http or https URL"))

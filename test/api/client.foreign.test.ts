@@ -7,6 +7,7 @@ import {
   closedPort,
   conversation,
   type ForeignServer,
+  type Handler,
   json,
   message,
   silent,
@@ -558,5 +559,61 @@ describe("retries", () => {
     const server = await serve(json(404, { code: "not_found", message: "No such conversation." }));
     await failure(api(server).conversations.get("x"));
     expect(server.seen).toHaveLength(1);
+  });
+});
+
+// Edges of the attempt that ofetch's timeout and retries are held to (http.ts): every attempt
+// has its own timeout, a body that breaks off counts as a lost connection, and exactly the
+// statuses of the rule are retried, not the others an HTTP library retries by default.
+
+/** Sends the headers and half a body, then drops the connection. */
+const brokenBody: Handler = (_req, res) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('{"has_more": false, "da');
+  setTimeout(() => res.socket?.destroy(), 20);
+};
+
+const status = (code: number) => json(code, { code: "x", message: `Status ${code}.` });
+
+describe("every attempt", () => {
+  it("times out a retry too, not only the first attempt", async () => {
+    const server = await serve(status(503), silent);
+    const started = Date.now();
+    const error = await failure(api(server, { timeoutMs: 300, retries: 1 }).conversations.list());
+    expect(error.code).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("retries a GET whose body broke off, as a lost connection", async () => {
+    const server = await serve(brokenBody, json(200, { has_more: false, data: [] }));
+    const page = await api(server).conversations.list();
+    expect(page.data).toEqual([]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("does not retry a PUT whose body broke off", async () => {
+    const server = await serve(brokenBody, json(200, conversation("c")));
+    const error = await failure(api(server).conversations.update("c", { is_muted: true }));
+    expect(error).toMatchObject({ status: 0, code: "network_error" });
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe("the statuses retried", () => {
+  it("retries every 5xx, also those a library leaves out (501, 505, 599)", async () => {
+    for (const code of [501, 505, 599]) {
+      const server = await serve(status(code), json(200, conversation("c")));
+      await api(server).conversations.get("c");
+      expect(server.seen).toHaveLength(2);
+    }
+  });
+
+  it("does not retry 408, 409 or 425", async () => {
+    for (const code of [408, 409, 425]) {
+      const server = await serve(status(code), json(200, conversation("c")));
+      expect((await failure(api(server).conversations.get("c"))).status).toBe(code);
+      expect(server.seen).toHaveLength(1);
+    }
   });
 });

@@ -1,6 +1,10 @@
 // /v1/conversations: spec 4.3.
 import { Hono } from "hono";
-import { z } from "zod";
+import {
+  CreateConversationParams,
+  ListConversationsParams,
+  UpdateConversationParams,
+} from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
 import { HttpError, invalid, missing, notFound } from "../errors.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
@@ -11,12 +15,13 @@ import {
   optionalId,
   readBody,
   readQuery,
+  requestSchema,
   timestampOrNull,
   validate,
 } from "../params.ts";
 import { json, methodNotAllowed } from "../respond.ts";
 
-const ListQuery = z.object({
+const ListQuery = requestSchema(ListConversationsParams, {
   muted: bool.optional(),
   archived: bool.optional(),
   pinned: bool.optional(),
@@ -24,9 +29,12 @@ const ListQuery = z.object({
   ...pageParams,
 });
 
-const CreateBody = z.object({ contact_id: optionalId, group_id: optionalId });
+const CreateBody = requestSchema(CreateConversationParams, {
+  contact_id: optionalId,
+  group_id: optionalId,
+});
 
-const UpdateBody = z.object({
+const UpdateBody = requestSchema(UpdateConversationParams, {
   pinned_message_id: idOrNull.optional(),
   is_pinned: bool.optional(),
   is_muted: bool.optional(),

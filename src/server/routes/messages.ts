@@ -1,6 +1,6 @@
 // /v1/messages: spec 4.2.
 import { Hono } from "hono";
-import { z } from "zod";
+import { ListMessagesParams, SendMessageParams, UpdateMessageParams } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
 import { forbidden, invalid, notFound } from "../errors.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
@@ -12,20 +12,24 @@ import {
   reactions,
   readBody,
   readQuery,
+  requestSchema,
   validate,
 } from "../params.ts";
 import { json, jsonBytes, methodNotAllowed } from "../respond.ts";
 import { type MessageScope, newMessageJson } from "../store/messages.ts";
 
-const ListQuery = z.object({ conversation_id: id.optional(), ...pageParams });
+const ListQuery = requestSchema(ListMessagesParams, {
+  conversation_id: id.optional(),
+  ...pageParams,
+});
 
-const SendBody = z.object({
+const SendBody = requestSchema(SendMessageParams, {
   conversation_id: id,
   message: messageText,
   attachments: attachments.optional(),
 });
 
-const UpdateBody = z.object({
+const UpdateBody = requestSchema(UpdateMessageParams, {
   message: messageText.optional(),
   reactions: reactions.optional(),
   attachments: attachments.optional(),

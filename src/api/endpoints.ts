@@ -1,0 +1,151 @@
+// The endpoint table of the messaging API (spec 4.2, 4.3): for each resource its path, the
+// schema of its items, the fields each request sends, and the words an error uses for them.
+// Every resource has the same six calls; only the table differs.
+import type { z } from "zod";
+import type { Form, Http } from "./http.ts";
+import { parseAnswer, parseDeleted } from "./http.ts";
+import { type Cursors, pager } from "./paging.ts";
+import {
+  Conversation,
+  CreateConversationParams,
+  type Deleted,
+  ListConversationsParams,
+  ListMessagesParams,
+  Message,
+  Page,
+  SendMessageParams,
+  UpdateConversationParams,
+  UpdateMessageParams,
+} from "./schema.ts";
+
+export type PostOptions = {
+  /** Repeating a POST with the same key returns the first result; generated when absent. */
+  idempotencyKey?: string;
+};
+
+export type MessagesApi = {
+  list(params?: ListMessagesParams): Promise<Page<Message>>;
+  /** Pages one after the other: older ones with `starting_after`, or newer ones when started with `ending_before`. */
+  pages(params?: ListMessagesParams): AsyncGenerator<Page<Message>, void, undefined>;
+  send(params: SendMessageParams, options?: PostOptions): Promise<Message>;
+  get(id: string): Promise<Message>;
+  update(id: string, params: UpdateMessageParams): Promise<Message>;
+  delete(id: string): Promise<Deleted>;
+};
+
+export type ConversationsApi = {
+  list(params?: ListConversationsParams): Promise<Page<Conversation>>;
+  pages(params?: ListConversationsParams): AsyncGenerator<Page<Conversation>, void, undefined>;
+  /** Returns the existing conversation when there already is one with that contact or group. */
+  create(params: CreateConversationParams, options?: PostOptions): Promise<Conversation>;
+  /** Also marks the conversation opened and others' messages in it read. */
+  get(id: string): Promise<Conversation>;
+  update(id: string, params: UpdateConversationParams): Promise<Conversation>;
+  delete(id: string): Promise<Deleted>;
+};
+
+/** A fresh key for the `Idempotency-Key` header: one per draft, reused when it is retried. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+type Resource<T> = {
+  path: string;
+  item: z.ZodType<T>;
+  /** The fields each request sends (schema.ts). */
+  fields: { list: z.ZodObject; create: z.ZodObject; update: z.ZodObject };
+  /** What an `invalid_response` calls the answer: "The server's <word> does not fit...". */
+  words: { list: string; create: string; get: string; update: string };
+};
+
+const MESSAGES: Resource<Message> = {
+  path: "/v1/messages",
+  item: Message,
+  fields: { list: ListMessagesParams, create: SendMessageParams, update: UpdateMessageParams },
+  words: {
+    list: "list of messages",
+    create: "sent message",
+    get: "message",
+    update: "updated message",
+  },
+};
+
+const CONVERSATIONS: Resource<Conversation> = {
+  path: "/v1/conversations",
+  item: Conversation,
+  fields: {
+    list: ListConversationsParams,
+    create: CreateConversationParams,
+    update: UpdateConversationParams,
+  },
+  words: {
+    list: "list of conversations",
+    create: "new conversation",
+    get: "conversation",
+    update: "updated conversation",
+  },
+};
+
+export function messagesApi(http: Http): MessagesApi {
+  const { create, ...calls } = resource(http, MESSAGES);
+  return { ...calls, send: create };
+}
+
+export function conversationsApi(http: Http): ConversationsApi {
+  return resource(http, CONVERSATIONS);
+}
+
+function resource<T extends { id: string }>(
+  http: Http,
+  { path, item, fields, words }: Resource<T>,
+) {
+  const pageOf = Page(item);
+  const one = (id: string) => `${path}/${encodeURIComponent(id)}`;
+  const list = async (params: Cursors = {}): Promise<Page<T>> =>
+    parseAnswer(
+      await http.request({ method: "GET", path, query: pick(params, fields.list) }),
+      pageOf,
+      words.list,
+    );
+  const pages = pager(list);
+  return {
+    list,
+    pages: (params: Cursors = {}) => pages(params),
+    create: async (params: object, { idempotencyKey }: PostOptions = {}): Promise<T> =>
+      parseAnswer(
+        await http.request({
+          method: "POST",
+          path,
+          body: pick(params, fields.create),
+          idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
+        }),
+        item,
+        words.create,
+      ),
+    get: async (id: string): Promise<T> =>
+      parseAnswer(await http.request({ method: "GET", path: one(id) }), item, words.get),
+    update: async (id: string, params: object): Promise<T> =>
+      parseAnswer(
+        await http.request({ method: "PUT", path: one(id), body: pick(params, fields.update) }),
+        item,
+        words.update,
+      ),
+    delete: async (id: string): Promise<Deleted> =>
+      parseDeleted(await http.request({ method: "DELETE", path: one(id) }), id),
+  };
+}
+
+/**
+ * Only the parameters an endpoint has, so that nothing else a caller carries is sent. An empty
+ * list of attachments adds nothing and is left out rather than sent as `attachments=`.
+ */
+function pick(params: object, fields: z.ZodObject): Form {
+  const source = params as Record<string, Form[string]>;
+  const out: Record<string, Form[string]> = {};
+  for (const key of Object.keys(fields.shape)) {
+    const value = source[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,206 @@
+// One HTTP request of the messaging API and its answer: the only code that speaks HTTP.
+//
+// ofetch makes the request: its timeout on every attempt, its retries with the rule and the
+// delays of retry.ts, its hooks to turn each failure into an ApiError. Requests: form bodies
+// in bracket notation, `Authorization: Bearer`. Answers: read with the shared zod schemas.
+import { FetchError, ofetch } from "ofetch";
+import type { z } from "zod";
+import {
+  ApiError,
+  describeBody,
+  errorFromResponse,
+  invalidResponse,
+  isApiError,
+  networkError,
+  parseJson,
+  timeoutError,
+} from "./errors.ts";
+import { encodeForm, type FormValue } from "./form.ts";
+import { type RetryPolicy, retryDelay, retryRule } from "./retry.ts";
+import { Deleted } from "./schema.ts";
+
+export type HttpOptions = {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  fetch?: typeof globalThis.fetch;
+};
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Form = { readonly [key: string]: FormValue };
+
+export type Call = {
+  method: Method;
+  path: string;
+  query?: Form;
+  body?: Form;
+  idempotencyKey?: string;
+};
+
+/** A successful answer (status below 400), its body as text. */
+export type Answer = { status: number; body: string; contentType: string | null };
+
+export type Http = {
+  /** The answer to `call`, after the retries its method allows, or an ApiError. */
+  request(call: Call): Promise<Answer>;
+};
+
+export function createHttp({
+  baseUrl,
+  token,
+  timeoutMs,
+  policy,
+  fetch = globalThis.fetch,
+}: HttpOptions): Http {
+  const $fetch = ofetch.create(
+    {
+      baseURL: baseUrl,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      responseType: "text",
+      timeout: timeoutMs,
+      retry: policy.retries,
+      // `options.retry` counts down the retries left; the hooks below made the error an ApiError.
+      retryDelay: (ctx) =>
+        retryDelay(ctx.error as ApiError, policy.retries - Number(ctx.options.retry), policy),
+      onRequest(ctx) {
+        // ofetch arms its timeout only when there is no signal yet, and a retry inherits the
+        // first attempt's spent one (ofetch 1.5, unjs/ofetch#621): drop it, so each has its own.
+        delete ctx.options.signal;
+      },
+      onRequestError(ctx) {
+        const error = ctx.options.signal?.aborted
+          ? timeoutError(baseUrl, timeoutMs, ctx.error)
+          : networkError(baseUrl, ctx.error);
+        ctx.error = error;
+        // ofetch files every failure without an answer under status 500, so it would retry a
+        // timeout like a server error (and a server may still be working on it): the rule decides.
+        if (!retryRule(ctx.options.method).canRetry(error)) ctx.options.retry = false;
+      },
+      onResponseError(ctx) {
+        const { response } = ctx;
+        ctx.error = errorFromResponse({
+          status: response.status,
+          statusText: response.statusText,
+          contentType: response.headers.get("content-type"),
+          retryAfter: response.headers.get("retry-after"),
+          body: bodyText(response._data),
+        });
+      },
+    },
+    { fetch: readingBody(fetch) },
+  );
+
+  return {
+    async request(call) {
+      const query = call.query ? encode(call.query) : "";
+      const body = call.body ? encode(call.body) : undefined;
+      const headers: Record<string, string> = {};
+      if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
+      if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+      try {
+        // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
+        const response = await $fetch.raw(query ? `${call.path}?${query}` : call.path, {
+          method: call.method,
+          headers,
+          ...(body !== undefined && { body }),
+          retryStatusCodes: retryRule(call.method).statuses,
+        });
+        return {
+          status: response.status,
+          body: bodyText(response._data),
+          contentType: response.headers.get("content-type"),
+        };
+      } catch (error) {
+        // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything
+        // else that stopped the request is reported as no answer, as fetch's own failures are.
+        const cause = error instanceof FetchError ? error.cause : undefined;
+        throw isApiError(cause) ? cause : networkError(baseUrl, error);
+      }
+    },
+  };
+}
+
+/**
+ * ofetch reads the body only after it has stopped its timer, and outside its retries: a body
+ * that stalls would never time out, one that breaks off would not be retried. So the attempt
+ * reads it here, inside fetch, where both apply.
+ */
+function readingBody(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const body = await response.arrayBuffer();
+    return new Response(body.byteLength > 0 ? body : null, response);
+  };
+}
+
+function bodyText(data: unknown): string {
+  return typeof data === "string" ? data : "";
+}
+
+/** The form encoding of parameters; a value that cannot be sent is the caller's error, as an ApiError. */
+function encode(params: Form): string {
+  try {
+    return encodeForm(params);
+  } catch (error) {
+    throw new ApiError({
+      status: 0,
+      type: "invalid_request",
+      code: "parameter_invalid",
+      message: error instanceof Error ? error.message : String(error),
+      cause: error,
+    });
+  }
+}
+
+/** The body of a successful answer through its schema; anything else is `invalid_response`. */
+export function parseAnswer<S extends z.ZodType>(
+  answer: Answer,
+  schema: S,
+  what: string,
+): z.output<S> {
+  const result = schema.safeParse(answerJson(answer));
+  if (!result.success) {
+    throw invalidResponse(
+      answer.status,
+      `The server's ${what} does not fit the messaging API: ${describeIssues(result.error)}.`,
+      result.error,
+    );
+  }
+  return result.data;
+}
+
+/**
+ * The answer to a DELETE: no body, or `{id, deleted}` as the contract says; any other JSON with
+ * a success status (some servers answer with the deleted object) still means it is gone.
+ */
+export function parseDeleted(answer: Answer, id: string): Deleted {
+  if (answer.body.trim() === "") return { id, deleted: true };
+  const parsed = Deleted.safeParse(answerJson(answer));
+  return parsed.success ? parsed.data : { id, deleted: true };
+}
+
+function answerJson(answer: Answer): unknown {
+  const json = parseJson(answer.body);
+  if (!json.ok) {
+    throw invalidResponse(
+      answer.status,
+      `The server answered ${answer.status} with ${describeBody(answer)}.`,
+    );
+  }
+  return json.value;
+}
+
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path
+      .map((part, i) =>
+        typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`,
+      )
+      .join("");
+    return `${path || "the body"}: ${issue.message.replace(/^Invalid input: /, "")}`;
+  });
+  const more = error.issues.length - shown.length;
+  return `${shown.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}`;
+}
