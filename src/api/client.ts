@@ -24,7 +24,6 @@ export {
   isTransient,
   type RetryPolicy,
   retryDelay,
-  withRetries,
 } from "./retry.ts";
 
 export type ApiOptions = {

@@ -4,7 +4,7 @@
 // message) are retried on a lost connection, 429 and 5xx; every other request only on 429,
 // which the server answers before doing anything. ofetch runs the retries (http.ts) with the
 // rule and the delays defined here.
-import { type ApiError, isApiError } from "./errors.ts";
+import type { ApiError } from "./errors.ts";
 
 export type RetryPolicy = {
   /** Retries after the first attempt. */
@@ -27,31 +27,6 @@ export function retryDelay(
   if (error.retryAfter !== undefined) return Math.min(error.retryAfter * 1000, policy.maxDelayMs);
   const full = policy.baseDelayMs * 2 ** attempt;
   return Math.min(policy.maxDelayMs, Math.round(full / 2 + (random() * full) / 2));
-}
-
-/**
- * Runs `attempt` until it succeeds, fails in a way `canRetry` refuses, or retries run out. The
- * same loop as ofetch's, for work that is not one ofetch request; the client itself no longer
- * uses it (test/api/retry.test.ts pins the rule with it).
- */
-export async function withRetries<T>(
-  attempt: () => Promise<T>,
-  canRetry: (error: ApiError) => boolean,
-  policy: RetryPolicy,
-  sleep: (ms: number) => Promise<void> = defaultSleep,
-): Promise<T> {
-  for (let retry = 0; ; retry++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isApiError(error) || retry >= policy.retries || !canRetry(error)) throw error;
-      await sleep(retryDelay(error, retry, policy));
-    }
-  }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** For GETs and idempotent POSTs: no answer, rate limited, or the server failed. */

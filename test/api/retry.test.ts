@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  isRateLimited,
   isTransient,
   newIdempotencyKey,
   type RetryPolicy,
   retryDelay,
-  withRetries,
 } from "../../src/api/client.ts";
 import {
   ApiError,
@@ -51,72 +49,6 @@ describe("retryDelay", () => {
     expect(retryDelay(fail(429, 2), 0, policy, () => 0)).toBe(2000);
     expect(retryDelay(fail(429, 0), 2, policy)).toBe(0);
     expect(retryDelay(fail(429, 3600), 0, policy)).toBe(30_000);
-  });
-});
-
-describe("withRetries", () => {
-  const run = async (outcomes: (ApiError | Error | string)[], canRetry = isTransient) => {
-    const waits: number[] = [];
-    let calls = 0;
-    const result = withRetries(
-      async () => {
-        const outcome = outcomes[Math.min(calls++, outcomes.length - 1)];
-        if (outcome instanceof Error) throw outcome;
-        return outcome;
-      },
-      canRetry,
-      policy,
-      async (ms) => {
-        waits.push(ms);
-      },
-    );
-    return { result: await result.catch((e: unknown) => e), waits, calls: () => calls };
-  };
-
-  it("returns the first success", async () => {
-    const r = await run(["ok"]);
-    expect(r.result).toBe("ok");
-    expect(r.waits).toEqual([]);
-  });
-
-  it("retries transient failures, then succeeds", async () => {
-    const r = await run([fail(503), offline(), fail(429, 1), "ok"]);
-    expect(r.result).toBe("ok");
-    expect(r.calls()).toBe(4);
-    expect(r.waits).toHaveLength(3);
-    expect(r.waits[2]).toBe(1000);
-  });
-
-  it("gives up after `retries` retries with the last error", async () => {
-    const last = fail(500);
-    const r = await run([fail(503), fail(502), fail(504), last, "never"]);
-    expect(r.result).toBe(last);
-    expect(r.calls()).toBe(4);
-  });
-
-  it("does not retry what canRetry refuses", async () => {
-    const notFound = fail(404);
-    const r = await run([notFound, "ok"]);
-    expect(r.result).toBe(notFound);
-    expect(r.calls()).toBe(1);
-    const down = fail(503);
-    const put = await run([down, "ok"], isRateLimited);
-    expect(put.result).toBe(down);
-    const limited = await run([fail(429), "ok"], isRateLimited);
-    expect(limited.result).toBe("ok");
-  });
-
-  it("does not retry errors that are not ApiErrors (bugs stay visible)", async () => {
-    const bug = new TypeError("bug");
-    const r = await run([bug, "ok"]);
-    expect(r.result).toBe(bug);
-    expect(r.calls()).toBe(1);
-  });
-
-  it("does not retry a timeout", async () => {
-    const timeout = timeoutError("http://h", 1000);
-    const r = await run([timeout, "ok"]);
-    expect(r.result).toBe(timeout);
   });
 });
 
