@@ -8,11 +8,11 @@ import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { visit } from "./visit.ts";
 
 let api: RunningServer;
 let ssh: SshServer;
 let keepDir: string;
-const clientKey = ssh2.utils.generateKeyPairSync("ed25519").private;
 
 beforeAll(async () => {
   keepDir = mkdtempSync(join(tmpdir(), "parley-ssh-keep-"));
@@ -31,51 +31,14 @@ afterAll(async () => {
   rmSync(keepDir, { recursive: true, force: true });
 });
 
-/** Signs in, opens the first conversation, types `text` (if any), and returns what was on screen. */
-function visit(username: string, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client();
-    const timer = setTimeout(() => reject(new Error(`${username}: no composer`)), 20_000);
-    client.on("error", reject);
-    client.on("ready", () => {
-      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
-        if (error) return reject(error);
-        let screen = "";
-        let step = 0;
-        let again: NodeJS.Timeout | undefined;
-        stream.on("data", (chunk: Buffer) => {
-          screen += chunk.toString("utf8");
-          if (step === 0 && screen.includes("online") && screen.includes("▸")) {
-            step = 1;
-            stream.write("\r");
-            again = setInterval(() => stream.write("\r"), 2000);
-          } else if (step === 1 && screen.includes("Enter send")) {
-            step = 2;
-            clearInterval(again);
-            const before = screen;
-            if (text) stream.write(text);
-            // Saved within half a second of a change; give it a second, then hang up.
-            setTimeout(() => {
-              clearTimeout(timer);
-              client.end();
-              resolve(before);
-            }, 1000);
-          }
-        });
-        stream.on("close", () => clearInterval(again));
-      });
-    });
-    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
-  });
-}
-
 describe("parley ssh sessions", () => {
   it("find the draft they left, per user", async () => {
-    await visit("alice", "half a sentence from alice");
+    // Drafts are saved within half a second of a change: hang up a second after typing.
+    await visit(ssh, "alice", { text: "half a sentence from alice", holdMs: 1000 });
     await until(() => readdirSync(join(keepDir, "unsent")).length > 0);
-    const back = await visit("alice", "");
+    const back = await visit(ssh, "alice", { text: "" });
     expect(back).toContain("half a sentence from alice");
-    const bob = await visit("bob", "");
+    const bob = await visit(ssh, "bob", { text: "" });
     expect(bob).not.toContain("half a sentence from alice");
   }, 60_000);
 });

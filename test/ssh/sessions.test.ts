@@ -15,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { visit } from "./visit.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
 let api: RunningServer;
 let ssh: SshServer;
-const clientKey = ssh2.utils.generateKeyPairSync("ed25519").private;
 
 beforeAll(async () => {
   api = await startServer({ port: 0, demo: true, demoReplies: false });
@@ -36,46 +36,6 @@ afterAll(async () => {
   await ssh?.close();
   await api?.close();
 });
-
-/** One person's visit: sign in, open the first conversation, type, and hang up. */
-function visit(username: string, server = ssh): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client();
-    const timer = setTimeout(() => reject(new Error(`${username}: no frame`)), 20_000);
-    client.on("error", reject);
-    client.on("ready", () => {
-      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
-        if (error) return reject(error);
-        let text = "";
-        let step = 0;
-        // Enter on a list still settling can be dropped (no row selected yet): again, until
-        // the conversation opens.
-        let again: NodeJS.Timeout | undefined;
-        stream.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-          if (step === 0 && text.includes("online") && text.includes("▸")) {
-            step = 1;
-            stream.write("\r");
-            again = setInterval(() => stream.write("\r"), 2000);
-          } else if (step === 1 && text.includes("Enter send")) {
-            step = 2;
-            clearInterval(again);
-            stream.write("hello from a visit");
-          } else if (step === 2 && text.includes("hello from a visit")) {
-            step = 3;
-            clearTimeout(timer);
-            client.end();
-          }
-        });
-        stream.on("close", () => {
-          clearInterval(again);
-          resolve();
-        });
-      });
-    });
-    client.connect({ host: server.host, port: server.port, username, privateKey: clientKey });
-  });
-}
 
 async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -99,7 +59,7 @@ describe("parley ssh sessions", () => {
     const users = api.demoUsers.map((u) => u.username);
     const round = async (count: number) => {
       for (let i = 0; i < count; i++) {
-        await visit(users[i % users.length]!);
+        await visit(ssh, users[i % users.length]!);
         await until(() => ssh.liveSessions() === 0, "the session to be freed");
       }
     };
@@ -153,7 +113,7 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
       expect(threaded.threads).toBe(2);
       const users = api.demoUsers.map((u) => u.username);
       // Four at once: two on each worker.
-      await Promise.all(users.slice(0, 4).map((name) => visit(name, threaded)));
+      await Promise.all(users.slice(0, 4).map((name) => visit(threaded, name)));
       await until(() => threaded.liveSessions() === 0, "every session freed");
     } finally {
       await threaded.close();
