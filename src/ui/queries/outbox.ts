@@ -209,14 +209,20 @@ export function useOutboxRunner(): void {
   const wait = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [wake, setWake] = useState(0);
 
-  // The server answered again, or the person asked: whatever waits goes now.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: retries is when to run, not an input
-  useEffect(() => {
-    if (connection.state !== "online" || wait.current === undefined) return;
+  // The server answered again, or the person asked (Enter on a waiting send): whatever
+  // waits goes now.
+  const goNow = () => {
+    if (wait.current === undefined) return;
     clearTimeout(wait.current);
     wait.current = undefined;
     setWake((n) => n + 1);
-  }, [connection.state, retries]);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of state is the event
+  useEffect(() => {
+    if (connection.state === "online") goNow();
+  }, [connection.state]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a retry is the event
+  useEffect(goNow, [retries]);
 
   useEffect(() => () => clearTimeout(wait.current), []);
 
