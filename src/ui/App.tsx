@@ -6,7 +6,7 @@ import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
 import { useConversationActions } from "./actions/conversations.ts";
 import { useMessageActions } from "./actions/messages.ts";
-import { HINTS, matchBinding } from "./bindings.ts";
+import { hintsFor, matchBinding } from "./bindings.ts";
 import { Blocker } from "./components/Blocker.tsx";
 import { composerHeight } from "./components/Composer.tsx";
 import { ConversationView } from "./components/ConversationView.tsx";
@@ -26,10 +26,9 @@ import { useNotifications } from "./hooks/useNotifications.ts";
 import { useScreenKeys } from "./hooks/useScreenKeys.ts";
 import { PRIORITY, useKeypress } from "./input.tsx";
 import { messagePaneHeight, screenColumns } from "./layout.ts";
-import { waitingCount } from "./queries/changes.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { usePinnedMessage } from "./queries/history.ts";
-import { useOutboxRunner, useQueuedChanges } from "./queries/outbox.ts";
+import { useOutboxRunner } from "./queries/outbox.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { useMe, useSession } from "./session.tsx";
 import { describeError } from "./status.ts";
@@ -66,8 +65,6 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const me = useMe();
   const { status } = session;
   const connection = useStore(status.connection);
-  const lastSynced = useStore(status.lastSynced);
-  const queuedChanges = useQueuedChanges();
   const notice = useNotice(status);
   const browser = useConversationBrowser();
   const { list, selectedId } = browser;
@@ -120,14 +117,6 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const blocker =
     connection.state === "unauthorized" ||
     (connection.state === "offline" && list.conversations.length === 0);
-  const hints =
-    dialog?.kind === "react"
-      ? HINTS.react
-      : dialog?.kind === "help"
-        ? HINTS.help
-        : editing && focus === "composer"
-          ? HINTS.editing
-          : HINTS[focus];
 
   return (
     <Box flexDirection="column" width={columns} height={rows}>
@@ -193,11 +182,9 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
       )}
       <StatusBar
         width={columns}
-        hints={hints}
+        hints={hintsFor(dialog?.kind, focus, editing !== null)}
         notice={notice}
         connection={connection}
-        lastSynced={lastSynced}
-        queued={connection.state === "online" ? 0 : waitingCount(queuedChanges)}
         prompt={dialog?.kind === "confirm" ? dialog.prompt : undefined}
       />
     </Box>

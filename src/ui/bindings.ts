@@ -690,3 +690,13 @@ export const HINTS: Record<HintLine, string> = {
   react: hintLine("react", ["reaction.previous", "reaction.toggle", "reaction.close"]),
   help: hintLine("help", ["help.up", "help.close"]),
 };
+
+/** The status bar's hint line: the open dialog's keys, else the focused pane's. */
+export function hintsFor(
+  dialog: string | undefined,
+  focus: "sidebar" | "messages" | "composer",
+  editing: boolean,
+): string {
+  if (dialog === "react" || dialog === "help") return HINTS[dialog];
+  return editing && focus === "composer" ? HINTS.editing : HINTS[focus];
+}

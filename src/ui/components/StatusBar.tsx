@@ -1,7 +1,11 @@
 // One line: the last error or confirmation (or else the focused pane's keys) on the
 // left, the connection state on the right.
 import { Box, Text } from "ink";
+import { waitingCount } from "../queries/changes.ts";
+import { useQueuedChanges } from "../queries/outbox.ts";
+import { useStatusLine } from "../session.tsx";
 import type { Connection, Notice } from "../status.ts";
+import { useStore } from "../store.ts";
 import { clockTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -31,16 +35,16 @@ type Props = {
   hints: string;
   notice: Notice;
   connection: Connection;
-  lastSynced?: number;
-  /** Changes waiting for the server, when it cannot be reached. */
-  queued?: number;
   prompt?: string;
 };
 
-export function StatusBar({ width, hints, notice, connection, prompt, ...props }: Props) {
+export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
   const theme = useTheme();
-  const queued = props.queued ? ` · ${props.queued} queued` : "";
-  const right = `${connectionLabel(connection)}${queued}${syncedLabel(connection, props.lastSynced)}`;
+  const lastSynced = useStore(useStatusLine().lastSynced);
+  // What waits for the server, while it cannot be reached (online, it goes at once).
+  const waiting = waitingCount(useQueuedChanges());
+  const queued = connection.state !== "online" && waiting > 0 ? ` · ${waiting} queued` : "";
+  const right = `${connectionLabel(connection)}${queued}${syncedLabel(connection, lastSynced)}`;
   const room = Math.max(1, width - right.length - 2);
   const rightColor =
     connection.state === "online"
