@@ -53,7 +53,7 @@ export const clientFigures: ClientFigures = {};
 function sorted(values: number[]): number[] {
   return [...values].sort((a, b) => a - b);
 }
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = sorted(values);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
@@ -63,8 +63,8 @@ function percentile(values: number[], q: number): number {
   const s = sorted(values);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
 }
-const ms = (n: number) => n.toFixed(1);
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+export const ms = (n: number) => n.toFixed(1);
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 
 // ---- processes ----

@@ -1,9 +1,11 @@
-// `npm run bench`: the server, client, network and `parley ssh` benchmarks, in one run on one
-// machine, printed as markdown. Progress goes to stderr, the tables to stdout.
+// `npm run bench`: the server, client, distant start-up, network and `parley ssh`
+// benchmarks, in one run on one machine, printed as markdown. Progress goes to stderr,
+// the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient, clientFigures } from "./client.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh } from "./ssh.ts";
+import { benchStartupFar } from "./startup.ts";
 import { benchTraffic } from "./traffic.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -29,6 +31,10 @@ out("");
 out("## Client");
 out("");
 out(await benchClient());
+out("");
+out("## Start-up against a server 300 ms away, with and without the kept cache");
+out("");
+out(await benchStartupFar());
 out("");
 out("## Network: one conversation open, idle");
 out("");
