@@ -257,9 +257,11 @@ describe.skipIf(!hasTmux())("a long session in a real terminal", () => {
     };
     const plan: Plan = {
       durationMs: 70_000,
-      cuts: [{ at: 25_000, forMs: 16_000 }],
-      aliceSends: [8_000, 22_000, 31_000, 37_000, 52_000, 64_000],
-      switches: [],
+      cuts: [{ at: 25_000, forMs: 18_000 }],
+      // Two lines queued in the outage, then carol's conversation opened from what the
+      // client kept: what carol writes there meanwhile must show soon after the return.
+      aliceSends: [8_000, 20_000, 29_000, 33_000, 55_000, 66_000],
+      switches: [{ at: 36_000, to: "carol" }],
       intervalMs: [3_000, 10_000],
     };
     const log = await runSession({ pane, watcher, link, people: others, plan, open: "bob" });
