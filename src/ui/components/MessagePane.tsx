@@ -5,20 +5,20 @@
 // the title says "N new"; your own send goes to the bottom. A "new" divider marks where
 // the unread messages started; / searches the conversation (n, N: older, newer match).
 import { Box, type Key, Text } from "ink";
-import { type ReactElement, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactElement, useEffect, useMemo } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { useMessageScroll } from "../hooks/useMessageScroll.ts";
 import { useMessageSearch } from "../hooks/useMessageSearch.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
+import { useFollowOwnSend, useShowMatch, useUnreadStart } from "../hooks/usePaneJumps.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
-import { firstMatchingLine, highlight } from "../messageSearch.ts";
+import { highlight } from "../messageSearch.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
-import { firstUnreadKey } from "../unread.ts";
-import { endAnchor, type Geometry, type Move, viewportAt } from "../window.ts";
+import type { Geometry, Move } from "../window.ts";
 import { LineView } from "./Lines.tsx";
 import { MessageSearchPrompt } from "./MessageSearchPrompt.tsx";
 import { Panel } from "./Panel.tsx";
@@ -76,9 +76,8 @@ export function MessagePane(props: Props) {
     }
     return undefined;
   }, [items, props.me]);
-  // Where the unread messages started when the conversation was opened: decided once, on
-  // the first history shown (what arrives while it is open is not marked).
-  const [unreadKey, setUnreadKey] = useState<string | null>();
+  const unread = useUnreadStart(items, !props.loading, props.lastOpenedAt, props.me);
+  const { unreadKey } = unread;
   // Day separators ("Today", "Yesterday") move on with the clock.
   const now = useMinuteClock();
   const ctx: LayoutContext = useMemo(
@@ -87,7 +86,7 @@ export function MessagePane(props: Props) {
       me: props.me,
       now,
       readMarkerId,
-      unreadKey: unreadKey ?? undefined,
+      unreadKey,
     }),
     [lineWidth, props.me, now, readMarkerId, unreadKey],
   );
@@ -105,39 +104,9 @@ export function MessagePane(props: Props) {
   const query = search.search?.query ?? "";
   const matchKey = search.search?.matchKey;
 
-  useEffect(() => {
-    if (unreadKey !== undefined || props.loading || items.length === 0) return;
-    const key = firstUnreadKey(items, props.lastOpenedAt, props.me);
-    setUnreadKey(key ?? null);
-    const index = items.findIndex((item) => item.key === key);
-    // Start at the first unread message when the newest screenful does not show it.
-    const end = viewportAt(endAnchor(geometry), geometry);
-    if (index >= 0 && (index < end.top || (index === end.top && end.clipTop > 0))) {
-      scroll.showFrom(index);
-    }
-  });
-
-  // Your own send takes the view to the bottom, wherever you had scrolled.
-  const newest = items[last];
-  const sending = newest?.kind === "outbox" ? newest.key : undefined;
-  const followed = useRef(sending);
-  useEffect(() => {
-    if (sending === followed.current) return;
-    followed.current = sending;
-    if (sending !== undefined) scroll.follow();
-  });
-
-  // A new match is selected, with the line that shows it near the top of the pane.
-  const shownMatch = useRef<string>(undefined);
-  useEffect(() => {
-    if (matchKey === shownMatch.current) return;
-    shownMatch.current = matchKey;
-    const index = items.findIndex((item) => item.key === matchKey);
-    if (index < 0) return;
-    const line = firstMatchingLine(layout(index), query);
-    if (layout(index).length > viewHeight) scroll.showFrom(index, Math.max(0, line - 1));
-    else scroll.select(index);
-  });
+  unread.useStart(scroll, geometry);
+  useFollowOwnSend(items, scroll);
+  useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
 
   // Reaching the oldest loaded message asks for the page before it.
   const atTop = view !== null && view.top === 0 && view.clipTop === 0;
