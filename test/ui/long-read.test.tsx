@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { isUnread } from "../../src/ui/unread.ts";
+import { startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -99,6 +100,17 @@ describe("unread", () => {
     expect(below.split("\n").slice(0, 6).join("\n")).toContain(text);
   });
 
+  it("finds where unread starts beyond the first page of history", async () => {
+    harness = await startHarness({ columns: 100, rows: 30 });
+    const bob = apiFor(harness.server, 1);
+    await sendAll(bob, (await conversationWith(bob, "alice")).id, words("unread", 70));
+    await openFirst(harness, "bob");
+    // bob's first unread message is "Ship it Friday?", 72 messages back.
+    const screen = await harness.waitFor((s) => /─ new ─/.test(s), "the new divider");
+    const below = paneText(screen).split(/─ new ─[^\n]*\n/)[1]!;
+    expect(below.split("\n").slice(0, 3).join("\n")).toContain("Ship it Friday?");
+  });
+
   it("u opens the next conversation with unread messages, at its messages", async () => {
     harness = await startHarness();
     const alice = apiFor(harness.server);
@@ -152,5 +164,49 @@ describe("search in the open conversation", () => {
       (s) => s.includes("new conversation with:"),
       "the new conversation prompt",
     );
+  }, 60_000);
+
+  it("says how far it has searched, and Esc stops it", async () => {
+    const real = await startServer({ port: 0, demo: true, demoReplies: false });
+    server = real;
+    const alice = apiFor(real);
+    await sendAll(alice, (await conversationWith(alice, "carol")).id, words("mine", 120));
+    // A relay that holds older pages of messages while `holding`.
+    let holding = false;
+    const held: (() => void)[] = [];
+    const relay = await startForeignServer((req, res) => {
+      const forward = async () => {
+        const answer = await fetch(real.url + req.url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "GET" ? undefined : req.body,
+        });
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+        res.end(await answer.text());
+      };
+      if (holding && req.url.includes("starting_after")) held.push(() => void forward());
+      else void forward();
+    });
+    harness = await startHarness({ server: real, baseUrl: relay.url, timeoutMs: 60_000 });
+    await openFirst(harness, "carol");
+    await harness.waitFor((s) => s.includes("mine0120"), "the newest messages");
+    holding = true;
+    await harness.press(KEYS.escape, "/");
+    await harness.type("nowhere");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => /searching… \d+ messages · Esc stops/.test(titleLine(s)) && held.length > 0,
+      "the search waiting on an older page",
+    );
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => titleLine(s).includes("/nowhere: stopped"), "the search stopped");
+    const asked = relay.seen.filter((r) => r.url.includes("starting_after")).length;
+    for (const release of held.splice(0)) release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.seen.filter((r) => r.url.includes("starting_after")).length).toBe(asked);
+    expect(titleLine(harness.screen())).toContain("stopped");
+    await harness.close();
+    harness = undefined;
+    await relay.close();
   }, 60_000);
 });

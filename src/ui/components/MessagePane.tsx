@@ -76,7 +76,12 @@ export function MessagePane(props: Props) {
     }
     return undefined;
   }, [items, props.me]);
-  const unread = useUnreadStart(items, !props.loading, props.lastOpenedAt, props.me);
+  const unread = useUnreadStart(
+    items,
+    { ...props, isLoading: props.loading },
+    props.lastOpenedAt,
+    props.me,
+  );
   const { unreadKey } = unread;
   // Day separators ("Today", "Yesterday") move on with the clock.
   const now = useMinuteClock();

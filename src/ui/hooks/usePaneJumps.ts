@@ -9,25 +9,47 @@ import type { useMessageScroll } from "./useMessageScroll.ts";
 
 type Scroll = ReturnType<typeof useMessageScroll>;
 
+type History = {
+  isLoading: boolean;
+  hasOlder: boolean;
+  isLoadingOlder: boolean;
+  loadOlder: () => void;
+};
+
+/** Older pages loaded at most to find where many unread messages start. */
+const UNREAD_SEARCH_LIMIT = 500;
+
 /**
  * The first unread message, decided once, on the first history shown (what arrives while
- * the conversation is open is not marked). `start` then goes there if the newest
+ * the conversation is open is not marked), older pages loaded first while all loaded
+ * messages are newer than the last opening. `useStart` then goes there if the newest
  * screenful does not show it.
  */
 export function useUnreadStart(
   items: readonly Item[],
-  ready: boolean,
+  history: History,
   lastOpenedAt: number | null,
   me: string | undefined,
 ) {
   const [unreadKey, setUnreadKey] = useState<string | null>();
-  const decided = unreadKey !== undefined || !ready || items.length === 0;
+  const oldest = items[0];
+  const olderNeeded =
+    history.hasOlder &&
+    lastOpenedAt !== null &&
+    oldest?.kind === "message" &&
+    oldest.message.created_at > lastOpenedAt &&
+    items.length < UNREAD_SEARCH_LIMIT;
+  const decided = unreadKey !== undefined || history.isLoading || items.length === 0;
   return {
     unreadKey: unreadKey ?? undefined,
     /** Called after layout, with the pane's scroll: decides, and starts there. */
     useStart(scroll: Scroll, geometry: Geometry) {
       useEffect(() => {
         if (decided) return;
+        if (olderNeeded) {
+          if (!history.isLoadingOlder) history.loadOlder();
+          return;
+        }
         const key = firstUnreadKey(items, lastOpenedAt, me);
         setUnreadKey(key ?? null);
         const index = items.findIndex((item) => item.key === key);
