@@ -68,7 +68,9 @@ export function useMessageScroll(items: readonly Item[], g: Geometry) {
     following: scroll.follow,
     /** Messages that arrived below since the user scrolled up. */
     newBelow,
-    press: (key: Move) => go(move(position, key, g)),
+    press: (key: Move) => {
+      if (last >= 0) go(move(position, key, g));
+    },
     /** Selects item `index`, its line `line` at the top of the pane (as far as it goes). */
     showFrom: (index: number, line = 0) =>
       go({ selected: index, anchor: anchorForTop(index, line, g) }),
