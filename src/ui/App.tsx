@@ -81,7 +81,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
 
   const show = (c: Conversation) => {
     drafts.endEdit(openId);
-    browser.open(c.id);
+    browser.open(c);
     setFocus("composer");
   };
   const conversations = useConversationActions({
@@ -156,6 +156,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               height={bodyHeight}
               paneHeight={paneHeight}
               conversation={open}
+              lastOpenedAt={browser.lastOpenedBefore}
               me={me}
               items={items}
               history={history}

@@ -24,6 +24,7 @@ export type Scope =
   | "messages"
   | "composer"
   | "search"
+  | "message search"
   | "new conversation"
   | "reactions"
   | "confirm"
@@ -134,15 +135,6 @@ export const BINDINGS = [
     readme: { does: "filter: All, Pinned, Muted, Archived (All leaves archived out)" },
   },
   {
-    id: "app.search",
-    scope: "not typing",
-    keys: [{ input: "/" }],
-    does: "search conversations by name",
-    label: "/",
-    readme: true,
-    hint: { sidebar: "/ search" },
-  },
-  {
     id: "app.newConversation",
     scope: "not typing",
     keys: [{ input: "n" }],
@@ -152,6 +144,16 @@ export const BINDINGS = [
       does: "new conversation (contact id `ct_…` or group id `grp_…`; contacts seen so far are suggested)",
     },
     hint: { sidebar: "n new" },
+  },
+  {
+    id: "app.nextUnread",
+    scope: "not typing",
+    keys: [{ input: "u" }],
+    does: "open the next conversation with unread messages",
+    label: "u",
+    readme: {
+      does: "open the next conversation with unread messages (after the open one, else from the selected one, in the list's order; muted ones skipped), with the messages pane focused so `u` again goes on",
+    },
   },
   {
     id: "app.help",
@@ -221,6 +223,15 @@ export const BINDINGS = [
     hint: { sidebar: "Enter open" },
   },
   {
+    id: "conversation.search",
+    scope: "conversations",
+    keys: [{ input: "/" }],
+    does: "search conversations by name",
+    label: "/",
+    readme: true,
+    hint: { sidebar: "/ search" },
+  },
+  {
     id: "conversation.pin",
     scope: "conversations",
     keys: [{ input: "p" }],
@@ -260,11 +271,11 @@ export const BINDINGS = [
     id: "message.up",
     scope: "messages",
     keys: [{ key: "upArrow" }, { input: "k" }],
-    does: "select a message",
+    does: "select a message (a long one: line by line)",
     label: "↑ ↓ / k j",
     readme: {
       keys: "↑ ↓ / k j, PgUp PgDn, g G",
-      does: "select, scroll, oldest loaded / newest",
+      does: "select (through a message taller than the pane line by line), scroll by a pane, oldest loaded / newest",
     },
     hint: { messages: "↑↓ select" },
   },
@@ -278,7 +289,7 @@ export const BINDINGS = [
     id: "message.pageUp",
     scope: "messages",
     keys: [{ key: "pageUp" }],
-    does: "scroll, oldest loaded / newest",
+    does: "scroll by a pane, oldest loaded / newest",
     label: "PgUp PgDn, g G",
   },
   {
@@ -353,6 +364,33 @@ export const BINDINGS = [
       keys: "Enter / d on a failed send",
       does: "retry it (same idempotency key, never a duplicate) / drop it",
     },
+  },
+  {
+    id: "message.search",
+    scope: "messages",
+    keys: [{ input: "/" }],
+    does: "search this conversation's messages (its whole history)",
+    label: "/",
+    readme: {
+      does: "search the open conversation's messages, through its whole history (older pages are fetched as needed; Esc stops); jumps to the newest match",
+    },
+    hint: { messages: "/ search" },
+  },
+  {
+    id: "message.nextMatch",
+    scope: "messages",
+    keys: [{ input: "n" }],
+    does: "next (older) / previous (newer) match, while searching",
+    label: "n N",
+    readme: {
+      does: "next (older) / previous (newer) match while a search is on (else `n` is a new conversation); Esc ends the search",
+    },
+  },
+  {
+    id: "message.previousMatch",
+    scope: "messages",
+    keys: [{ input: "N" }],
+    does: "previous (newer) match",
   },
   {
     id: "message.back",
@@ -451,6 +489,20 @@ export const BINDINGS = [
   { id: "search.up", scope: "search", keys: [{ key: "upArrow" }], does: "move up" },
   { id: "search.down", scope: "search", keys: [{ key: "downArrow" }], does: "move down" },
   { id: "search.type", scope: "search", keys: "other", does: "type in the search" },
+  {
+    id: "messageSearch.run",
+    scope: "message search",
+    keys: [{ key: "return" }],
+    does: "search the conversation / cancel",
+    label: "messages /: Enter, Esc",
+  },
+  {
+    id: "messageSearch.cancel",
+    scope: "message search",
+    keys: [{ key: "escape" }],
+    does: "cancel the search",
+  },
+  { id: "messageSearch.type", scope: "message search", keys: "other", does: "type the text" },
   {
     id: "newConversation.down",
     scope: "new conversation",
@@ -608,6 +660,7 @@ export const SECTION: Record<Scope, Section> = {
   messages: "messages",
   composer: "composer",
   search: "prompts and dialogs",
+  "message search": "prompts and dialogs",
   "new conversation": "prompts and dialogs",
   reactions: "prompts and dialogs",
   confirm: "prompts and dialogs",
@@ -664,7 +717,7 @@ export const HINTS: Record<HintLine, string> = {
     "conversation.mute",
     "conversation.archive",
     "conversation.delete",
-    "app.search",
+    "conversation.search",
     "app.newConversation",
     "app.help",
   ]),
@@ -675,6 +728,7 @@ export const HINTS: Record<HintLine, string> = {
     "message.delete",
     "message.pin",
     "message.copy",
+    "message.search",
     "message.first",
     "message.back",
     "app.help",

@@ -13,7 +13,7 @@ import { displayWidth, terminalForm, truncate } from "./text/width.ts";
 import { wrap } from "./text/wrap.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
-export type Segment = { text: string; tone?: Tone; bold?: boolean };
+export type Segment = { text: string; tone?: Tone; bold?: boolean; inverse?: boolean };
 export type Line = Segment[];
 
 /** One row of the pane: a sent message or one still in the outbox. */
@@ -27,6 +27,8 @@ export type LayoutContext = {
   now: number;
   /** Your newest message the other side has read: the one that says "read ✓". */
   readMarkerId?: string;
+  /** The first unread message: a "new" divider goes above it. */
+  unreadKey?: string;
 };
 
 const GROUP_GAP_SECONDS = 10 * 60;
@@ -78,22 +80,28 @@ function bodyLines(text: string, width: number, tone: Tone = "plain"): Line[] {
   return lines.map((l) => [{ text: INDENT + l, tone }]);
 }
 
+/** A line across the pane with a label in the middle: `──── Today ────`. */
+function divider(text: string, width: number, tone: Tone): Line {
+  const label = ` ${text} `;
+  const left = Math.max(2, Math.floor((width - label.length) / 2));
+  const right = Math.max(2, width - left - label.length);
+  return [{ text: `${"─".repeat(left)}${label}${"─".repeat(right)}`, tone }];
+}
+
 /** The lines of `item`, given the item before it (for day separators and sender grouping). */
 export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutContext): Line[] {
   const { width, me } = ctx;
   const lines: Line[] = [];
   const time = timeOf(item);
   const newDay = !previous || !sameDay(timeOf(previous), time);
-  if (newDay) {
-    const label = ` ${dayLabel(time, ctx.now)} `;
-    const left = Math.max(2, Math.floor((width - label.length) / 2));
-    const right = Math.max(2, width - left - label.length);
-    lines.push([{ text: `${"─".repeat(left)}${label}${"─".repeat(right)}`, tone: "dim" }]);
-  }
+  if (newDay) lines.push(divider(dayLabel(time, ctx.now), width, "dim"));
+  const firstUnread = item.key === ctx.unreadKey;
+  if (firstUnread) lines.push(divider("new", width, "unread"));
   const sender = senderOf(item, me);
   const mine = me !== undefined && sender === me;
   const grouped =
     !newDay &&
+    !firstUnread &&
     previous !== undefined &&
     senderOf(previous, me) === sender &&
     time - timeOf(previous) < GROUP_GAP_SECONDS &&
@@ -161,6 +169,7 @@ type CacheEntry = {
   width: number;
   me: string | undefined;
   marked: boolean;
+  unread: boolean;
   /** The local day of `ctx.now`: day separators say "Today" and "Yesterday" relative to it. */
   today: string;
   lines: Line[];
@@ -184,6 +193,7 @@ export function cachedLayout(item: Item, previous: Item | undefined, ctx: Layout
   const hit = cache.get(owner);
   const previousKey = previous ? `${previous.key}:${timeOf(previous)}` : undefined;
   const marked = item.key === ctx.readMarkerId;
+  const unread = item.key === ctx.unreadKey;
   const today = dayOf(ctx.now);
   if (
     hit &&
@@ -191,11 +201,12 @@ export function cachedLayout(item: Item, previous: Item | undefined, ctx: Layout
     hit.me === ctx.me &&
     hit.previousKey === previousKey &&
     hit.marked === marked &&
+    hit.unread === unread &&
     hit.today === today
   ) {
     return hit.lines;
   }
   const lines = layoutItem(item, previous, ctx);
-  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, marked, today, lines });
+  cache.set(owner, { previousKey, width: ctx.width, me: ctx.me, marked, unread, today, lines });
   return lines;
 }

@@ -120,7 +120,7 @@ describe("the table", () => {
       sidebar:
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
-        "↑↓ select · r react · e edit · d delete · P pin · y copy · g/G oldest/newest · Esc back · ? help",
+        "↑↓ select · r react · e edit · d delete · P pin · y copy · / search · g/G oldest/newest · Esc back · ? help",
       composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
@@ -139,6 +139,7 @@ describe("the table", () => {
     ]);
     expect(HELP.find((s) => s.where === "prompts and dialogs")?.rows).toEqual([
       { keys: "/ search: Enter, Esc", does: "open the match / clear" },
+      { keys: "messages /: Enter, Esc", does: "search the conversation / cancel" },
       { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
       { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
       { keys: "y / any other key", does: "confirm / keep (delete questions)" },

@@ -8,7 +8,6 @@ import {
   prependMessage,
 } from "../../src/ui/queries/cache.ts";
 import { toggledReactors, withReactors } from "../../src/ui/reactions.ts";
-import { bottomForTop, scrollToShow, viewportEndingAt } from "../../src/ui/window.ts";
 
 function msg(n: number, extra: Partial<Message> = {}): Message {
   return {
@@ -95,31 +94,5 @@ describe("reactions", () => {
     expect(removed.reactions).toEqual([{ thumbsup: ["bob"] }]);
     const added = withReactors(m, "tada", ["alice"]);
     expect(added.reactions.map((r) => Object.keys(r)[0])).toEqual(["thumbsup", "heart", "tada"]);
-  });
-});
-
-describe("message windowing", () => {
-  const heights = [3, 1, 2, 4, 1, 1, 2];
-  const heightOf = (i: number) => heights[i]!;
-
-  it("fills the pane upwards from the bottom item and clips the top one", () => {
-    expect(viewportEndingAt(6, 5, heightOf)).toEqual({ top: 3, bottom: 6, clipTop: 3 });
-    expect(viewportEndingAt(1, 10, heightOf)).toEqual({ top: 0, bottom: 1, clipTop: 0 });
-  });
-
-  it("scrolls only as far as needed to show the selection", () => {
-    expect(scrollToShow(5, 6, 7, 5, heightOf)).toBe(6);
-    expect(scrollToShow(2, 6, 7, 5, heightOf)).toBe(bottomForTop(2, 7, 5, heightOf));
-    expect(bottomForTop(2, 7, 5, heightOf)).toBe(2);
-    expect(bottomForTop(4, 7, 5, heightOf)).toBe(6);
-  });
-
-  it("does work proportional to what is visible, not to the history", () => {
-    let calls = 0;
-    viewportEndingAt(9_999, 30, () => {
-      calls++;
-      return 2;
-    });
-    expect(calls).toBe(15);
   });
 });

@@ -128,6 +128,7 @@ describe("the minute clock", () => {
           me="alice"
           pinned={null}
           loading={false}
+          lastOpenedAt={null}
           hasOlder={false}
           isLoadingOlder={false}
           loadOlder={noop}

@@ -21,6 +21,8 @@ type Props = {
   height: number;
   paneHeight: number;
   conversation: Conversation | undefined;
+  /** The open conversation's last opening before this one (its unread messages start after). */
+  lastOpenedAt: number | null;
   me: string | undefined;
   items: Item[];
   history: ReturnType<typeof useMessages>;
@@ -54,6 +56,7 @@ export function ConversationView(props: Props) {
           me={props.me}
           pinned={props.pinned}
           loading={history.isLoading}
+          lastOpenedAt={props.lastOpenedAt}
           hasOlder={history.hasOlder}
           isLoadingOlder={history.isLoadingOlder}
           loadOlder={history.loadOlder}

@@ -34,6 +34,7 @@ export const LineView = memo(function LineView({ line, marker }: { line: Line; m
           key={i}
           color={toneColor(theme, segment.tone)}
           bold={segment.bold}
+          inverse={segment.inverse}
           dimColor={!theme.color && segment.tone === "dim"}
         >
           {segment.text}

@@ -1,19 +1,26 @@
 // The open conversation: title, pinned message, and a hand-windowed list of messages
-// (only what fits is laid out and rendered). Selection moves with ↑↓/jk, PgUp/PgDn, g/G;
-// reaching the top loads older history; new messages keep the view at the bottom unless
-// the user scrolled up, and then the title says "N new".
+// (only what fits is laid out and rendered). Selection moves with ↑↓/jk, PgUp/PgDn, g/G,
+// and through a message taller than the pane line by line; reaching the top loads older
+// history; new messages keep the view at the bottom unless the user scrolled up, and then
+// the title says "N new"; your own send goes to the bottom. A "new" divider marks where
+// the unread messages started; / searches the conversation (n, N: older, newer match).
 import { Box, type Key, Text } from "ink";
-import { type ReactElement, useEffect, useMemo, useState } from "react";
+import { type ReactElement, useEffect, useMemo } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
+import { useMessageScroll } from "../hooks/useMessageScroll.ts";
+import { useMessageSearch } from "../hooks/useMessageSearch.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
+import { useFollowOwnSend, useShowMatch, useUnreadStart } from "../hooks/usePaneJumps.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
+import { highlight } from "../messageSearch.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
-import { scrollToShow, viewportEndingAt } from "../window.ts";
+import type { Geometry, Move } from "../window.ts";
 import { LineView } from "./Lines.tsx";
+import { MessageSearchPrompt } from "./MessageSearchPrompt.tsx";
 import { Panel } from "./Panel.tsx";
 
 export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
@@ -35,6 +42,8 @@ type Props = {
   me: string | undefined;
   pinned: Message | null | undefined;
   loading: boolean;
+  /** When the conversation was last opened before now: where its unread messages start. */
+  lastOpenedAt: number | null;
   hasOlder: boolean;
   isLoadingOlder: boolean;
   loadOlder: () => void;
@@ -42,20 +51,14 @@ type Props = {
   onLeave: () => void;
 };
 
-type Scroll = {
-  follow: boolean;
-  selectedKey: string | undefined;
-  bottomKey: string | undefined;
-  /** The newest item when the user scrolled away from the bottom: what came after is "new". */
-  newestSeenKey: string | undefined;
-};
-
-const FOLLOWING: Scroll = {
-  follow: true,
-  selectedKey: undefined,
-  bottomKey: undefined,
-  newestSeenKey: undefined,
-};
+const MOVES = {
+  "message.up": "up",
+  "message.down": "down",
+  "message.pageUp": "pageUp",
+  "message.pageDown": "pageDown",
+  "message.first": "first",
+  "message.last": "last",
+} as const satisfies Record<string, Move>;
 
 export function MessagePane(props: Props) {
   const { width, height, items, focused } = props;
@@ -73,99 +76,85 @@ export function MessagePane(props: Props) {
     }
     return undefined;
   }, [items, props.me]);
+  const unread = useUnreadStart(
+    items,
+    { ...props, isLoading: props.loading },
+    props.lastOpenedAt,
+    props.me,
+  );
+  const { unreadKey } = unread;
   // Day separators ("Today", "Yesterday") move on with the clock.
   const now = useMinuteClock();
   const ctx: LayoutContext = useMemo(
-    () => ({ width: lineWidth, me: props.me, now, readMarkerId }),
-    [lineWidth, props.me, now, readMarkerId],
+    () => ({
+      width: lineWidth,
+      me: props.me,
+      now,
+      readMarkerId,
+      unreadKey,
+    }),
+    [lineWidth, props.me, now, readMarkerId, unreadKey],
   );
-  const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
-  const heightOf = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx).length;
-
-  const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
+  const layout = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx);
+  const geometry: Geometry = {
+    count: items.length,
+    height: viewHeight,
+    heightOf: (i) => layout(i).length,
+  };
+  const scroll = useMessageScroll(items, geometry);
+  const { selected, view, newBelow } = scroll;
   const last = items.length - 1;
-  const selected = scroll.follow ? last : (indexOf.get(scroll.selectedKey ?? "") ?? last);
-  // The remembered bottom, moved if it no longer shows the selection (the pane got
-  // shorter or narrower, or messages above grew).
-  const bottom = scroll.follow
-    ? last
-    : scrollToShow(
-        selected,
-        indexOf.get(scroll.bottomKey ?? "") ?? last,
-        items.length,
-        viewHeight,
-        heightOf,
-      );
-  const view = last >= 0 ? viewportEndingAt(bottom, viewHeight, heightOf) : null;
-  const newestSeen = indexOf.get(scroll.newestSeenKey ?? "");
-  const newBelow = scroll.follow || newestSeen === undefined ? 0 : last - newestSeen;
+  const { hasOlder, isLoadingOlder, loadOlder } = props;
+  const search = useMessageSearch(items, props);
+  const query = search.search?.query ?? "";
+  const matchKey = search.search?.matchKey;
+
+  unread.useStart(scroll, geometry);
+  useFollowOwnSend(items, scroll);
+  useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
 
   // Reaching the oldest loaded message asks for the page before it.
-  const atTop = view !== null && view.top === 0 && (selected === 0 || view.clipTop === 0);
-  const { hasOlder, isLoadingOlder, loadOlder } = props;
+  const atTop = view !== null && view.top === 0 && view.clipTop === 0;
   useEffect(() => {
-    if (atTop && hasOlder && !isLoadingOlder && !scroll.follow) loadOlder();
-  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.follow]);
+    if (atTop && hasOlder && !isLoadingOlder && !scroll.following) loadOlder();
+  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.following]);
   useEffect(() => {
     // A short conversation that does not fill the pane loads more at once. Only when the
     // whole loaded history is on screen: the sum below then covers visible items only,
     // never a long history scrolled to its top (that case is the effect above).
-    if (
-      view &&
-      view.top === 0 &&
-      view.bottom === last &&
-      view.clipTop === 0 &&
-      hasOlder &&
-      !isLoadingOlder &&
-      items.length > 0
-    ) {
+    if (view && view.top === 0 && view.bottom === last && view.clipTop === 0 && hasOlder) {
       let used = 0;
-      for (let i = 0; i <= last; i++) used += heightOf(i);
-      if (used < viewHeight) loadOlder();
+      for (let i = 0; i <= last; i++) used += geometry.heightOf(i);
+      if (used < viewHeight && !isLoadingOlder) loadOlder();
     }
   });
-
-  const select = (index: number) => {
-    if (last < 0) return;
-    const next = Math.max(0, Math.min(last, index));
-    if (next === last) {
-      setScroll(FOLLOWING);
-      return;
-    }
-    const nextBottom = scrollToShow(next, bottom, items.length, viewHeight, heightOf);
-    setScroll({
-      follow: false,
-      selectedKey: items[next]!.key,
-      bottomKey: items[nextBottom]!.key,
-      newestSeenKey: scroll.follow ? items[last]!.key : scroll.newestSeenKey,
-    });
-  };
 
   useKeypress(
     (input: string, key: Key) => {
       const action = matchBinding("messages", input, key);
-      const page = Math.max(1, view ? bottom - view.top : 1);
+      const searching = search.search !== null;
       switch (action) {
         case "message.up":
-          select(selected - 1);
-          return true;
         case "message.down":
-          select(selected + 1);
-          return true;
         case "message.pageUp":
-          select(selected - page);
-          return true;
         case "message.pageDown":
-          select(selected + page);
-          return true;
         case "message.first":
-          select(0);
-          return true;
         case "message.last":
-          select(last);
+          scroll.press(MOVES[action]);
           return true;
+        case "message.search":
+          search.start();
+          return true;
+        // n and N move between matches while a search is on; else n is a new conversation.
+        case "message.nextMatch":
+          if (searching) search.older();
+          return searching;
+        case "message.previousMatch":
+          if (searching) search.newer();
+          return searching;
         case "message.back":
-          props.onLeave();
+          if (searching) search.cancel();
+          else props.onLeave();
           return true;
         case undefined:
           return false;
@@ -192,8 +181,11 @@ export function MessagePane(props: Props) {
   if (view) {
     for (let i = view.top; i <= view.bottom; i++) {
       const item = items[i]!;
-      let lines = cachedLayout(item, items[i - 1], ctx);
-      if (i === view.top && view.clipTop > 0) lines = lines.slice(view.clipTop);
+      let lines = layout(i);
+      const from = i === view.top ? view.clipTop : 0;
+      const to = lines.length - (i === view.bottom ? view.clipBottom : 0);
+      if (from > 0 || to < lines.length) lines = lines.slice(from, to);
+      if (item.key === matchKey) lines = highlight(lines, query);
       const isSelected = focused && i === selected;
       lines.forEach((line, n) => {
         rows.push(
@@ -210,20 +202,31 @@ export function MessagePane(props: Props) {
 
   const status = props.loading
     ? "loading…"
-    : isLoadingOlder
-      ? "loading older…"
-      : newBelow > 0
-        ? `${newBelow} new ↓`
-        : "";
+    : search.status
+      ? search.status
+      : isLoadingOlder
+        ? "loading older…"
+        : newBelow > 0
+          ? `${newBelow} new ↓`
+          : "";
   const titleRoom = Math.max(1, innerWidth - status.length - 1);
   return (
     <Panel width={width} height={height} focused={focused}>
-      <Box height={1} justifyContent="space-between">
-        <Text bold wrap="truncate-end">
-          {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
-        </Text>
-        <Text color={newBelow > 0 ? theme.unread : theme.dim}>{status}</Text>
-      </Box>
+      {search.search?.typing ? (
+        <MessageSearchPrompt
+          query={query}
+          onChange={search.type}
+          onSubmit={search.submit}
+          onCancel={search.cancel}
+        />
+      ) : (
+        <Box height={1} justifyContent="space-between">
+          <Text bold wrap="truncate-end">
+            {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
+          </Text>
+          <Text color={newBelow > 0 && !search.status ? theme.unread : theme.dim}>{status}</Text>
+        </Box>
+      )}
       {props.pinned ? (
         <Text color={theme.accent} wrap="truncate-end">
           {truncate(

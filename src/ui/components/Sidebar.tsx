@@ -102,6 +102,8 @@ export function Sidebar(props: Props) {
         case "conversation.last":
           move(conversations.length);
           return true;
+        // The search prompt is opened by the screen's keys (the browser holds the search).
+        case "conversation.search":
         case undefined:
           return false;
       }

@@ -1,16 +1,21 @@
 // The conversation list as the sidebar browses it: the filter tab, a name search, the
-// selected row (kept on a conversation that exists as the list changes) and the open one.
+// selected row (kept on a conversation that exists as the list changes) and the open one,
+// with when it was last opened before (where its unread messages start).
 import { useEffect, useMemo, useState } from "react";
+import type { Conversation } from "../../api/schema.ts";
 import { conversationName } from "../names.ts";
 import { type Filter, useConversationList } from "../queries/conversations.ts";
-import { useContacts } from "../session.tsx";
+import { useFindUnread } from "../queries/previews.ts";
+import { useContacts, useMe } from "../session.tsx";
 
 export function useConversationBrowser() {
   const contacts = useContacts();
   const [filter, setFilter] = useState<Filter>("all");
   const [selectedId, setSelectedId] = useState<string>();
   const [search, setSearch] = useState<string | null>(null);
-  const [openId, setOpenId] = useState<string>();
+  const [opened, setOpened] = useState<{ id: string; lastOpenedAt: number | null }>();
+  const openId = opened?.id;
+  const findUnread = useFindUnread(useMe());
 
   const list = useConversationList(filter, search !== null);
   const conversations = useMemo(() => {
@@ -47,9 +52,20 @@ export function useConversationBrowser() {
     setSelectedId,
     /** The conversation on the right, also selected in the list. */
     openId,
-    open(id: string | undefined) {
-      setOpenId(id);
-      if (id !== undefined) setSelectedId(id);
+    /**
+     * When the open conversation was last opened before this time (opening it marks it read
+     * on the server): messages from others after it were unread.
+     */
+    lastOpenedBefore: opened?.lastOpenedAt ?? null,
+    open(conversation: Conversation | undefined) {
+      setOpened(conversation && { id: conversation.id, lastOpenedAt: conversation.last_opened_at });
+      if (conversation !== undefined) setSelectedId(conversation.id);
+    },
+    /** The next conversation in the list with unread messages: after the open one, else
+     * from the selected one on. */
+    nextUnread: () => {
+      const at = conversations.findIndex((c) => c.id === (openId ?? selectedId));
+      return findUnread(conversations, openId ? at + 1 : Math.max(0, at), openId);
     },
   };
 }

@@ -1,8 +1,10 @@
 // The keys of the whole screen, at the lowest priority, so panes and dialogs see every
-// key first: Tab between panes, and (when not typing) filters, search, new, help, quit.
+// key first: Tab between panes, and (when not typing) filters, search, new, the next
+// unread conversation, help, quit.
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { FILTERS } from "../queries/conversations.ts";
+import { useStatusLine } from "../session.tsx";
 import type { useConversationBrowser } from "./useConversationBrowser.ts";
 import type { useDialog } from "./useDialog.ts";
 import type { Focus, useFocus } from "./useFocus.ts";
@@ -18,6 +20,18 @@ export function useScreenKeys(props: {
   onQuit: () => void;
 }): void {
   const { focus, setFocus, browser, dialogs } = props;
+  const status = useStatusLine();
+  /** The next conversation with unread messages, open at its messages so `u` goes on. */
+  const openNextUnread = () => {
+    const next = browser.nextUnread();
+    if (!next) {
+      status.info("No other conversation has unread messages.");
+      return;
+    }
+    props.endEdit();
+    browser.open(next);
+    setFocus("messages");
+  };
   useKeypress(
     (input, key) => {
       const anywhere = matchBinding("anywhere", input, key);
@@ -32,14 +46,17 @@ export function useScreenKeys(props: {
         // The binding's keys are the digits 1 to 4: the input is the filter's number.
         browser.showFilter(FILTERS[Number(input) - 1]!);
         setFocus("sidebar");
-      } else if (action === "app.search") {
-        browser.setSearch("");
-        setFocus("sidebar");
-      } else if (action === "app.newConversation") dialogs.show({ kind: "new" });
+      } else if (action === "app.nextUnread") openNextUnread();
+      else if (action === "app.newConversation") dialogs.show({ kind: "new" });
       else if (action === "app.help") dialogs.show({ kind: "help" });
       else if (action === "app.quit") props.onQuit();
       else if (focus === "messages" && matchBinding("messages", input, key) === "message.back")
         setFocus("sidebar");
+      else if (
+        focus === "sidebar" &&
+        matchBinding("conversations", input, key) === "conversation.search"
+      )
+        browser.setSearch("");
       else return false;
       return true;
     },

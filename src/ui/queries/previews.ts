@@ -1,10 +1,11 @@
 // What the sidebar and the notifications know of conversations that are not open: each
 // row's newest messages (preview and unread count), and the newest messages across all
 // conversations (the inbox, which rings and notifies).
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useMemo } from "react";
 import type { Conversation, Message } from "../../api/schema.ts";
 import { learnIdentityFrom, type Session, useSession } from "../session.tsx";
+import { isUnread } from "../unread.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./queryKeys.ts";
 
@@ -43,16 +44,35 @@ export function usePreview(
   const { data } = useQuery(previewOptions(useSession(), conversation));
   return useMemo(() => {
     if (!data) return undefined;
-    const opened = conversation.last_opened_at ?? 0;
-    const unreadMessages = data.data.filter(
-      (m) => m.created_at > opened && m.contact.username !== me,
-    );
+    const unreadMessages = data.data.filter((m) => isUnread(m, conversation.last_opened_at, me));
     return {
       newest: data.data[0],
       unread: unreadMessages.length,
       unreadMore: unreadMessages.length === data.data.length && data.has_more,
     };
   }, [data, conversation.last_opened_at, me]);
+}
+
+/**
+ * Finds the first conversation of a list, from index `start` on and round to the start,
+ * whose row shows unread messages (muted ones and `skipId` left out), from what the rows
+ * already fetched.
+ */
+export function useFindUnread(me: string | undefined) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (conversations: readonly Conversation[], start: number, skipId: string | undefined) => {
+      for (let step = 0; step < conversations.length; step++) {
+        const c = conversations[(start + step) % conversations.length]!;
+        if (c.id === skipId || c.is_muted) continue;
+        const page = queryClient.getQueryData(previewOptions(session, c).queryKey);
+        if (page?.data.some((m) => isUnread(m, c.last_opened_at, me))) return c;
+      }
+      return undefined;
+    },
+    [session, queryClient, me],
+  );
 }
 
 export function inboxOptions(session: Session) {

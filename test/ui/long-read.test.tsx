@@ -1,0 +1,212 @@
+// Reading what a conversation holds, against the embedded server: a message taller than the
+// pane from its first word to its last, the "new" divider and the next unread conversation,
+// and search through the whole history of the open conversation.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Api } from "../../src/api/client.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { isUnread } from "../../src/ui/unread.ts";
+import { startForeignServer } from "../api/foreign-server.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+
+// Styles as a terminal gets them (the highlight is in reverse video), whatever runs the tests.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = "1";
+});
+
+let harness: Harness | undefined;
+let server: RunningServer | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+const words = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, "0")}`);
+
+/** The pane's title line: the conversation's name, then what the pane says on the right. */
+const titleLine = (s: string) => s.split("\n")[2] ?? "";
+
+/** What the right side of the screen shows (the sidebar's previews left out). */
+const paneText = (s: string) =>
+  s
+    .split("\n")
+    .map((line) => line.split("││")[1] ?? "")
+    .join("\n");
+
+async function sendAll(api: Api, conversationId: string, texts: string[]) {
+  for (const message of texts)
+    await api.messages.send({ conversation_id: conversationId, message });
+}
+
+describe("a message taller than the pane", () => {
+  it("is read from its first word to its last, and your own long send shows its end", async () => {
+    harness = await startHarness({ columns: 100, rows: 30 });
+    const bob = apiFor(harness.server, 1);
+    const long = words("w", 800);
+    await bob.messages.send({
+      conversation_id: (await conversationWith(bob, "alice")).id,
+      message: long.join(" "),
+    });
+    await openFirst(harness, "bob");
+    // Opened at its first unread message, above the long one; G goes to the newest.
+    await harness.waitFor((s) => /─ new ─/.test(s), "the first unread message");
+    await harness.press(KEYS.escape, "G");
+    const seen = new Set<string>();
+    const note = (s: string) => {
+      for (const w of paneText(s).match(/\bw\d{4}\b/g) ?? []) seen.add(w);
+    };
+    note(await harness.waitFor((s) => s.includes("w0800"), "the end of the long message"));
+    // PgUp by a pane, then line by line with k and ↑, until its first word shows.
+    await harness.press(KEYS.pageUp);
+    note(harness.screen());
+    for (let i = 0; i < 200 && !seen.has("w0001"); i++) {
+      await harness.press(i % 2 ? "k" : KEYS.up);
+      note(harness.screen());
+    }
+    expect(long.filter((w) => !seen.has(w))).toEqual([]);
+    // Still inside it: the message above is only selected by the next ↑ after its top.
+    expect(harness.screen()).toMatch(/▌ {2}w0001 /);
+
+    // Your own long send: the view follows it to the bottom, its last line on screen.
+    const mine = words("m", 800);
+    await harness.press(KEYS.tab);
+    await harness.paste(mine.join(" "));
+    await harness.press(KEYS.enter);
+    const end = await harness.waitFor(
+      (s) => s.includes("m0800") && !s.includes("sending…"),
+      "the end of your own message",
+    );
+    expect(titleLine(end)).not.toContain("new ↓");
+  }, 60_000);
+});
+
+describe("unread", () => {
+  it("marks where the unread messages start with a new divider", async () => {
+    harness = await startHarness({ columns: 100, rows: 30 });
+    const alice = apiFor(harness.server);
+    const team = await conversationWith(alice, "team");
+    const page = await alice.messages.list({ conversation_id: team.id, limit: 50 });
+    const unread = page.data.filter((m) => isUnread(m, team.last_opened_at, "alice")).reverse();
+    expect(unread.length).toBe(5);
+    await openFirst(harness, "#team");
+    const screen = await harness.waitFor((s) => /─ new ─/.test(s), "the new divider");
+    const below = screen.split(/─ new ─[^\n]*\n/)[1]!;
+    const [sender, text] = [unread[0]!.contact.username, unread[0]!.message.slice(0, 40)];
+    expect(below.split("\n")[0]).toMatch(new RegExp(`${sender} · \\d\\d:\\d\\d`));
+    expect(below.split("\n").slice(0, 6).join("\n")).toContain(text);
+  });
+
+  it("finds where unread starts beyond the first page of history", async () => {
+    harness = await startHarness({ columns: 100, rows: 30 });
+    const bob = apiFor(harness.server, 1);
+    await sendAll(bob, (await conversationWith(bob, "alice")).id, words("unread", 70));
+    await openFirst(harness, "bob");
+    // bob's first unread message is "Ship it Friday?", 72 messages back.
+    const screen = await harness.waitFor((s) => /─ new ─/.test(s), "the new divider");
+    const below = paneText(screen).split(/─ new ─[^\n]*\n/)[1]!;
+    expect(below.split("\n").slice(0, 3).join("\n")).toContain("Ship it Friday?");
+  });
+
+  it("u opens the next conversation with unread messages, at its messages", async () => {
+    harness = await startHarness();
+    const alice = apiFor(harness.server);
+    await harness.waitFor((s) => /#team +\S+ ●5/.test(s), "#team's unread count");
+    // After #team, in the list's order, the next with unread messages.
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape, "u");
+    const screen = await harness.waitFor(
+      (s) => /Message erin/.test(s) && /─ new ─/.test(s),
+      "erin opened, with her unread message marked",
+    );
+    // The messages pane has the keys: another u goes on.
+    expect(screen).toMatch(/↑↓ select/);
+    const erin = await conversationWith(alice, "erin");
+    expect(erin.last_opened_at).toBeGreaterThan(Date.now() / 1000 - 60);
+  });
+});
+
+describe("search in the open conversation", () => {
+  it("finds a message 300 messages back, shows progress, highlights it, and n/N move", async () => {
+    server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
+    const bob = apiFor(server, 1);
+    const withAlice = (await conversationWith(bob, "alice")).id;
+    await sendAll(bob, withAlice, ["the needle alpha, long ago"]);
+    await sendAll(bob, withAlice, words("filler", 200));
+    await sendAll(bob, withAlice, ["the needle beta, more recent"]);
+    await sendAll(bob, withAlice, words("later", 120));
+    harness = await startHarness({ server, columns: 100, rows: 30 });
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape, "/");
+    await harness.waitFor((s) => s.includes("search this conversation"), "the search prompt");
+    await harness.type("NEEDLE");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => /▌ +the needle beta/.test(s), "the newest match selected");
+    expect(harness.written()).toMatch(/\x1b\[7mneedle/);
+
+    // n: the next older match, 322 messages back, through older pages.
+    await harness.press("n");
+    await harness.waitFor((s) => /▌ +the needle alpha/.test(s), "the older match", 20_000);
+    expect(harness.written()).toMatch(/searching… \d+ messages/);
+    await harness.press("n");
+    await harness.waitFor((s) => titleLine(s).includes("no older match"), "no older match");
+    // N: back to the newer one.
+    await harness.press("N");
+    await harness.waitFor((s) => /▌ +the needle beta/.test(s), "the newer match again");
+    // Esc ends the search; n is "new conversation" again.
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => !titleLine(s).includes("/NEEDLE"), "the search ended");
+    await harness.press("n");
+    await harness.waitFor(
+      (s) => s.includes("new conversation with:"),
+      "the new conversation prompt",
+    );
+  }, 60_000);
+
+  it("says how far it has searched, and Esc stops it", async () => {
+    const real = await startServer({ port: 0, demo: true, demoReplies: false });
+    server = real;
+    const alice = apiFor(real);
+    await sendAll(alice, (await conversationWith(alice, "carol")).id, words("mine", 120));
+    // A relay that holds older pages of messages while `holding`.
+    let holding = false;
+    const held: (() => void)[] = [];
+    const relay = await startForeignServer((req, res) => {
+      const forward = async () => {
+        const answer = await fetch(real.url + req.url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "GET" ? undefined : req.body,
+        });
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+        res.end(await answer.text());
+      };
+      if (holding && req.url.includes("starting_after")) held.push(() => void forward());
+      else void forward();
+    });
+    harness = await startHarness({ server: real, baseUrl: relay.url, timeoutMs: 60_000 });
+    await openFirst(harness, "carol");
+    await harness.waitFor((s) => s.includes("mine0120"), "the newest messages");
+    holding = true;
+    await harness.press(KEYS.escape, "/");
+    await harness.type("nowhere");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => /searching… \d+ messages · Esc stops/.test(titleLine(s)) && held.length > 0,
+      "the search waiting on an older page",
+    );
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => titleLine(s).includes("/nowhere: stopped"), "the search stopped");
+    const asked = relay.seen.filter((r) => r.url.includes("starting_after")).length;
+    for (const release of held.splice(0)) release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.seen.filter((r) => r.url.includes("starting_after")).length).toBe(asked);
+    expect(titleLine(harness.screen())).toContain("stopped");
+    await harness.close();
+    harness = undefined;
+    await relay.close();
+  }, 60_000);
+});
