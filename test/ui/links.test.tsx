@@ -33,6 +33,12 @@ async function bobSays(h: Harness, message: string, attachments?: NewAttachment[
   await bob.messages.send({ conversation_id: chat.id, message, attachments });
 }
 
+/** A stand-in for the platform's opener that remembers what it was asked to open. */
+function recordingOpener() {
+  const opened: string[] = [];
+  return { opened, openUrl: async (url: string) => void opened.push(url) };
+}
+
 /** Opens bob's conversation and selects its newest message. */
 async function openBob(h: Harness, shows: string) {
   await openFirst(h, "bob");
@@ -103,12 +109,8 @@ describe("links in messages", () => {
 
 describe("o opens, Y copies", () => {
   it("opens the one link with the platform's opener", async () => {
-    const opened: string[] = [];
-    harness = await startHarness({
-      openUrl: async (url) => {
-        opened.push(url);
-      },
-    });
+    const { opened, openUrl } = recordingOpener();
+    harness = await startHarness({ openUrl });
     await bobSays(harness, "see https://example.com/one");
     await openBob(harness, "see https://example.com/one");
     await harness.press("o");
@@ -133,12 +135,10 @@ describe("o opens, Y copies", () => {
   });
 
   it("copies instead of opening over SSH, and says so", async () => {
-    const opened: string[] = [];
+    const { opened, openUrl } = recordingOpener();
     harness = await startHarness({
       env: { SSH_CONNECTION: "10.0.0.2 52000 10.0.0.1 22" },
-      openUrl: async (url) => {
-        opened.push(url);
-      },
+      openUrl,
     });
     await bobSays(harness, "see https://example.com/one");
     await openBob(harness, "see https://example.com/one");
@@ -152,12 +152,8 @@ describe("o opens, Y copies", () => {
   });
 
   it("asks which link when there are several", async () => {
-    const opened: string[] = [];
-    harness = await startHarness({
-      openUrl: async (url) => {
-        opened.push(url);
-      },
-    });
+    const { opened, openUrl } = recordingOpener();
+    harness = await startHarness({ openUrl });
     await bobSays(harness, "first https://example.com/a then https://example.com/b", [
       { file_url: "https://files.example.com/c.png", filename: "c.png", file_type: "image/png" },
     ]);

@@ -1,12 +1,19 @@
 // A message's links in a row, to choose the one `o` opens or `Y` copies: ←→ (or the digit)
 // picks, Enter takes it, Esc closes. Long labels are cut; the row scrolls to the chosen one.
 import { Box, Text } from "ink";
-import { useState } from "react";
-import { matchBinding } from "../bindings.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import type { ScopeBinding } from "../bindings.ts";
+import { type ChooserMove, useRowChooser } from "../hooks/useRowChooser.ts";
 import type { MessageLink } from "../links.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
+
+const MOVES: Record<ScopeBinding<"links">, ChooserMove> = {
+  "link.previous": "previous",
+  "link.next": "next",
+  "link.pick": "pick",
+  "link.pickNumber": "pickNumber",
+  "link.close": "close",
+};
 
 type Props = {
   width: number;
@@ -31,34 +38,13 @@ export function visibleChips(chips: readonly string[], chosen: number, room: num
 
 export function LinkPicker({ width, links, verb, onPick, onClose }: Props) {
   const theme = useTheme();
-  const [index, setIndex] = useState(0);
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("links", input, key)) {
-        case "link.close":
-          onClose();
-          break;
-        case "link.previous":
-          setIndex((i) => (i + links.length - 1) % links.length);
-          break;
-        case "link.next":
-          setIndex((i) => (i + 1) % links.length);
-          break;
-        case "link.pick":
-          onPick(links[index]!);
-          break;
-        case "link.pickNumber": {
-          // The binding's keys are the digits 1 to 9: the input is the number.
-          const link = links[Number(input) - 1];
-          if (link) onPick(link);
-          break;
-        }
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog },
-  );
+  const index = useRowChooser({
+    choices: links,
+    scope: "links",
+    moves: MOVES,
+    onPick,
+    onClose,
+  });
   const chips = links.map(
     (link, i) => ` ${i < 9 ? `${i + 1} ` : ""}${truncate(terminalForm(link.label), LABEL_MAX)} `,
   );
