@@ -188,7 +188,9 @@ describe("o opens, Y copies", () => {
     );
     await bobSays(harness, "two https://example.com/x and https://example.com/y");
     await harness.waitFor((s) => s.includes("two https://example.com/x"), "the new message");
-    await harness.press("G", "Y");
+    await harness.press("G");
+    await harness.waitFor((s) => s.includes("▌  two https://example.com/x"), "it selected");
+    await harness.press("Y");
     await harness.waitFor((s) => s.includes("copy  1 https://example.com/x"), "the chooser");
     await harness.press("2");
     expect(harness.clipboard).toEqual(["https://example.com/copied", "https://example.com/y"]);
