@@ -44,13 +44,21 @@ export function spawnOpener(command: string, launch: Launch = spawn): OpenUrl {
       child.once("exit", (code, signal) => {
         clearTimeout(timer);
         if (code === 0) resolve();
-        else
-          reject(
-            new Error(`${command} ${code === null ? `ended by ${signal}` : `exited with ${code}`}`),
-          );
+        else reject(new Error(failure(command, code, signal)));
       });
       child.unref();
     });
+}
+
+// xdg-open's exit statuses that say more than a number.
+const XDG_OPEN_FAILURES: Record<number, string> = {
+  3: "xdg-open found no program to open it with",
+  4: "the program xdg-open started failed",
+};
+
+function failure(command: string, code: number | null, signal: NodeJS.Signals | null): string {
+  if (code === null) return `${command} ended by ${signal}`;
+  return (command === "xdg-open" && XDG_OPEN_FAILURES[code]) || `${command} exited with ${code}`;
 }
 
 /** Whether parley runs over SSH, where an opener would open things on the wrong machine. */

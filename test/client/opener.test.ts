@@ -44,7 +44,11 @@ describe("the opener", () => {
     );
     const failing = fakeLaunch((child) => child.emit("exit", 4, null));
     await expect(spawnOpener("xdg-open", failing.launch)("https://x.example/")).rejects.toThrow(
-      "xdg-open exited with 4",
+      "the program xdg-open started failed",
+    );
+    const other = fakeLaunch((child) => child.emit("exit", 1, null));
+    await expect(spawnOpener("open", other.launch)("https://x.example/")).rejects.toThrow(
+      "open exited with 1",
     );
   });
 
