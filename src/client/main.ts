@@ -19,6 +19,7 @@ import { terminalOut } from "../ui/terminal.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
+import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
 
 export type ClientArgs = { baseUrl?: string; tokenFile?: string };
@@ -107,6 +108,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: { bell: config.bell, desktop: config.notifications },
     terminal: terminalOut(process.stdout, env),
+    openUrl: platformOpener(env),
     suspend: jobs.suspend,
     carried: loadCarriedOver(files),
   });

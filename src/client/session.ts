@@ -25,6 +25,8 @@ export type ClientSessionOptions = {
   notify?: { bell: boolean; desktop: boolean };
   /** The terminal itself, for the clipboard and notifications. */
   terminal?: TerminalOut;
+  /** Opens a link; only where parley runs on the person's own machine (src/client/opener.ts). */
+  openUrl?: (url: string) => Promise<void>;
   /** Ctrl+Z; only where there is job control. */
   suspend?: () => void;
   /** Default 2 s for the open conversation, 5 s for the list. */
@@ -44,6 +46,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     onIdentity: options.onIdentity,
     notify: options.notify,
     terminal: options.terminal,
+    openUrl: options.openUrl,
     suspend: options.suspend,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
     ...createSessionState(options.carried),

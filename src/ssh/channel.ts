@@ -90,7 +90,7 @@ export function handleSessionChannel(
     const term = pty.term ?? "";
     if (term === "" || term === "dumb") return refuse(channel, dumbTermMessage(term));
     const shellEnv: Record<string, string> = { ...env, TERM: term };
-    // OSC 52 and notifications need tmux's passthrough when the client's terminal is tmux.
+    // Notifications need tmux's passthrough when the client's terminal is tmux.
     if (term.startsWith("tmux")) shellEnv.TMUX = "1";
     const entry = start({
       channel,

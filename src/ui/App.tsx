@@ -101,6 +101,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     conversations,
     confirm: dialogs.confirm,
     pickReaction: (message) => dialogs.show({ kind: "react", message }),
+    chooseLink: (links, verb) => dialogs.show({ kind: "links", links, verb }),
     toComposer: () => setFocus("composer"),
   });
 
@@ -111,7 +112,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const draftRows = useDraftValue(drafts, openId, (draft) => composerHeight(draft, mainWidth));
   const paneHeight = messagePaneHeight(bodyHeight, {
     composer: dialog?.kind === "new" || !open ? 0 : draftRows,
-    picker: dialog?.kind === "react",
+    picker: dialog?.kind === "react" || dialog?.kind === "links",
     newConversation: dialog?.kind === "new",
   });
   const blocker =

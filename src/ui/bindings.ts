@@ -27,6 +27,7 @@ export type Scope =
   | "message search"
   | "new conversation"
   | "reactions"
+  | "links"
   | "confirm"
   | "help";
 
@@ -57,7 +58,7 @@ export type Matcher = ({ input: string; key?: never } | { key: KeyName; input?: 
   Modifiers;
 
 /** Where the status bar shows a hint: the focused pane, an edit, an open dialog. */
-export type HintLine = "sidebar" | "messages" | "composer" | "editing" | "react" | "help";
+export type HintLine = "sidebar" | "messages" | "composer" | "editing" | "react" | "links" | "help";
 
 export type Binding = {
   readonly id: string;
@@ -342,6 +343,25 @@ export const BINDINGS = [
     hint: { messages: "y copy" },
   },
   {
+    id: "message.open",
+    scope: "messages",
+    keys: [{ input: "o" }],
+    does: "open the link or attachment (over SSH: copy it)",
+    label: "o",
+    readme: {
+      does: "open the message's link or attachment (a chooser when there are several) in your browser or viewer; over SSH it copies it instead",
+    },
+    hint: { messages: "o open" },
+  },
+  {
+    id: "message.copyLink",
+    scope: "messages",
+    keys: [{ input: "Y" }],
+    does: "copy the link or attachment's address",
+    label: "Y",
+    readme: { does: "copy the message's link or attachment's address (a chooser when several)" },
+  },
+  {
     id: "message.first",
     scope: "messages",
     keys: [{ key: "home" }, { input: "g" }],
@@ -569,6 +589,40 @@ export const BINDINGS = [
     hint: { react: "Esc closes" },
   },
   {
+    id: "link.previous",
+    scope: "links",
+    keys: [{ key: "leftArrow" }, { input: "h" }],
+    does: "choose, open or copy it / close",
+    label: "links: ←→ 1-9 Enter, Esc",
+    hint: { links: "←→ choose" },
+  },
+  {
+    id: "link.next",
+    scope: "links",
+    keys: [{ key: "rightArrow" }, { input: "l" }, { key: "tab" }],
+    does: "choose the next link",
+  },
+  {
+    id: "link.pick",
+    scope: "links",
+    keys: [{ key: "return" }],
+    does: "open or copy the chosen link",
+    hint: { links: "Enter or 1-9 takes it" },
+  },
+  {
+    id: "link.pickNumber",
+    scope: "links",
+    keys: digits(1, 9),
+    does: "open or copy the link with that number",
+  },
+  {
+    id: "link.close",
+    scope: "links",
+    keys: [{ key: "escape" }, { input: "q" }],
+    does: "close the chooser",
+    hint: { links: "Esc closes" },
+  },
+  {
     id: "confirm.yes",
     scope: "confirm",
     keys: [{ input: "y" }, { input: "Y" }],
@@ -663,6 +717,7 @@ export const SECTION: Record<Scope, Section> = {
   "message search": "prompts and dialogs",
   "new conversation": "prompts and dialogs",
   reactions: "prompts and dialogs",
+  links: "prompts and dialogs",
   confirm: "prompts and dialogs",
   help: "prompts and dialogs",
 };
@@ -728,6 +783,7 @@ export const HINTS: Record<HintLine, string> = {
     "message.delete",
     "message.pin",
     "message.copy",
+    "message.open",
     "message.search",
     "message.first",
     "message.back",
@@ -742,6 +798,7 @@ export const HINTS: Record<HintLine, string> = {
   ]),
   editing: hintLine("editing", ["composer.send", "composer.back"], "editing your message"),
   react: hintLine("react", ["reaction.previous", "reaction.toggle", "reaction.close"]),
+  links: hintLine("links", ["link.previous", "link.pick", "link.close"]),
   help: hintLine("help", ["help.up", "help.close"]),
 };
 
@@ -751,6 +808,6 @@ export function hintsFor(
   focus: "sidebar" | "messages" | "composer",
   editing: boolean,
 ): string {
-  if (dialog === "react" || dialog === "help") return HINTS[dialog];
+  if (dialog === "react" || dialog === "links" || dialog === "help") return HINTS[dialog];
   return editing && focus === "composer" ? HINTS.editing : HINTS[focus];
 }

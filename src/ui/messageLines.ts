@@ -4,16 +4,20 @@
 // the messages that come into view.
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
+import { attachmentLabel, attachmentTarget } from "./links.ts";
 import { isPending } from "./queries/changes.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
-import { clockTime, dayLabel, formatBytes } from "./text/format.ts";
+import { clockTime, dayLabel } from "./text/format.ts";
+import { findLinks, linkId } from "./text/links.ts";
 import { sanitize } from "./text/sanitize.ts";
 import { displayWidth, terminalForm, truncate } from "./text/width.ts";
-import { wrap } from "./text/wrap.ts";
+import { wrapSpans } from "./text/wrap.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
-export type Segment = { text: string; tone?: Tone; bold?: boolean; inverse?: boolean };
+/** A hyperlink (OSC 8): `url` is a `linkTarget`; pieces of one link share its `id`. */
+export type Link = { url: string; id: string };
+export type Segment = { text: string; tone?: Tone; bold?: boolean; inverse?: boolean; link?: Link };
 export type Line = Segment[];
 
 /** One row of the pane: a sent message or one still in the outbox. */
@@ -67,17 +71,46 @@ function reactionsLine(message: Message, me: string | undefined): Line | null {
   return line;
 }
 
-function attachmentLines(message: Message, width: number): Line[] {
-  return message.attachments.map((a) => {
-    const name = sanitize(a.filename || a.file_url || a.url || "attachment");
-    const size = typeof a.file_size === "number" ? ` (${formatBytes(a.file_size)})` : "";
-    return [{ text: truncate(`${INDENT}📎 ${name}${size}`, width), tone: "accent" }];
+/** `📎 budget-q3.pdf · PDF · 277 KB`, the whole line a link to the file when it has one. */
+function attachmentLines(message: Message, key: string, firstId: number, width: number): Line[] {
+  return message.attachments.map((a, i) => {
+    const url = attachmentTarget(a);
+    const text = truncate(`📎 ${attachmentLabel(a)}`, Math.max(1, width - INDENT.length));
+    return [
+      { text: INDENT },
+      { text, tone: "accent", ...(url ? { link: { url, id: linkId(key, firstId + i) } } : {}) },
+    ];
   });
 }
 
-function bodyLines(text: string, width: number, tone: Tone = "plain"): Line[] {
-  const lines = wrap(sanitize(text, { keepNewlines: true }), Math.max(1, width - INDENT.length));
-  return lines.map((l) => [{ text: INDENT + l, tone }]);
+/**
+ * The text wrapped below its header, indented. Its links stay links on every line they
+ * reach: each piece carries the same address and id, so the terminal joins them.
+ */
+function bodyLines(text: string, width: number, tone: Tone = "plain", key?: string): Line[] {
+  const shown = sanitize(text, { keepNewlines: true });
+  const room = Math.max(1, width - INDENT.length);
+  const links = key === undefined ? [] : findLinks(shown);
+  return wrapSpans(shown, room).map(({ start, end, tooWide }) => {
+    if (tooWide) return [{ text: INDENT + truncate(shown.slice(start, end), room), tone }];
+    const line: Line = [{ text: INDENT }];
+    let at = start;
+    links.forEach((link, n) => {
+      const a = Math.max(start, link.start);
+      const b = Math.min(end, link.end);
+      if (a >= b) return;
+      if (a > at) line.push({ text: shown.slice(at, a), tone });
+      line.push({ text: shown.slice(a, b), tone, link: { url: link.url, id: linkId(key!, n) } });
+      at = b;
+    });
+    if (end > at || line.length === 1) line.push({ text: shown.slice(at, end), tone });
+    return line;
+  });
+}
+
+/** How many links the text of a message holds (attachments' link ids come after them). */
+function textLinkCount(text: string): number {
+  return findLinks(sanitize(text, { keepNewlines: true })).length;
 }
 
 /** A line across the pane with a label in the middle: `──── Today ────`. */
@@ -119,7 +152,9 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       { text: ` · ${clockTime(time)}`, tone: "dim" },
       state,
     ]);
-    lines.push(...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim"));
+    lines.push(
+      ...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key),
+    );
     // Why, under the text, wrapped whole: a reason cut off at the border helps nobody.
     if (entry.status !== "pending" && entry.error) {
       lines.push(...bodyLines(`✗ ${entry.error}`, width, "error"));
@@ -143,8 +178,8 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
-  lines.push(...bodyLines(message.message, width));
-  lines.push(...attachmentLines(message, width));
+  lines.push(...bodyLines(message.message, width, "plain", item.key));
+  lines.push(...attachmentLines(message, item.key, textLinkCount(message.message), width));
   const reactions = reactionsLine(message, me);
   if (reactions) lines.push(reactions);
   return truncateLines(lines, width);

@@ -24,6 +24,12 @@ export type Session = {
   notify?: { bell: boolean; desktop: boolean };
   /** The terminal itself, for the clipboard (OSC 52) and notifications. */
   terminal?: TerminalOut;
+  /**
+   * Opens a link (a safe http, https or mailto address) with the platform's opener. Only
+   * where parley runs on the person's own machine: absent over SSH and in `parley ssh`,
+   * where `o` copies the link instead.
+   */
+  openUrl?: (url: string) => Promise<void>;
   status: StatusLine;
   contacts: ContactBook;
   /** Changes on their way to the server, in order. */

@@ -1,6 +1,9 @@
 // Sequences that talk to the terminal itself rather than draw on it: clipboard (OSC 52)
 // and attention (bell, OSC 9 / OSC 777 notifications). They reach the person's own
-// machine across SSH; inside tmux they are wrapped in its passthrough (DCS tmux; …).
+// machine across SSH. Inside tmux, notifications are wrapped in its passthrough (DCS
+// tmux; …, which needs `allow-passthrough on`); the clipboard is not: tmux reads a plain
+// OSC 52 itself and, with `set-clipboard on`, keeps it as a paste buffer and passes it on
+// to the terminal outside, where a passed-through one would bypass tmux entirely.
 import type { StatusLine } from "./status.ts";
 import { sanitize } from "./text/sanitize.ts";
 
@@ -18,20 +21,30 @@ function passthrough(out: TerminalOut, sequence: string): string {
   return out.insideTmux ? `\x1bPtmux;${sequence.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : sequence;
 }
 
+/** The OSC 52 that puts `text` on the clipboard: plain, also inside tmux (see above). */
+export function clipboardSequence(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+}
+
+/**
+ * Puts `text` on the clipboard and says so: `said` is what the status bar says was copied
+ * (by default the text itself, or "the message" when it is long).
+ */
 export function copyToClipboard(
   out: TerminalOut | undefined,
   status: StatusLine,
   text: string,
+  said?: string,
 ): void {
   if (!text) {
     status.error("Nothing to copy", new Error("this message has no text or link"));
     return;
   }
   if (!out) return;
-  const data = Buffer.from(text, "utf8").toString("base64");
-  out.write(passthrough(out, `\x1b]52;c;${data}\x07`));
+  out.write(clipboardSequence(text));
   status.info(
-    `Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`,
+    said ??
+      `Copied ${text.length > 40 ? "the message" : `"${sanitize(text).replace(/\s+/g, " ")}"`} to the clipboard.`,
   );
 }
 

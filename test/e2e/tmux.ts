@@ -58,6 +58,8 @@ export type Pane = {
     timeoutMs?: number,
   ): Promise<string>;
   resize(columns: number, rows: number): void;
+  /** Any tmux command on this pane's server (`set -s set-clipboard on`, `show-buffer`). */
+  tmux(...args: string[]): string;
   kill(): void;
 };
 
@@ -132,6 +134,7 @@ export function startPane(options: {
     resize: (columns, rows) => {
       tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows));
     },
+    tmux,
     kill: () => {
       try {
         tmux("kill-server");

@@ -120,10 +120,11 @@ describe("the table", () => {
       sidebar:
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
-        "↑↓ select · r react · e edit · d delete · P pin · y copy · / search · g/G oldest/newest · Esc back · ? help",
+        "↑↓ select · r react · e edit · d delete · P pin · y copy · o open · / search · g/G oldest/newest · Esc back · ? help",
       composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
+      links: "←→ choose · Enter or 1-9 takes it · Esc closes",
       help: "↑↓ PgUp PgDn scroll · any other key closes the help",
     });
   });
@@ -142,6 +143,7 @@ describe("the table", () => {
       { keys: "messages /: Enter, Esc", does: "search the conversation / cancel" },
       { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
       { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
+      { keys: "links: ←→ 1-9 Enter, Esc", does: "choose, open or copy it / close" },
       { keys: "y / any other key", does: "confirm / keep (delete questions)" },
       { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
     ]);

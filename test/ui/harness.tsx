@@ -6,6 +6,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
 import { mountClient } from "../../src/client/mount.tsx";
+import { localOpener, type OpenUrl } from "../../src/client/opener.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import type { PollPace } from "../../src/ui/queries/polling.ts";
@@ -113,6 +114,11 @@ export async function startHarness(
      * out real seconds; a test of the pace itself passes its own.
      */
     pollPace?: PollPace;
+    /**
+     * Stands in for the platform's opener (xdg-open, open). Given to the client as the
+     * local client gives its own: only when `env` does not say it runs over SSH.
+     */
+    openUrl?: OpenUrl;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -154,6 +160,7 @@ export async function startHarness(
       },
     },
     pollPace: options.pollPace ?? { openMs: 400, listMs: 800 },
+    openUrl: localOpener(options.env ?? {}, options.openUrl),
   });
   // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
   // from a clean screen and a full frame.

@@ -38,6 +38,8 @@ const TEXTS = [
   `${ESC}[2m${ESC}[1mdim and bold${ESC}[22m then plain`,
   `${ESC}[44m${ESC}[37m white on blue ${ESC}[39m${ESC}[49m`,
   `${ESC}]8;;https://example.com${ESC}\\a link${ESC}]8;;${ESC}\\`,
+  // One link of parley's, with an id, in coloured pieces over two rows and wide text.
+  `${ESC}[36m${ESC}]8;id=pmsg_1-0;https://example.com/a?b=1${ESC}\\a wrapped${ESC}]8;;${ESC}\\${ESC}[39m\n${ESC}]8;id=pmsg_1-0;https://example.com/a?b=1${ESC}\\link 漢字${ESC}]8;;${ESC}\\ after`,
   "漢字とかな wide",
   "👍🏽 ❤️ 🇩🇪 👩‍💻 emoji",
   "e\u0301 combining, zero\u200bwidth",

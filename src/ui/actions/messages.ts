@@ -1,13 +1,16 @@
-// What a person can do with messages: send, edit, delete, react, pin, copy, and retry or
-// drop a failed send. Each intent builds its own request and its own status wording.
+// What a person can do with messages: send, edit, delete, react, pin, copy, open or copy
+// a link, and retry or drop a failed send. Each intent builds its own request and its own
+// status wording.
 import type { Conversation, Message } from "../../api/schema.ts";
 import type { MessageAction } from "../components/MessagePane.tsx";
 import type { Drafts } from "../hooks/useDrafts.ts";
+import { type MessageLink, messageLinks } from "../links.ts";
 import type { Item } from "../messageLines.ts";
 import { type OutboxEntry, sendChange, useQueueChange } from "../queries/outbox.ts";
 import { toggledReactors } from "../reactions.ts";
 import { useMe, useSession } from "../session.tsx";
 import { copyToClipboard } from "../terminal.ts";
+import { truncate } from "../text/width.ts";
 import type { ConversationActions } from "./conversations.ts";
 
 export type MessageUi = {
@@ -16,6 +19,8 @@ export type MessageUi = {
   conversations: ConversationActions;
   confirm(prompt: string, run: () => void): void;
   pickReaction(message: Message): void;
+  /** Several links to choose from, for `o` (open) or `Y` (copy). */
+  chooseLink(links: readonly MessageLink[], verb: "open" | "copy"): void;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -29,6 +34,41 @@ export function useMessageActions(ui: MessageUi) {
   const openId = ui.conversation?.id;
   const isMine = (m: Message) => me !== undefined && m.contact.username === me;
   const copy = (text: string) => copyToClipboard(session.terminal, status, text);
+
+  /** Opens a link, or copies it where parley cannot open it (over SSH). */
+  const takeLink = (link: MessageLink, verb: "open" | "copy") => {
+    const shown = truncate(link.url, 60);
+    if (verb === "copy") {
+      copyToClipboard(session.terminal, status, link.url, `Copied ${shown} to the clipboard.`);
+      return;
+    }
+    const { openUrl } = session;
+    if (!openUrl) {
+      copyToClipboard(
+        session.terminal,
+        status,
+        link.url,
+        "Copied the link (parley runs over SSH, so it cannot open it here).",
+      );
+      return;
+    }
+    status.info(`Opening ${shown}…`);
+    openUrl(link.url).catch((error: unknown) => status.error("Could not open the link", error));
+  };
+  /** `o` or `Y` on a message: its one link at once, or a chooser when it has several. */
+  const links = (
+    message: Pick<Message, "message" | "attachments">,
+    verb: "open" | "copy",
+  ): void => {
+    const found = messageLinks(message);
+    if (found.length === 0) {
+      status.error(
+        verb === "open" ? "Nothing to open" : "Nothing to copy",
+        new Error("this message has no link or attachment"),
+      );
+    } else if (found.length === 1) takeLink(found[0]!, verb);
+    else ui.chooseLink(found, verb);
+  };
 
   const startEdit = (message: Message) => {
     if (!isMine(message)) {
@@ -107,6 +147,8 @@ export function useMessageActions(ui: MessageUi) {
       );
     },
     copyUnsent: (entry: OutboxEntry) => copy(entry.text),
+    takeLink,
+    links,
     retry: (entry: OutboxEntry) => {
       if (entry.status === "pending") return status.info("Still sending…");
       outbox.retry(entry.id);
@@ -127,6 +169,8 @@ export function useMessageActions(ui: MessageUi) {
         if (action === "retry") actions.retry(entry);
         else if (action === "drop") actions.drop(entry);
         else if (action === "copy") actions.copyUnsent(entry);
+        else if (action === "open" || action === "copyLink")
+          links({ message: entry.text, attachments: [] }, action === "open" ? "open" : "copy");
         else if (entry.status === "pending") status.info("Still sending…");
         return;
       }
@@ -136,6 +180,8 @@ export function useMessageActions(ui: MessageUi) {
       else if (action === "delete") actions.remove(message);
       else if (action === "pin") actions.togglePin(message);
       else if (action === "copy") actions.copy(message);
+      else if (action === "open") links(message, "open");
+      else if (action === "copyLink") links(message, "copy");
     },
   };
 }

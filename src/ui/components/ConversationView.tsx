@@ -1,5 +1,6 @@
 // The right side of the screen: the open conversation's messages, and below them the
-// composer, the reaction picker or the new-conversation prompt; a note when none is open.
+// composer, the reaction picker, the link chooser or the new-conversation prompt; a note
+// when none is open.
 import { Box } from "ink";
 import type { Conversation } from "../../api/schema.ts";
 import type { ConversationActions } from "../actions/conversations.ts";
@@ -11,6 +12,7 @@ import { conversationIcons } from "../names.ts";
 import type { useMessages } from "../queries/history.ts";
 import { myReactions } from "../reactions.ts";
 import { Composer } from "./Composer.tsx";
+import { LinkPicker } from "./LinkPicker.tsx";
 import { type MessageAction, MessagePane } from "./MessagePane.tsx";
 import { NewConversation } from "./NewConversation.tsx";
 import { CenteredNote } from "./Panel.tsx";
@@ -81,6 +83,18 @@ export function ConversationView(props: Props) {
           onPick={(name) => {
             messages.toggleReaction(dialog.message, name);
             props.closeDialog();
+          }}
+          onClose={props.closeDialog}
+        />
+      ) : null}
+      {dialog?.kind === "links" ? (
+        <LinkPicker
+          width={width}
+          links={dialog.links}
+          verb={dialog.verb}
+          onPick={(link) => {
+            props.closeDialog();
+            messages.takeLink(link, dialog.verb);
           }}
           onClose={props.closeDialog}
         />

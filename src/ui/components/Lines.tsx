@@ -1,7 +1,10 @@
-// Renders pre-wrapped lines of segments: one <Text> per line, never wrapped by Ink.
+// Renders pre-wrapped lines of segments: one <Text> per line, never wrapped by Ink. A
+// segment with a link is drawn inside an OSC 8 hyperlink, which takes no columns: Ink
+// measures text without it and carries it to the cells it covers (src/ui/ink/output.ts).
 import { Text } from "ink";
 import { memo } from "react";
 import type { Line, Tone } from "../messageLines.ts";
+import { hyperlink } from "../text/links.ts";
 import { type Theme, useTheme } from "../theme.ts";
 
 export function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
@@ -37,7 +40,7 @@ export const LineView = memo(function LineView({ line, marker }: { line: Line; m
           inverse={segment.inverse}
           dimColor={!theme.color && segment.tone === "dim"}
         >
-          {segment.text}
+          {segment.link ? hyperlink(segment.text, segment.link.url, segment.link.id) : segment.text}
         </Text>
       ))}
     </Text>

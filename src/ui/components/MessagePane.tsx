@@ -23,13 +23,24 @@ import { LineView } from "./Lines.tsx";
 import { MessageSearchPrompt } from "./MessageSearchPrompt.tsx";
 import { Panel } from "./Panel.tsx";
 
-export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
+export type MessageAction =
+  | "react"
+  | "edit"
+  | "delete"
+  | "pin"
+  | "retry"
+  | "drop"
+  | "copy"
+  | "open"
+  | "copyLink";
 
 const ACTIONS = {
   "message.react": "react",
   "message.edit": "edit",
   "message.pin": "pin",
   "message.copy": "copy",
+  "message.open": "open",
+  "message.copyLink": "copyLink",
 } as const satisfies Record<string, MessageAction>;
 
 type Props = {

@@ -1,11 +1,18 @@
 // A row of common reactions: ←→ (or the digit) picks, Enter toggles yours, Esc closes.
 import { Box, Text } from "ink";
-import { useState } from "react";
-import { matchBinding } from "../bindings.ts";
+import type { ScopeBinding } from "../bindings.ts";
 import { COMMON_REACTIONS, emojiFor } from "../emoji.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import { type ChooserMove, useRowChooser } from "../hooks/useRowChooser.ts";
 import { terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
+
+const MOVES: Record<ScopeBinding<"reactions">, ChooserMove> = {
+  "reaction.previous": "previous",
+  "reaction.next": "next",
+  "reaction.toggle": "pick",
+  "reaction.toggleNumber": "pickNumber",
+  "reaction.close": "close",
+};
 
 type Props = {
   width: number;
@@ -16,35 +23,14 @@ type Props = {
 
 export function ReactionPicker({ width, mine, onPick, onClose }: Props) {
   const theme = useTheme();
-  const [index, setIndex] = useState(0);
   const choices = COMMON_REACTIONS;
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("reactions", input, key)) {
-        case "reaction.close":
-          onClose();
-          break;
-        case "reaction.previous":
-          setIndex((i) => (i + choices.length - 1) % choices.length);
-          break;
-        case "reaction.next":
-          setIndex((i) => (i + 1) % choices.length);
-          break;
-        case "reaction.toggle":
-          onPick(choices[index]!);
-          break;
-        case "reaction.toggleNumber": {
-          // The binding's keys are the digits 1 to 9: the input is the number.
-          const choice = choices[Number(input) - 1];
-          if (choice) onPick(choice);
-          break;
-        }
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog },
-  );
+  const index = useRowChooser({
+    choices,
+    scope: "reactions",
+    moves: MOVES,
+    onPick,
+    onClose,
+  });
   return (
     <Box width={width} height={3} borderStyle="round" borderColor={theme.focusBorder} paddingX={1}>
       <Text wrap="truncate-end">

@@ -1,14 +1,16 @@
-// The one dialog that can be open over the screen: help, the reaction picker, the
-// new-conversation prompt, or a yes/no question, which owns the next key.
+// The one dialog that can be open over the screen: help, the reaction picker, the link
+// chooser, the new-conversation prompt, or a yes/no question, which owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
+import type { MessageLink } from "../links.ts";
 import type { StatusLine } from "../status.ts";
 
 export type Dialog =
   | { kind: "help" }
   | { kind: "react"; message: Message }
+  | { kind: "links"; links: readonly MessageLink[]; verb: "open" | "copy" }
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
   | null;

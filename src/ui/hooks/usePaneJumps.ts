@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Item, Line } from "../messageLines.ts";
 import { firstMatchingLine } from "../messageSearch.ts";
-import { firstUnreadKey } from "../unread.ts";
+import { firstUnreadKey, isUnread } from "../unread.ts";
 import { endAnchor, type Geometry, viewportAt } from "../window.ts";
 import type { useMessageScroll } from "./useMessageScroll.ts";
 
@@ -33,11 +33,14 @@ export function useUnreadStart(
 ) {
   const [unreadKey, setUnreadKey] = useState<string | null>();
   const oldest = items[0];
+  // Older pages only while the oldest loaded message is itself unread: the start lies
+  // further back. (A run of your own messages ends the walk: without that, a conversation
+  // you wrote a lot in since you last opened it would be loaded whole.)
   const olderNeeded =
     history.hasOlder &&
     lastOpenedAt !== null &&
     oldest?.kind === "message" &&
-    oldest.message.created_at > lastOpenedAt &&
+    isUnread(oldest.message, lastOpenedAt, me) &&
     items.length < UNREAD_SEARCH_LIMIT;
   const decided = unreadKey !== undefined || history.isLoading || items.length === 0;
   return {

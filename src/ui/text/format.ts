@@ -71,3 +71,34 @@ export function formatBytes(n: number): string {
   }
   return `${shown} ${UNITS[unit]}`;
 }
+
+// MIME subtypes whose name is not what a person calls the file.
+const KINDS: Record<string, string> = {
+  "vnd.openxmlformats-officedocument.wordprocessingml.document": "DOCX",
+  "vnd.openxmlformats-officedocument.spreadsheetml.sheet": "XLSX",
+  "vnd.openxmlformats-officedocument.presentationml.presentation": "PPTX",
+  msword: "DOC",
+  "vnd.ms-excel": "XLS",
+  "vnd.ms-powerpoint": "PPT",
+  plain: "TXT",
+  jpeg: "JPEG",
+  "svg+xml": "SVG",
+  "x-zip-compressed": "ZIP",
+  "octet-stream": "",
+};
+
+/**
+ * What kind of file an attachment is, in a word: "PDF", "PNG", from its MIME type, else its
+ * file name's extension; "" when neither says. Expects sanitised text.
+ */
+export function fileKind(fileType: string | null | undefined, filename?: string | null): string {
+  const subtype = /^[a-z]+\/([\w.+-]+)/i.exec(fileType?.trim() ?? "")?.[1]?.toLowerCase();
+  if (subtype !== undefined) {
+    const known = KINDS[subtype];
+    if (known !== undefined) {
+      if (known !== "") return known;
+    } else if (subtype.length <= 8) return subtype.replace(/^x-/, "").toUpperCase();
+  }
+  const extension = /\.([A-Za-z0-9]{1,8})$/.exec(filename ?? "")?.[1];
+  return extension ? extension.toUpperCase() : "";
+}

@@ -84,6 +84,32 @@ export function wrapRanges(s: string, width: number): Row[] {
   }
 }
 
+/** One display line of `wrapSpans`: `text.slice(start, end)`, wider than the width only
+ * when it is a single grapheme wider than the whole width (`wrap` shows it as "…"). */
+export type Span = { start: number; end: number; tooWide: boolean };
+
+/**
+ * Where `wrap`'s display lines lie in `s`: the same lines, as ranges of the text, so what
+ * is known about parts of the text (where its links are) can follow it onto the lines.
+ */
+export function wrapSpans(s: string, width: number): Span[] {
+  const max = normalWidth(width);
+  if (s.length <= max && !NON_ASCII_OR_CONTROL.test(s)) {
+    return [{ start: 0, end: s.length, tooWide: false }];
+  }
+  const spans: Span[] = [];
+  let continuation = false;
+  for (const row of wrapRanges(s, max)) {
+    let a = row.start;
+    let b = row.end;
+    if (continuation) while (a < b && s.charCodeAt(a) === 32) a++;
+    if (!row.hard) while (b > a && s.charCodeAt(b - 1) === 32) b--;
+    if (!(continuation && a === b)) spans.push({ start: a, end: b, tooWide: row.width > max });
+    continuation = !row.hard;
+  }
+  return spans;
+}
+
 /**
  * Word-wraps `s` into display lines of at most `width` columns (`width` below 1 counts as 1).
  * Respects "\n"; breaks at spaces (dropping the spaces at a break), next to wide characters,
@@ -93,18 +119,8 @@ export function wrapRanges(s: string, width: number): Row[] {
 export function wrap(s: string, width: number): string[] {
   const max = normalWidth(width);
   if (s.length <= max && !NON_ASCII_OR_CONTROL.test(s)) return [s];
-  const lines: string[] = [];
-  let continuation = false;
-  for (const row of wrapRanges(s, max)) {
-    let a = row.start;
-    let b = row.end;
-    if (continuation) while (a < b && s.charCodeAt(a) === 32) a++;
-    if (!row.hard) while (b > a && s.charCodeAt(b - 1) === 32) b--;
-    if (!(continuation && a === b)) {
-      const line = s.slice(a, b);
-      lines.push(row.width > max ? truncate(line, max) : line);
-    }
-    continuation = !row.hard;
-  }
-  return lines;
+  return wrapSpans(s, max).map(({ start, end, tooWide }) => {
+    const line = s.slice(start, end);
+    return tooWide ? truncate(line, max) : line;
+  });
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { clockTime, dayLabel, formatBytes, relativeTime } from "../../../src/ui/text/format.ts";
+import {
+  clockTime,
+  dayLabel,
+  fileKind,
+  formatBytes,
+  relativeTime,
+} from "../../../src/ui/text/format.ts";
 
 const at = (...parts: [number, number, number, number?, number?]) => {
   const [y, m, d, h = 12, min = 0] = parts;
@@ -59,5 +65,20 @@ describe("formatBytes", () => {
   it("does not make up sizes for nonsense", () => {
     expect(formatBytes(-1)).toBe("0 B");
     expect(formatBytes(Number.NaN)).toBe("0 B");
+  });
+});
+
+describe("fileKind", () => {
+  it("names a file's kind from its MIME type, else its extension", () => {
+    expect(fileKind("application/pdf", "budget-q3.pdf")).toBe("PDF");
+    expect(fileKind("image/png", null)).toBe("PNG");
+    expect(fileKind("image/svg+xml", "logo")).toBe("SVG");
+    expect(fileKind("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")).toBe(
+      "XLSX",
+    );
+    expect(fileKind("application/octet-stream", "dump.tar.gz")).toBe("GZ");
+    expect(fileKind(null, "notes.md")).toBe("MD");
+    expect(fileKind("", "README")).toBe("");
+    expect(fileKind("application/x-very-long-vendor-type", "a.bin")).toBe("BIN");
   });
 });

@@ -1,0 +1,60 @@
+// Copying inside tmux: with `set-clipboard on` (what the README recommends) the OSC 52
+// that `y` and `Y` send arrives in tmux's paste buffer, from where tmux passes it on.
+import { existsSync } from "node:fs";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+let pane: Pane | undefined;
+
+afterEach(() => {
+  pane?.kill();
+  pane = undefined;
+});
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+});
+
+const buffer = (p: Pane) => {
+  try {
+    return p.tmux("show-buffer");
+  } catch {
+    return ""; // no buffer yet
+  }
+};
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!hasTmux())("the clipboard in tmux", () => {
+  it("puts what y and Y copy in tmux's buffer with set-clipboard on", async () => {
+    pane = startPane({ command: `node ${JSON.stringify(CLI)}`, columns: 120, rows: 40 });
+    const p = pane;
+    p.tmux("set-option", "-s", "set-clipboard", "on");
+    await p.waitFor((s) => s.includes("● online") && s.includes("│▸"), "the list", 30_000);
+    p.send("Enter");
+    await p.waitFor((s) => s.includes("Message bob"), "bob's conversation");
+    p.send("Escape");
+    await p.waitFor((s) => s.includes("y copy"), "the messages pane");
+    const newest = "I think we're ready if QA signs off tomorrow";
+    await p.waitFor((s) => s.includes(newest), "the newest message");
+    p.send("y");
+    await p.waitFor((s) => s.includes("to the clipboard"), "the copy confirmed");
+    await until(() => buffer(p) === newest, "the message in tmux's buffer");
+
+    // Up to bob's attachment: Y copies its address.
+    const before = buffer(p);
+    for (let i = 0; i < 12 && buffer(p) === before; i++) {
+      p.send("k");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      p.send("Y");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(buffer(p)).toBe("https://files.example.com/alice-bob/budget-q3.pdf");
+  });
+});
