@@ -1,8 +1,14 @@
-// The conversation list as the sidebar browses it: the filter tab, a name search, the
+// The conversation list as the sidebar browses it: the filter tab, the search (through
+// every conversation, whatever the filter, matching names loosely, best match first), the
 // selected row (kept on a conversation that exists as the list changes) and the open one.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { fuzzyFilter } from "../fuzzy.ts";
 import { conversationName } from "../names.ts";
-import { type Filter, useConversationList } from "../queries/conversations.ts";
+import {
+  type Filter,
+  useConversationList,
+  useEveryConversation,
+} from "../queries/conversations.ts";
 import { useContacts } from "../session.tsx";
 
 export function useConversationBrowser() {
@@ -11,21 +17,28 @@ export function useConversationBrowser() {
   const [selectedId, setSelectedId] = useState<string>();
   const [search, setSearch] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string>();
+  // While the search text changes, the selection follows the best match; a move stops that.
+  const followBest = useRef(false);
 
-  const list = useConversationList(filter, search !== null);
-  const conversations = useMemo(() => {
-    if (!search) return list.conversations;
-    const q = search.toLowerCase();
-    return list.conversations.filter((c) =>
-      conversationName(c, contacts).toLowerCase().includes(q),
-    );
-  }, [list.conversations, search, contacts]);
+  const filtered = useConversationList(filter);
+  const every = useEveryConversation(search !== null);
+  const searching = Boolean(search?.trim());
+  const list = searching ? every : filtered;
+  const conversations = useMemo(
+    () =>
+      searching
+        ? fuzzyFilter(every.conversations, search ?? "", (c) => conversationName(c, contacts))
+        : filtered.conversations,
+    [searching, every.conversations, filtered.conversations, search, contacts],
+  );
 
   useEffect(() => {
-    if (conversations.length > 0 && !conversations.some((c) => c.id === selectedId)) {
-      setSelectedId(conversations[0]!.id);
+    const best = conversations[0];
+    if (!best) return;
+    if ((followBest.current && searching) || !conversations.some((c) => c.id === selectedId)) {
+      if (best.id !== selectedId) setSelectedId(best.id);
     }
-  }, [conversations, selectedId]);
+  }, [conversations, selectedId, searching]);
 
   return {
     list,
@@ -37,17 +50,25 @@ export function useConversationBrowser() {
       setSearch(null);
     },
     search,
-    setSearch,
+    setSearch(next: string | null) {
+      followBest.current = next !== null;
+      setSearch(next);
+    },
     /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
     endSearch(keep: boolean) {
+      followBest.current = false;
       if (!keep) setSearch(null);
-      else setSearch((s) => (s === "" ? null : s));
+      else setSearch((s) => (s?.trim() ? s : null));
     },
     selectedId,
-    setSelectedId,
+    setSelectedId(id: string) {
+      followBest.current = false;
+      setSelectedId(id);
+    },
     /** The conversation on the right, also selected in the list. */
     openId,
     open(id: string | undefined) {
+      followBest.current = false;
       setOpenId(id);
       if (id !== undefined) setSelectedId(id);
     },
