@@ -2,6 +2,13 @@
 // drop a failed send. Each intent builds its own request and its own status wording.
 import type { Conversation, Message } from "../../api/schema.ts";
 import type { MessageAction } from "../components/MessagePane.tsx";
+import {
+  attachmentFromLine,
+  detach,
+  MAX_ATTACHMENTS,
+  parseComposerInput,
+  textForAttachments,
+} from "../composerCommands.ts";
 import type { Drafts } from "../hooks/useDrafts.ts";
 import type { Item } from "../messageLines.ts";
 import { type OutboxEntry, sendChange, useQueueChange } from "../queries/outbox.ts";
@@ -16,6 +23,8 @@ export type MessageUi = {
   conversations: ConversationActions;
   confirm(prompt: string, run: () => void): void;
   pickReaction(message: Message): void;
+  /** A: the prompt for the URL of a file to attach to `message`. */
+  askAttachment(message: Message): void;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -58,8 +67,63 @@ export function useMessageActions(ui: MessageUi) {
         ui.drafts.endEdit(openId);
         return;
       }
-      queue(sendChange(openId, text), { failure: "Not sent (Enter on it retries)" });
-      ui.drafts.clear(openId);
+      const input = parseComposerInput(text);
+      const attached = ui.drafts.attachmentsOf(openId);
+      switch (input.kind) {
+        case "text": {
+          if (!input.text.trim() && attached.length === 0) return;
+          // The contract wants some text: with none typed, the file names stand in.
+          const body = input.text.trim() ? input.text : textForAttachments(attached);
+          queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
+          ui.drafts.clear(openId);
+          return;
+        }
+        case "attach": {
+          if (attached.length >= MAX_ATTACHMENTS)
+            return status.error(
+              "Not attached",
+              new Error(`a message takes at most ${MAX_ATTACHMENTS} attachments`),
+            );
+          ui.drafts.setAttachments(openId, [...attached, input.attachment]);
+          ui.drafts.clearText(openId);
+          status.info(
+            `Attached ${input.attachment.filename}: it goes with the next message you send (/detach removes it).`,
+          );
+          return;
+        }
+        case "detach": {
+          const left = detach(attached, input.which);
+          if ("reason" in left) return status.error("Nothing removed", new Error(left.reason));
+          ui.drafts.setAttachments(openId, left.list);
+          ui.drafts.clearText(openId);
+          status.info(`Removed ${left.removed.filename}.`);
+          return;
+        }
+        case "refused":
+          return status.error(input.heading, new Error(input.reason));
+        case "unknown":
+          return status.error(
+            `Unknown command ${input.command}`,
+            new Error("the commands are /attach and /detach; // sends a leading /"),
+          );
+      }
+    },
+    /** A on a message: adds the attachment at `url` to it (the server adds it to the ones it has). */
+    attachTo: (message: Message, line: string) => {
+      const input = attachmentFromLine(line);
+      if ("reason" in input) return status.error("Not attached", new Error(input.reason));
+      queue(
+        {
+          kind: "attach",
+          conversationId: message.conversation_id,
+          messageId: message.id,
+          attachments: [input.attachment],
+        },
+        {
+          failure: "Could not add the attachment",
+          success: `Attached ${input.attachment.filename}.`,
+        },
+      );
     },
     /** ↑ on an empty draft: edit your newest message. */
     editLast: (history: readonly Message[]) => {
@@ -127,6 +191,8 @@ export function useMessageActions(ui: MessageUi) {
         if (action === "retry") actions.retry(entry);
         else if (action === "drop") actions.drop(entry);
         else if (action === "copy") actions.copyUnsent(entry);
+        else if (action === "attach")
+          status.info("Not sent yet: A adds attachments to a sent message.");
         else if (entry.status === "pending") status.info("Still sending…");
         return;
       }
@@ -136,6 +202,7 @@ export function useMessageActions(ui: MessageUi) {
       else if (action === "delete") actions.remove(message);
       else if (action === "pin") actions.togglePin(message);
       else if (action === "copy") actions.copy(message);
+      else if (action === "attach") ui.askAttachment(message);
     },
   };
 }

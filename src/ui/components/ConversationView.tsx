@@ -1,5 +1,6 @@
 // The right side of the screen: the open conversation's messages, and below them the
-// composer, the reaction picker or the new-conversation prompt; a note when none is open.
+// composer, the reaction picker, the new-conversation or the attach prompt; a note when
+// none is open.
 import { Box } from "ink";
 import type { Conversation } from "../../api/schema.ts";
 import type { ConversationActions } from "../actions/conversations.ts";
@@ -10,6 +11,7 @@ import type { Item } from "../messageLines.ts";
 import { conversationIcons } from "../names.ts";
 import type { useMessages } from "../queries/history.ts";
 import { myReactions } from "../reactions.ts";
+import { AttachPrompt } from "./AttachPrompt.tsx";
 import { Composer } from "./Composer.tsx";
 import { type MessageAction, MessagePane } from "./MessagePane.tsx";
 import { NewConversation } from "./NewConversation.tsx";
@@ -90,6 +92,15 @@ export function ConversationView(props: Props) {
           onSubmit={(id) => {
             props.closeDialog();
             props.conversations.start(id);
+          }}
+        />
+      ) : dialog?.kind === "attach" ? (
+        <AttachPrompt
+          width={width}
+          onCancel={props.closeDialog}
+          onSubmit={(line) => {
+            props.closeDialog();
+            messages.attachTo(dialog.message, line);
           }}
         />
       ) : open ? (

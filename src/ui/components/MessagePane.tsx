@@ -16,13 +16,22 @@ import { scrollToShow, viewportEndingAt } from "../window.ts";
 import { LineView } from "./Lines.tsx";
 import { Panel } from "./Panel.tsx";
 
-export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
+export type MessageAction =
+  | "react"
+  | "edit"
+  | "delete"
+  | "pin"
+  | "retry"
+  | "drop"
+  | "copy"
+  | "attach";
 
 const ACTIONS = {
   "message.react": "react",
   "message.edit": "edit",
   "message.pin": "pin",
   "message.copy": "copy",
+  "message.attach": "attach",
 } as const satisfies Record<string, MessageAction>;
 
 type Props = {

@@ -1,5 +1,5 @@
 // The one dialog that can be open over the screen: help, the reaction picker, the
-// new-conversation prompt, or a yes/no question, which owns the next key.
+// new-conversation prompt, the attach prompt, or a yes/no question, which owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
@@ -11,6 +11,7 @@ export type Dialog =
   | { kind: "react"; message: Message }
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
+  | { kind: "attach"; message: Message }
   | null;
 
 export function useDialog(status: StatusLine) {

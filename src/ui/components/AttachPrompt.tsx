@@ -1,0 +1,54 @@
+// The prompt A opens on a message: the URL of a file to attach to it (and, after a space, a
+// file name), added by the server to the attachments it has.
+import { Box, Text } from "ink";
+import TextInput from "ink-text-input";
+import { useState } from "react";
+import { matchBinding } from "../bindings.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
+import { useTheme } from "../theme.ts";
+
+type Props = {
+  width: number;
+  onSubmit: (line: string) => void;
+  onCancel: () => void;
+};
+
+export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
+  const theme = useTheme();
+  const [value, setValue] = useState("");
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("attach", input, key)) {
+        case "attach.cancel":
+          onCancel();
+          break;
+        case "attach.add":
+          if (value.trim()) onSubmit(value);
+          break;
+        // Everything else is typing, for the text input only: no global key may see it.
+        case "attach.type":
+          break;
+      }
+      return true;
+    },
+    { priority: PRIORITY.dialog },
+  );
+  return (
+    <Box
+      flexDirection="column"
+      width={width}
+      borderStyle="round"
+      borderColor={theme.focusBorder}
+      paddingX={1}
+    >
+      <Box>
+        <Text bold>attach to this message: </Text>
+        <TextInput value={value} onChange={setValue} placeholder="https://… [file name]" />
+      </Box>
+      <Text color={theme.dim} wrap="truncate-end">
+        an http or https address, then a file name if not the URL's · Enter adds · Esc cancels
+      </Text>
+    </Box>
+  );
+}

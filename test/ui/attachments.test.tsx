@@ -1,0 +1,168 @@
+// Adding attachments: /attach and /detach in the composer, the commands' other rules (//,
+// unknown ones, refused URLs), and A on a message, each checked on screen and in what the
+// embedded server stored.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Api } from "../../src/api/client.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function newest(api: Api, name: string) {
+  const page = await api.messages.list({
+    conversation_id: (await conversationWith(api, name)).id,
+    limit: 1,
+  });
+  return page.data[0]!;
+}
+
+/** Types a line into the composer and presses Enter. */
+async function enter(h: Harness, line: string) {
+  await h.type(line);
+  await h.press(KEYS.enter);
+}
+
+const sent = (text: string) => (s: string) =>
+  new RegExp(`you · \\d\\d:\\d\\d[^\\n]*\\n[^\\n]*${text}`).test(s) && !s.includes("sending…");
+
+describe("/attach in the composer", () => {
+  it("adds several attachments above the draft, /detach removes one, Enter sends them", async () => {
+    harness = await startHarness();
+    const api = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await enter(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
+    await harness.waitFor((s) => s.includes("📎 Plan v2.pdf (application/pdf)"), "the attachment");
+    expect(harness.screen()).toContain("Attached Plan v2.pdf");
+    await enter(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
+    await enter(harness, "/attach https://example.com/notes");
+    await harness.waitFor(
+      (s) =>
+        s.includes("📎 1 Plan v2.pdf (application/pdf)") &&
+        s.includes("📎 2 shot.PNG (image/png)") &&
+        s.includes("📎 3 notes"),
+      "three, numbered",
+    );
+    await enter(harness, "/detach 3");
+    await harness.waitFor((s) => !s.includes("📎 3 notes"), "the third removed");
+    expect(harness.screen()).toContain("Removed notes.");
+    await enter(harness, "the plan and a shot");
+    await harness.waitFor(sent("the plan and a shot"), "the message sent");
+    await harness.waitFor((s) => s.includes("Message bob · Enter sends"), "an empty composer");
+    expect(harness.screen()).not.toContain("📎 1 Plan");
+
+    const message = await newest(api, "bob");
+    expect(message.message).toBe("the plan and a shot");
+    expect(message.attachments).toMatchObject([
+      {
+        file_url: "https://files.example.com/q3/Plan%20v2.pdf",
+        filename: "Plan v2.pdf",
+        file_type: "application/pdf",
+      },
+      { file_url: "http://img.example.com/x?id=7", filename: "shot.PNG", file_type: "image/png" },
+    ]);
+    // Shown in the history as the server has them.
+    expect(harness.screen()).toMatch(/📎 Plan v2\.pdf[\s\S]*📎 shot\.PNG/u);
+  });
+
+  it("sends attachments with nothing typed under their file names", async () => {
+    harness = await startHarness();
+    const api = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await enter(harness, "/attach https://x.test/a/report.csv");
+    await harness.waitFor((s) => s.includes("📎 report.csv (text/csv)"), "the attachment");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(sent("report.csv"), "the message sent");
+    const message = await newest(api, "bob");
+    expect(message.message).toBe("report.csv");
+    expect(message.attachments).toMatchObject([
+      { file_url: "https://x.test/a/report.csv", filename: "report.csv", file_type: "text/csv" },
+    ]);
+  });
+
+  it("refuses a URL that is not http or https, and keeps the draft", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await enter(harness, "/attach javascript:alert(1)");
+    await harness.waitFor(
+      (s) => s.includes("Not attached: only http and https addresses can be attached"),
+      "the refusal",
+    );
+    expect(harness.screen()).toContain("/attach javascript:alert(1)");
+    expect(harness.screen()).not.toMatch(/📎 (alert|javascript)/u);
+  });
+
+  it("says an unknown command is unknown and keeps it; // sends a leading slash", async () => {
+    harness = await startHarness();
+    const api = apiFor(harness.server);
+    await openFirst(harness, "bob");
+    await enter(harness, "/shrug fine");
+    await harness.waitFor((s) => s.includes("Unknown command /shrug"), "the unknown command");
+    expect(harness.screen()).toContain("/shrug fine");
+    await harness.press("\x01"); // Ctrl+A: the start of the line
+    await harness.type("/");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(sent("/shrug fine"), "the message sent");
+    expect((await newest(api, "bob")).message).toBe("/shrug fine");
+  });
+
+  it("keeps a draft's attachments when switching conversations", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await enter(harness, "/attach https://x.test/keep.txt");
+    await harness.waitFor((s) => s.includes("📎 keep.txt (text/plain)"), "the attachment");
+    await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("Message #design") && !s.includes("keep.txt"),
+      "another conversation, without it",
+    );
+    await harness.press(KEYS.escape, KEYS.escape, KEYS.up, KEYS.enter);
+    await harness.waitFor((s) => s.includes("📎 keep.txt (text/plain)"), "the attachment back");
+  });
+});
+
+describe("A on a message", () => {
+  it("asks for a URL and adds it to the message by PUT, next to the ones it had", async () => {
+    harness = await startHarness();
+    const api = apiFor(harness.server);
+    const bob = apiFor(harness.server, 1);
+    const conversation = await conversationWith(bob, "alice");
+    await bob.messages.send({
+      conversation_id: conversation.id,
+      message: "the old deck",
+      attachments: [{ file_url: "https://x.test/deck-v1.key", filename: "deck-v1.key" }],
+    });
+    await openFirst(harness, "bob");
+    await harness.waitFor((s) => s.includes("📎 deck-v1.key"), "the message with its attachment");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => /▸.*bob|bob/.test(s), "the messages pane");
+    await harness.press("A");
+    await harness.waitFor((s) => s.includes("attach to this message:"), "the prompt");
+    await harness.type("ftp://x.test/deck-v2.pdf");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("only http and https"), "the refusal");
+    await harness.press("A");
+    await harness.type("https://x.test/deck-v2.pdf deck v2.pdf");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => /📎 deck-v1\.key[^\n]*\n[^\n]*📎 deck v2\.pdf/u.test(s),
+      "both attachments under the message",
+    );
+    await harness.waitFor((s) => s.includes("Attached deck v2.pdf."), "the confirmation");
+    const message = await newest(api, "bob");
+    expect(message.message).toBe("the old deck");
+    expect(message.attachments).toMatchObject([
+      { file_url: "https://x.test/deck-v1.key", filename: "deck-v1.key" },
+      {
+        file_url: "https://x.test/deck-v2.pdf",
+        filename: "deck v2.pdf",
+        file_type: "application/pdf",
+      },
+    ]);
+    expect(message.updated_at).toBeNull(); // not an edit
+  });
+});
