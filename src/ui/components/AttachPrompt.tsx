@@ -1,11 +1,9 @@
 // The prompt A opens on a message: the URL of a file to attach to it (and, after a space, a
 // file name), added by the server to the attachments it has.
-import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { useTheme } from "../theme.ts";
+import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
   width: number;
@@ -14,7 +12,6 @@ type Props = {
 };
 
 export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
-  const theme = useTheme();
   const [value, setValue] = useState("");
   useKeypress(
     (input, key) => {
@@ -35,20 +32,13 @@ export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
     { priority: PRIORITY.dialog },
   );
   return (
-    <Box
-      flexDirection="column"
+    <PromptBox
       width={width}
-      borderStyle="round"
-      borderColor={theme.focusBorder}
-      paddingX={1}
-    >
-      <Box>
-        <Text bold>attach to this message: </Text>
-        <TextInput value={value} onChange={setValue} placeholder="https://… [file name]" />
-      </Box>
-      <Text color={theme.dim} wrap="truncate-end">
-        an http or https address, then a file name if not the URL's · Enter adds · Esc cancels
-      </Text>
-    </Box>
+      label="attach to this message: "
+      value={value}
+      onChange={setValue}
+      placeholder="https://… [file name]"
+      hint="an http or https address, then a file name if not the URL's · Enter adds · Esc cancels"
+    />
   );
 }
