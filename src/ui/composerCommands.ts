@@ -21,7 +21,7 @@ export type ComposerInput =
 export const COMPOSER_COMMANDS = [
   {
     usage: "/attach URL [file name]",
-    does: "attach a file by its http(s) address (the name from the URL unless given)",
+    does: "attach a file by its http(s) URL (named after it unless given)",
   },
   { usage: "/detach [N]", does: "remove the last attachment, or the Nth" },
   { usage: "//…", does: "send text that starts with / (one / is dropped)" },

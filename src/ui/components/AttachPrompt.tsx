@@ -38,7 +38,7 @@ export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
       value={value}
       onChange={setValue}
       placeholder="https://… [file name]"
-      hint="an http or https address, then a file name if not the URL's · Enter adds · Esc cancels"
+      hint="an http(s) URL, then a name if not the URL's · Enter adds · Esc cancels"
     />
   );
 }
