@@ -110,7 +110,11 @@ export function ConversationView(props: Props) {
           drafts={props.drafts}
           conversationId={open.id}
           label={editing ? "editing" : undefined}
-          placeholder={editing ? "Enter saves · Esc cancels" : `Message ${title} · Enter sends`}
+          placeholder={
+            editing
+              ? "Enter saves · Esc cancels"
+              : `Message ${title} · Enter sends · /attach URL adds a file`
+          }
           onSubmit={messages.submit}
           onEscape={props.onLeaveComposer}
           onEditLast={() => messages.editLast(history.messages)}
