@@ -1,17 +1,50 @@
 // Adding attachments: /attach and /detach in the composer, the commands' other rules (//,
 // unknown ones, refused URLs), and A on a message, each checked on screen and in what the
 // embedded server stored.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
+import { startServer } from "../../src/server/index.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
 let harness: Harness | undefined;
+const cleanups: (() => unknown)[] = [];
 
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * Forwards every request to `target`, but the first PUT's answer never comes back: the
+ * server has done it, the client sees the connection drop.
+ */
+async function answerLostOnce(target: string): Promise<string> {
+  let lost = false;
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const upstream = await fetch(new URL(req.url ?? "/", target), {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    if (req.method === "PUT" && !lost) {
+      lost = true;
+      res.destroy();
+      return;
+    }
+    res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "" });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
 
 async function newest(api: Api, name: string) {
   const page = await api.messages.list({
@@ -164,5 +197,21 @@ describe("A on a message", () => {
       },
     ]);
     expect(message.updated_at).toBeNull(); // not an edit
+  });
+
+  it("adds it once when the answer to the PUT was lost and it is tried again", async () => {
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    cleanups.push(() => server.close());
+    const baseUrl = await answerLostOnce(server.url);
+    harness = await startHarness({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape, "A");
+    await harness.type("https://x.test/once.txt");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Attached once.txt."), "the attachment added", 20_000);
+    const message = await newest(apiFor(server), "bob");
+    expect(
+      message.attachments.filter((a) => a.file_url === "https://x.test/once.txt"),
+    ).toHaveLength(1);
   });
 });
