@@ -108,7 +108,7 @@ export function useMessageActions(ui: MessageUi) {
           );
       }
     },
-    /** A on a message: adds the attachment at `url` to it (the server adds it to the ones it has). */
+    /** The A prompt: adds the file `URL [file name]` names to the message (to the ones it has). */
     attachTo: (message: Message, line: string) => {
       const input = attachmentFromLine(line);
       if ("reason" in input) return status.error("Not attached", new Error(input.reason));
