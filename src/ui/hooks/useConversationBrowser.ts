@@ -1,7 +1,7 @@
 // The conversation list as the sidebar browses it: the filter tab, the search (through
 // every conversation, whatever the filter, matching names loosely, best match first), the
 // selected row (kept on a conversation that exists as the list changes) and the open one.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { fuzzyFilter } from "../fuzzy.ts";
 import { conversationName } from "../names.ts";
 import {
@@ -18,7 +18,7 @@ export function useConversationBrowser() {
   const [search, setSearch] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string>();
   // While the search text changes, the selection follows the best match; a move stops that.
-  const followBest = useRef(false);
+  const [followBest, setFollowBest] = useState(false);
 
   const filtered = useConversationList(filter);
   const every = useEveryConversation(search !== null);
@@ -32,13 +32,18 @@ export function useConversationBrowser() {
     [searching, every.conversations, filtered.conversations, search, contacts],
   );
 
+  // The selection shown: the best match while following it, else the selected row if it is
+  // in the list, else the first. Worked out here rather than only in an effect, so no frame
+  // shows a list without a selection.
+  const best = conversations[0]?.id;
+  const shownId =
+    best !== undefined &&
+    ((followBest && searching) || !conversations.some((c) => c.id === selectedId))
+      ? best
+      : selectedId;
   useEffect(() => {
-    const best = conversations[0];
-    if (!best) return;
-    if ((followBest.current && searching) || !conversations.some((c) => c.id === selectedId)) {
-      if (best.id !== selectedId) setSelectedId(best.id);
-    }
-  }, [conversations, selectedId, searching]);
+    if (shownId !== selectedId) setSelectedId(shownId);
+  }, [shownId, selectedId]);
 
   return {
     list,
@@ -51,24 +56,24 @@ export function useConversationBrowser() {
     },
     search,
     setSearch(next: string | null) {
-      followBest.current = next !== null;
+      setFollowBest(next !== null);
       setSearch(next);
     },
     /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
     endSearch(keep: boolean) {
-      followBest.current = false;
+      setFollowBest(false);
       if (!keep) setSearch(null);
       else setSearch((s) => (s?.trim() ? s : null));
     },
-    selectedId,
+    selectedId: shownId,
     setSelectedId(id: string) {
-      followBest.current = false;
+      setFollowBest(false);
       setSelectedId(id);
     },
     /** The conversation on the right, also selected in the list. */
     openId,
     open(id: string | undefined) {
-      followBest.current = false;
+      setFollowBest(false);
       setOpenId(id);
       if (id !== undefined) setSelectedId(id);
     },
