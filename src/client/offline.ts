@@ -16,6 +16,7 @@ import {
 } from "@tanstack/query-persist-client-core";
 import type { QueryClient } from "@tanstack/react-query";
 import type { Paths } from "../config.ts";
+import type { DraftAttachment } from "../ui/composerCommands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/session.tsx";
@@ -23,7 +24,9 @@ import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */
 const CACHE_VERSION = "parley-cache-1";
-const CARRY_VERSION = 1;
+/** 2: drafts' attachments kept too. A version-1 file (drafts as text only) is still read. */
+const CARRY_VERSION = 2;
+const CARRY_READABLE = new Set<unknown>([1, CARRY_VERSION]);
 /** Kept server data older than this is not shown (it would mislead more than help). */
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** At most this long between a change and its being on disk. */
@@ -155,10 +158,11 @@ export async function keepServerData(
 
 /** The drafts and unsent changes the last run left, if they are this user's. */
 export function loadCarriedOver(files: OfflineFiles): CarriedOver {
-  const kept = readKept(files.carry, files, (k) => k.version === CARRY_VERSION, "unsent work");
+  const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), "unsent work");
   if (!kept) return {};
   return {
     drafts: (kept.drafts ?? {}) as Record<string, string>,
+    attachments: (kept.attachments ?? {}) as Record<string, DraftAttachment[]>,
     changes: (kept.changes ?? []) as QueuedChange[],
   };
 }
@@ -177,12 +181,14 @@ export function keepCarriedOver(session: Session, files: OfflineFiles) {
       version: CARRY_VERSION,
       owner: files.owner,
       drafts,
+      attachments: session.drafts.attachments.get(),
       changes: session.outbox.changes.get(),
     });
   };
   const writer = debouncedWriter(files.carry, produce, SAVE_DELAY_MS);
   const unsubscribe = [
     session.drafts.texts.subscribe(writer.schedule),
+    session.drafts.attachments.subscribe(writer.schedule),
     session.drafts.editing.subscribe(writer.schedule),
     session.outbox.changes.subscribe(writer.schedule),
   ];

@@ -19,7 +19,7 @@ import { useAnywhereKeys } from "./hooks/useAnywhereKeys.ts";
 import { useConversationBrowser } from "./hooks/useConversationBrowser.ts";
 import { useConversationItems } from "./hooks/useConversationItems.ts";
 import { useDialog } from "./hooks/useDialog.ts";
-import { useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
+import { useDraftAttachments, useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
 import { useFocus } from "./hooks/useFocus.ts";
 import { useNotice } from "./hooks/useNotice.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
@@ -102,6 +102,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     confirm: dialogs.confirm,
     pickReaction: (message) => dialogs.show({ kind: "react", message }),
     chooseLink: (links, verb) => dialogs.show({ kind: "links", links, verb }),
+    askAttachment: (message) => dialogs.show({ kind: "attach", message }),
     toComposer: () => setFocus("composer"),
   });
 
@@ -109,11 +110,15 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   useScreenKeys({ focus, cycle, setFocus, browser, dialogs, onQuit, endEdit });
 
   const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
-  const draftRows = useDraftValue(drafts, openId, (draft) => composerHeight(draft, mainWidth));
+  const attached = useDraftAttachments(drafts, openId).length;
+  const draftRows = useDraftValue(drafts, openId, (draft) =>
+    composerHeight(draft, mainWidth, editing ? 0 : attached),
+  );
   const paneHeight = messagePaneHeight(bodyHeight, {
-    composer: dialog?.kind === "new" || !open ? 0 : draftRows,
+    composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
     picker: dialog?.kind === "react" || dialog?.kind === "links",
     newConversation: dialog?.kind === "new",
+    attachPrompt: dialog?.kind === "attach",
   });
   const blocker =
     connection.state === "unauthorized" ||

@@ -15,6 +15,7 @@
 // Where a binding lives is independent of where the help shows it: `SECTION` maps scopes to
 // the help's headings, `SECTIONS` orders them.
 import type { Key } from "ink";
+import { COMPOSER_COMMANDS } from "./composerCommands.ts";
 
 /** Where a binding applies: the pane or dialog whose handler asks for it. */
 export type Scope =
@@ -26,6 +27,7 @@ export type Scope =
   | "search"
   | "message search"
   | "new conversation"
+  | "attach"
   | "reactions"
   | "links"
   | "confirm"
@@ -362,6 +364,14 @@ export const BINDINGS = [
     readme: { does: "copy the message's link or attachment's address (a chooser when several)" },
   },
   {
+    id: "message.attach",
+    scope: "messages",
+    keys: [{ input: "A" }],
+    does: "add an attachment by URL (asks for it)",
+    label: "A",
+    readme: { does: "add an attachment to the message: asks for its URL (and a file name)" },
+  },
+  {
     id: "message.first",
     scope: "messages",
     keys: [{ key: "home" }, { input: "g" }],
@@ -555,6 +565,15 @@ export const BINDINGS = [
     does: "type the id",
   },
   {
+    id: "attach.add",
+    scope: "attach",
+    keys: [{ key: "return" }],
+    does: "add the attachment / cancel",
+    label: "A: URL [file name], Enter, Esc",
+  },
+  { id: "attach.cancel", scope: "attach", keys: [{ key: "escape" }], does: "cancel" },
+  { id: "attach.type", scope: "attach", keys: "other", does: "type the URL and file name" },
+  {
     id: "reaction.previous",
     scope: "reactions",
     keys: [{ key: "leftArrow" }, { input: "h" }],
@@ -704,6 +723,7 @@ export const SECTIONS = [
   "messages",
   "prompts and dialogs",
   "composer",
+  "composer commands",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -716,6 +736,7 @@ export const SECTION: Record<Scope, Section> = {
   search: "prompts and dialogs",
   "message search": "prompts and dialogs",
   "new conversation": "prompts and dialogs",
+  attach: "prompts and dialogs",
   reactions: "prompts and dialogs",
   links: "prompts and dialogs",
   confirm: "prompts and dialogs",
@@ -735,10 +756,14 @@ function sections(row: (binding: Binding) => HelpRow | undefined): HelpSection[]
   })).filter((section) => section.rows.length > 0);
 }
 
-/** The help overlay's table: every labelled binding, by section. */
-export const HELP: HelpSection[] = sections((b) =>
-  b.label === undefined ? undefined : { keys: b.label, does: b.does },
-);
+/** The help overlay's table: every labelled binding, by section; then the composer's commands. */
+export const HELP: HelpSection[] = [
+  ...sections((b) => (b.label === undefined ? undefined : { keys: b.label, does: b.does })),
+  {
+    where: "composer commands",
+    rows: COMPOSER_COMMANDS.map((c) => ({ keys: c.usage, does: c.does })),
+  },
+];
 
 /** The README's "Keys" table, as markdown (test/e2e/help.test.ts holds the README to it). */
 export function readmeKeyTable(): string {

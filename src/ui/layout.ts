@@ -9,16 +9,23 @@ export function screenColumns(columns: number, rows: number): ScreenColumns {
 }
 
 /** Rows below the message pane that are taken by the composer, the picker or a prompt. */
-export type BelowPane = { composer: number; picker: boolean; newConversation: boolean };
+export type BelowPane = {
+  composer: number;
+  picker: boolean;
+  newConversation: boolean;
+  attachPrompt?: boolean;
+};
 
 export const PICKER_ROWS = 3;
 export const NEW_CONVERSATION_ROWS = 9;
+export const ATTACH_PROMPT_ROWS = 4;
 
 /** The message pane gets what is left, never under 4 rows. */
 export function messagePaneHeight(bodyHeight: number, below: BelowPane): number {
   const taken =
     below.composer +
     (below.picker ? PICKER_ROWS : 0) +
-    (below.newConversation ? NEW_CONVERSATION_ROWS : 0);
+    (below.newConversation ? NEW_CONVERSATION_ROWS : 0) +
+    (below.attachPrompt ? ATTACH_PROMPT_ROWS : 0);
   return Math.max(4, bodyHeight - taken);
 }

@@ -155,6 +155,9 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     lines.push(
       ...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key),
     );
+    for (const a of entry.attachments) {
+      lines.push([{ text: `${INDENT}📎 ${sanitize(a.filename || a.file_url)}`, tone: "dim" }]);
+    }
     // Why, under the text, wrapped whole: a reason cut off at the border helps nobody.
     if (entry.status !== "pending" && entry.error) {
       lines.push(...bodyLines(`✗ ${entry.error}`, width, "error"));

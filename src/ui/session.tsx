@@ -4,6 +4,7 @@
 import { createContext, type ReactNode, useContext } from "react";
 import type { Api } from "../api/client.ts";
 import type { Conversation, Message } from "../api/schema.ts";
+import type { DraftAttachment } from "./composerCommands.ts";
 import { type ContactBook, createContactBook } from "./contacts.ts";
 import { createDrafts, type Drafts } from "./hooks/useDrafts.ts";
 import type { QueuedChange } from "./queries/changes.ts";
@@ -46,7 +47,11 @@ export type Session = {
 };
 
 /** What a session carries over from the last one: drafts and the changes not yet sent. */
-export type CarriedOver = { drafts?: Record<string, string>; changes?: readonly QueuedChange[] };
+export type CarriedOver = {
+  drafts?: Record<string, string>;
+  attachments?: Record<string, readonly DraftAttachment[]>;
+  changes?: readonly QueuedChange[];
+};
 
 /** The per-session client state every Session carries. */
 export function createSessionState(carried: CarriedOver = {}): {
@@ -59,7 +64,7 @@ export function createSessionState(carried: CarriedOver = {}): {
     status: createStatusLine(),
     contacts: createContactBook(),
     outbox: createOutbox(carried.changes),
-    drafts: createDrafts(carried.drafts),
+    drafts: createDrafts(carried.drafts, carried.attachments),
   };
 }
 

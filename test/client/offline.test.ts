@@ -160,6 +160,42 @@ describe("drafts and unsent changes", () => {
     expect(loadCarriedOver(files).drafts).toEqual({ conv_1: "my draft" });
   });
 
+  it("keep a draft's attachments, also of a draft with no text", async () => {
+    const p = paths();
+    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const { session: s } = session();
+    const saving = keepCarriedOver(s, files);
+    const attached = [
+      { file_url: "https://x.test/a.png", filename: "a.png", file_type: "image/png" },
+      { file_url: "https://x.test/b", filename: "b" },
+    ];
+    s.drafts.setAttachments("conv_1", attached);
+    s.drafts.setAttachments("conv_2", attached.slice(1));
+    s.drafts.update("conv_2", (d) => ({ ...d, value: "see b", cursor: 5 }));
+    saving.stop();
+    const carried = loadCarriedOver(files);
+    const next = createClientSession({
+      api: { baseUrl: "http://127.0.0.1:9", token: "tok_a" },
+      carried,
+    }).session;
+    expect(next.drafts.attachmentsOf("conv_1")).toEqual(attached);
+    expect(next.drafts.attachmentsOf("conv_2")).toEqual(attached.slice(1));
+    expect(next.drafts.get("conv_2").value).toBe("see b");
+    // Sent: the draft is empty again, attachments and all.
+    next.drafts.clear("conv_1");
+    expect(next.drafts.attachmentsOf("conv_1")).toEqual([]);
+  });
+
+  it("of the version before attachments are still read", () => {
+    const p = paths();
+    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    writePrivateFile(
+      files.carry,
+      JSON.stringify({ version: 1, owner: files.owner, drafts: { conv_1: "x" }, changes: [] }),
+    );
+    expect(loadCarriedOver(files).drafts).toEqual({ conv_1: "x" });
+  });
+
   it("of another user are not loaded", () => {
     const p = paths();
     const mine = offlineFiles(p, "http://chat.example", "tok_a");

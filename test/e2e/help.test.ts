@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
 import { readmeKeyTable } from "../../src/ui/bindings.ts";
+import { readmeCommandTable } from "../../src/ui/composerCommands.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -49,5 +50,11 @@ describe("the README's keys", () => {
     const section = readme.split(/^## Keys\n\n/m)[1]?.split(/\n## /)[0];
     expect(section, "README.md has a ## Keys section").toBeDefined();
     expect(section!.trimEnd()).toBe(readmeKeyTable().trimEnd());
+  });
+
+  it("list the composer's commands, as the command table has them", () => {
+    const section = readme.split(/^## Composer commands\n\n/m)[1]?.split(/\n## /)[0];
+    expect(section, "README.md has a ## Composer commands section").toBeDefined();
+    expect(section).toContain(readmeCommandTable());
   });
 });

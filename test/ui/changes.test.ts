@@ -73,6 +73,31 @@ describe("changes on their way", () => {
     expect(shown[1]).toBe(messages[2]);
   });
 
+  it("show attachments added to a message after the ones it has", () => {
+    const had = {
+      ...message("m1", "one"),
+      attachments: [{ file_url: "https://x.test/a", filename: "a" }],
+    } as Message;
+    const [shown] = changedMessages(
+      [had],
+      [
+        queued({
+          kind: "attach",
+          conversationId: "c1",
+          messageId: "m1",
+          attachments: [
+            { file_url: "https://x.test/b.png", filename: "b.png", file_type: "image/png" },
+          ],
+        }),
+      ],
+    );
+    expect(shown!.attachments).toMatchObject([
+      { file_url: "https://x.test/a", filename: "a" },
+      { file_url: "https://x.test/b.png", filename: "b.png", file_type: "image/png" },
+    ]);
+    expect(isPending(shown!)).toBe(true);
+  });
+
   it("refused ones show no more", () => {
     const messages = [message("m1", "one")];
     const shown = changedMessages(messages, [

@@ -73,6 +73,48 @@ describe("the outbox", () => {
     expect(texts.indexOf("first while away")).toBeLessThan(texts.indexOf("second while away"));
   });
 
+  it("queues attachments while the server is gone: a send with them, and A on a message, once each", async () => {
+    const server = await restartableServer();
+    harness = await startHarness({ server: server.first, pollPace });
+    await openFirst(harness, "bob");
+    await server.stop();
+
+    await harness.type("/attach https://x.test/away.png");
+    await harness.press(KEYS.enter);
+    await harness.type("sent with a picture");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => /sent with a picture[^\n]*\n[^\n]*📎 away\.png/u.test(s) && s.includes("not sent yet"),
+      "the send waiting, with its attachment",
+    );
+    // A on the message above the send: shown on it at once.
+    await harness.press(KEYS.escape, KEYS.up, "A");
+    await harness.type("https://x.test/later.pdf");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("📎 later.pdf") && s.includes("2 queued"),
+      "the attachment shown, two changes queued",
+    );
+
+    await server.start();
+    await harness.waitFor(
+      (s) => s.includes("● online") && !s.includes("not sent") && s.includes("Attached later.pdf."),
+      "the queue carried out",
+      20_000,
+    );
+    const alice = apiFor(server.first);
+    const chat = await conversationWith(alice, "bob");
+    const page = await alice.messages.list({ conversation_id: chat.id, limit: 2 });
+    const [sent, before] = page.data;
+    expect(sent?.message).toBe("sent with a picture");
+    expect(sent?.attachments).toMatchObject([
+      { file_url: "https://x.test/away.png", filename: "away.png", file_type: "image/png" },
+    ]);
+    expect(
+      before?.attachments.filter((a) => a.file_url === "https://x.test/later.pdf"),
+    ).toHaveLength(1);
+  });
+
   it("shows the server's reason for a refusal and keeps a refused send's text", async () => {
     harness = await startHarness({ pollPace });
     const alice = apiFor(harness.server);

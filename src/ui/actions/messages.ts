@@ -3,6 +3,13 @@
 // status wording.
 import type { Conversation, Message } from "../../api/schema.ts";
 import type { MessageAction } from "../components/MessagePane.tsx";
+import {
+  attachmentFromLine,
+  detach,
+  MAX_ATTACHMENTS,
+  parseComposerInput,
+  textForAttachments,
+} from "../composerCommands.ts";
 import type { Drafts } from "../hooks/useDrafts.ts";
 import { type MessageLink, messageLinks } from "../links.ts";
 import type { Item } from "../messageLines.ts";
@@ -21,6 +28,8 @@ export type MessageUi = {
   pickReaction(message: Message): void;
   /** Several links to choose from, for `o` (open) or `Y` (copy). */
   chooseLink(links: readonly MessageLink[], verb: "open" | "copy"): void;
+  /** A: the prompt for the URL of a file to attach to `message`. */
+  askAttachment(message: Message): void;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -98,8 +107,63 @@ export function useMessageActions(ui: MessageUi) {
         ui.drafts.endEdit(openId);
         return;
       }
-      queue(sendChange(openId, text), { failure: "Not sent (Enter on it retries)" });
-      ui.drafts.clear(openId);
+      const input = parseComposerInput(text);
+      const attached = ui.drafts.attachmentsOf(openId);
+      switch (input.kind) {
+        case "text": {
+          if (!input.text.trim() && attached.length === 0) return;
+          // The contract wants some text: with none typed, the file names stand in.
+          const body = input.text.trim() ? input.text : textForAttachments(attached);
+          queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
+          ui.drafts.clear(openId);
+          return;
+        }
+        case "attach": {
+          if (attached.length >= MAX_ATTACHMENTS)
+            return status.error(
+              "Not attached",
+              new Error(`a message takes at most ${MAX_ATTACHMENTS} attachments`),
+            );
+          ui.drafts.setAttachments(openId, [...attached, input.attachment]);
+          ui.drafts.clearText(openId);
+          status.info(
+            `Attached ${input.attachment.filename}: it goes with the next message you send (/detach removes it).`,
+          );
+          return;
+        }
+        case "detach": {
+          const left = detach(attached, input.which);
+          if ("reason" in left) return status.error("Nothing removed", new Error(left.reason));
+          ui.drafts.setAttachments(openId, left.list);
+          ui.drafts.clearText(openId);
+          status.info(`Removed ${left.removed.filename}.`);
+          return;
+        }
+        case "refused":
+          return status.error(input.heading, new Error(input.reason));
+        case "unknown":
+          return status.error(
+            `Unknown command ${input.command}`,
+            new Error("the commands are /attach and /detach; // sends a leading /"),
+          );
+      }
+    },
+    /** The A prompt: adds the file `URL [file name]` names to the message (to the ones it has). */
+    attachTo: (message: Message, line: string) => {
+      const input = attachmentFromLine(line);
+      if ("reason" in input) return status.error("Not attached", new Error(input.reason));
+      queue(
+        {
+          kind: "attach",
+          conversationId: message.conversation_id,
+          messageId: message.id,
+          attachments: [input.attachment],
+        },
+        {
+          failure: "Could not add the attachment",
+          success: `Attached ${input.attachment.filename}.`,
+        },
+      );
     },
     /** ↑ on an empty draft: edit your newest message. */
     editLast: (history: readonly Message[]) => {
@@ -171,6 +235,8 @@ export function useMessageActions(ui: MessageUi) {
         else if (action === "copy") actions.copyUnsent(entry);
         else if (action === "open" || action === "copyLink")
           links({ message: entry.text, attachments: [] }, action === "open" ? "open" : "copy");
+        else if (action === "attach")
+          status.info("Not sent yet: A adds attachments to a sent message.");
         else if (entry.status === "pending") status.info("Still sending…");
         return;
       }
@@ -182,6 +248,7 @@ export function useMessageActions(ui: MessageUi) {
       else if (action === "copy") actions.copy(message);
       else if (action === "open") links(message, "open");
       else if (action === "copyLink") links(message, "copy");
+      else if (action === "attach") ui.askAttachment(message);
     },
   };
 }

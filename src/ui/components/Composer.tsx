@@ -1,11 +1,15 @@
 // The composer: a multi-line draft edited by grapheme (see editor.ts for why this is not
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
-// your last message, a bracketed paste of several lines becomes one draft.
+// your last message, a bracketed paste of several lines becomes one draft. The draft's
+// attachments (added with /attach) show above its text, one `📎 name (type)` row each.
 import { type Key, Text } from "ink";
 import { matchBinding } from "../bindings.ts";
+import { attachmentLabel, type DraftAttachment } from "../composerCommands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
-import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
+import { type Drafts, useDraft, useDraftAttachments } from "../hooks/useDrafts.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
+import { useStore } from "../store.ts";
+import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 import { Panel } from "./Panel.tsx";
@@ -24,10 +28,26 @@ type Props = {
   onEditLast: () => void;
 };
 
-/** Rows the composer needs for this draft at this width, borders included. */
-export function composerHeight(draft: EditorState, width: number): number {
+/** At most this many attachment rows; with more, the last says how many are not shown. */
+const ATTACHMENT_ROWS = 4;
+
+/** The rows that show a draft's attachments. */
+function attachmentRows(list: readonly DraftAttachment[]): string[] {
+  const numbered = list.map((a, i) => {
+    const label = attachmentLabel(a);
+    return list.length > 1 ? label.replace("📎 ", `📎 ${i + 1} `) : label;
+  });
+  if (numbered.length <= ATTACHMENT_ROWS) return numbered;
+  const shown = numbered.slice(0, ATTACHMENT_ROWS - 1);
+  return [...shown, `📎 … ${numbered.length - shown.length} more (/detach N removes one)`];
+}
+
+/** Rows the composer needs for this draft (and its attachments) at this width, borders included. */
+export function composerHeight(draft: EditorState, width: number, attachments = 0): number {
   const lines = layoutDraft(draft, Math.max(1, width - 4)).lines.length;
-  return Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) + 2;
+  return (
+    Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) + 2 + Math.min(ATTACHMENT_ROWS, attachments)
+  );
 }
 
 const segmenter = new Intl.Segmenter();
@@ -51,6 +71,10 @@ export function Composer(props: Props) {
   const theme = useTheme();
   const { drafts, conversationId, focused } = props;
   const draft = useDraft(drafts, conversationId);
+  // An edit borrows the composer: the draft's attachments wait aside with its text.
+  const editing = useStore(drafts.editing) !== null;
+  const attached = useDraftAttachments(drafts, conversationId);
+  const attachments = editing ? [] : attached;
   const edit = (change: (current: EditorState) => EditorState) =>
     drafts.update(conversationId, change);
   const inner = Math.max(1, props.width - 4);
@@ -58,7 +82,7 @@ export function Composer(props: Props) {
     (input: string, key: Key) => {
       const action = matchBinding("composer", input, key);
       if (action === "composer.send") {
-        if (draft.value.trim()) props.onSubmit(draft.value);
+        if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
         return true;
       }
       if (action === "composer.back") {
@@ -105,8 +129,20 @@ export function Composer(props: Props) {
   const first = Math.max(0, Math.min(layout.cursorLine - rows + 1, layout.lines.length - rows));
   const shown = layout.lines.slice(first, first + rows);
   const empty = draft.value === "";
+  const attachmentLines = attachmentRows(attachments);
   return (
-    <Panel width={props.width} height={rows + 2} focused={focused} paddingX={1}>
+    <Panel
+      width={props.width}
+      height={rows + 2 + attachmentLines.length}
+      focused={focused}
+      paddingX={1}
+    >
+      {attachmentLines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole
+        <Text key={i} color={theme.accent} wrap="truncate-end">
+          {screenText(line)}
+        </Text>
+      ))}
       {empty ? (
         <Text wrap="truncate-end">
           {focused ? <Text inverse> </Text> : null}

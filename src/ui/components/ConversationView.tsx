@@ -1,6 +1,6 @@
 // The right side of the screen: the open conversation's messages, and below them the
-// composer, the reaction picker, the link chooser or the new-conversation prompt; a note
-// when none is open.
+// composer, the reaction picker, the link chooser, the new-conversation or the attach
+// prompt; a note when none is open.
 import { Box } from "ink";
 import type { Conversation } from "../../api/schema.ts";
 import type { ConversationActions } from "../actions/conversations.ts";
@@ -11,6 +11,7 @@ import type { Item } from "../messageLines.ts";
 import { conversationIcons } from "../names.ts";
 import type { useMessages } from "../queries/history.ts";
 import { myReactions } from "../reactions.ts";
+import { AttachPrompt } from "./AttachPrompt.tsx";
 import { Composer } from "./Composer.tsx";
 import { LinkPicker } from "./LinkPicker.tsx";
 import { type MessageAction, MessagePane } from "./MessagePane.tsx";
@@ -109,6 +110,15 @@ export function ConversationView(props: Props) {
             props.conversations.start(id);
           }}
         />
+      ) : dialog?.kind === "attach" ? (
+        <AttachPrompt
+          width={width}
+          onCancel={props.closeDialog}
+          onSubmit={(line) => {
+            props.closeDialog();
+            messages.attachTo(dialog.message, line);
+          }}
+        />
       ) : open ? (
         <Composer
           width={width}
@@ -116,7 +126,11 @@ export function ConversationView(props: Props) {
           drafts={props.drafts}
           conversationId={open.id}
           label={editing ? "editing" : undefined}
-          placeholder={editing ? "Enter saves · Esc cancels" : `Message ${title} · Enter sends`}
+          placeholder={
+            editing
+              ? "Enter saves · Esc cancels"
+              : `Message ${title} · Enter sends · /attach URL adds a file`
+          }
           onSubmit={messages.submit}
           onEscape={props.onLeaveComposer}
           onEditLast={() => messages.editLast(history.messages)}

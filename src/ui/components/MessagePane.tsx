@@ -32,7 +32,8 @@ export type MessageAction =
   | "drop"
   | "copy"
   | "open"
-  | "copyLink";
+  | "copyLink"
+  | "attach";
 
 const ACTIONS = {
   "message.react": "react",
@@ -41,6 +42,7 @@ const ACTIONS = {
   "message.copy": "copy",
   "message.open": "open",
   "message.copyLink": "copyLink",
+  "message.attach": "attach",
 } as const satisfies Record<string, MessageAction>;
 
 type Props = {

@@ -1,14 +1,13 @@
 // The prompt for a new conversation: a contact id (ct_…) or a group id (grp_…),
 // with the contacts seen so far suggested below it.
-import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
+import { Text } from "ink";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
-import { useTheme } from "../theme.ts";
+import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
   width: number;
@@ -18,7 +17,6 @@ type Props = {
 };
 
 export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
-  const theme = useTheme();
   const contacts = useContacts();
   const [value, setValue] = useState("");
   const [pick, setPick] = useState(-1);
@@ -57,32 +55,22 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
     { priority: PRIORITY.dialog },
   );
   return (
-    <Box
-      flexDirection="column"
+    <PromptBox
       width={width}
-      borderStyle="round"
-      borderColor={theme.focusBorder}
-      paddingX={1}
+      label="new conversation with: "
+      value={value}
+      onChange={(v) => {
+        setValue(v);
+        setPick(-1);
+      }}
+      placeholder="ct_… or grp_…"
+      hint="↑↓ pick a contact seen so far · Enter starts · Esc cancels"
     >
-      <Box>
-        <Text bold>new conversation with: </Text>
-        <TextInput
-          value={value}
-          onChange={(v) => {
-            setValue(v);
-            setPick(-1);
-          }}
-          placeholder="ct_… or grp_…"
-        />
-      </Box>
       {suggestions.map((c, i) => (
         <Text key={c.id} inverse={i === pick} wrap="truncate-end">
           {truncate(`  ${screenText(c.username)}  ${screenText(c.id)}`, width - 4)}
         </Text>
       ))}
-      <Text color={theme.dim} wrap="truncate-end">
-        ↑↓ pick a contact seen so far · Enter starts · Esc cancels
-      </Text>
-    </Box>
+    </PromptBox>
   );
 }

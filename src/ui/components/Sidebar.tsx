@@ -170,7 +170,7 @@ export function Sidebar(props: Props) {
           <TextInput
             value={props.search ?? ""}
             onChange={props.onSearchChange}
-            placeholder="search by name · Enter opens · Esc clears"
+            placeholder="any conversation by name · Enter opens · Esc clears"
           />
         </Box>
       ) : null}

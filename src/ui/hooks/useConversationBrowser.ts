@@ -1,10 +1,16 @@
-// The conversation list as the sidebar browses it: the filter tab, a name search, the
+// The conversation list as the sidebar browses it: the filter tab, the search (through
+// every conversation, whatever the filter, matching names loosely, best match first), the
 // selected row (kept on a conversation that exists as the list changes) and the open one,
 // with when it was last opened before (where its unread messages start).
 import { useEffect, useMemo, useState } from "react";
 import type { Conversation } from "../../api/schema.ts";
+import { fuzzyFilter } from "../fuzzy.ts";
 import { conversationName } from "../names.ts";
-import { type Filter, useConversationList } from "../queries/conversations.ts";
+import {
+  type Filter,
+  useConversationList,
+  useEveryConversation,
+} from "../queries/conversations.ts";
 import { useFindUnread } from "../queries/previews.ts";
 import { useContacts, useMe } from "../session.tsx";
 
@@ -16,21 +22,33 @@ export function useConversationBrowser() {
   const [opened, setOpened] = useState<{ id: string; lastOpenedAt: number | null }>();
   const openId = opened?.id;
   const findUnread = useFindUnread(useMe());
+  // While the search text changes, the selection follows the best match; a move stops that.
+  const [followBest, setFollowBest] = useState(false);
 
-  const list = useConversationList(filter, search !== null);
-  const conversations = useMemo(() => {
-    if (!search) return list.conversations;
-    const q = search.toLowerCase();
-    return list.conversations.filter((c) =>
-      conversationName(c, contacts).toLowerCase().includes(q),
-    );
-  }, [list.conversations, search, contacts]);
+  const filtered = useConversationList(filter);
+  const every = useEveryConversation(search !== null);
+  const searching = Boolean(search?.trim());
+  const list = searching ? every : filtered;
+  const conversations = useMemo(
+    () =>
+      searching
+        ? fuzzyFilter(every.conversations, search ?? "", (c) => conversationName(c, contacts))
+        : filtered.conversations,
+    [searching, every.conversations, filtered.conversations, search, contacts],
+  );
 
+  // The selection shown: the best match while following it, else the selected row if it is
+  // in the list, else the first. Worked out here rather than only in an effect, so no frame
+  // shows a list without a selection.
+  const best = conversations[0]?.id;
+  const shownId =
+    best !== undefined &&
+    ((followBest && searching) || !conversations.some((c) => c.id === selectedId))
+      ? best
+      : selectedId;
   useEffect(() => {
-    if (conversations.length > 0 && !conversations.some((c) => c.id === selectedId)) {
-      setSelectedId(conversations[0]!.id);
-    }
-  }, [conversations, selectedId]);
+    if (shownId !== selectedId) setSelectedId(shownId);
+  }, [shownId, selectedId]);
 
   return {
     list,
@@ -42,14 +60,21 @@ export function useConversationBrowser() {
       setSearch(null);
     },
     search,
-    setSearch,
+    setSearch(next: string | null) {
+      setFollowBest(next !== null);
+      setSearch(next);
+    },
     /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
     endSearch(keep: boolean) {
+      setFollowBest(false);
       if (!keep) setSearch(null);
-      else setSearch((s) => (s === "" ? null : s));
+      else setSearch((s) => (s?.trim() ? s : null));
     },
-    selectedId,
-    setSelectedId,
+    selectedId: shownId,
+    setSelectedId(id: string) {
+      setFollowBest(false);
+      setSelectedId(id);
+    },
     /** The conversation on the right, also selected in the list. */
     openId,
     /**
@@ -58,6 +83,7 @@ export function useConversationBrowser() {
      */
     lastOpenedBefore: opened?.lastOpenedAt ?? null,
     open(conversation: Conversation | undefined) {
+      setFollowBest(false);
       setOpened(conversation && { id: conversation.id, lastOpenedAt: conversation.last_opened_at });
       if (conversation !== undefined) setSelectedId(conversation.id);
     },

@@ -1,5 +1,6 @@
 // The one dialog that can be open over the screen: help, the reaction picker, the link
-// chooser, the new-conversation prompt, or a yes/no question, which owns the next key.
+// chooser, the new-conversation prompt, the attach prompt, or a yes/no question, which
+// owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
@@ -13,6 +14,7 @@ export type Dialog =
   | { kind: "links"; links: readonly MessageLink[]; verb: "open" | "copy" }
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
+  | { kind: "attach"; message: Message }
   | null;
 
 export function useDialog(status: StatusLine) {

@@ -1,5 +1,6 @@
-// One draft per conversation, kept while switching, and the edit of one of your own
-// messages, which borrows the composer and gives the draft back when it ends.
+// One draft per conversation (its text, and the attachments added with /attach), kept
+// while switching, and the edit of one of your own messages, which borrows the composer and
+// gives the draft back when it ends.
 //
 // Drafts live in a store outside React state: only the composer subscribes to the text,
 // the screen only to how many rows it needs. A keystroke then re-renders the composer,
@@ -7,20 +8,27 @@
 // process renders every session).
 import { useSyncExternalStore } from "react";
 import type { Message } from "../../api/schema.ts";
+import type { DraftAttachment } from "../composerCommands.ts";
 import { type EditorState, fromText } from "../editor.ts";
 import { useSession } from "../session.tsx";
 import { createStore } from "../store.ts";
 
 const EMPTY_DRAFT = fromText("");
+const NO_ATTACHMENTS: readonly DraftAttachment[] = [];
 
 export type Editing = { message: Message; savedDraft: EditorState } | null;
 
 export type Drafts = ReturnType<typeof createDrafts>;
 
-export function createDrafts(initial: Readonly<Record<string, string>> = {}) {
+export function createDrafts(
+  initial: Readonly<Record<string, string>> = {},
+  initialAttachments: Readonly<Record<string, readonly DraftAttachment[]>> = {},
+) {
   const texts = createStore<Readonly<Record<string, EditorState>>>(
     Object.fromEntries(Object.entries(initial).map(([id, text]) => [id, fromText(text)])),
   );
+  const attachments =
+    createStore<Readonly<Record<string, readonly DraftAttachment[]>>>(initialAttachments);
   const editing = createStore<Editing>(null);
   const get = (id: string | undefined) => (id && texts.get()[id]) || EMPTY_DRAFT;
   // Keys can arrive several in one read and are handled before React re-renders, so
@@ -28,12 +36,29 @@ export function createDrafts(initial: Readonly<Record<string, string>> = {}) {
   const update = (id: string | undefined, edit: (current: EditorState) => EditorState) => {
     if (id) texts.set((all) => ({ ...all, [id]: edit(all[id] ?? EMPTY_DRAFT) }));
   };
+  const attachmentsOf = (id: string | undefined) => (id && attachments.get()[id]) || NO_ATTACHMENTS;
+  const setAttachments = (id: string | undefined, list: readonly DraftAttachment[]) => {
+    if (!id) return;
+    attachments.set((all) => {
+      const { [id]: _, ...others } = all;
+      return list.length > 0 ? { ...others, [id]: list } : others;
+    });
+  };
   return {
     texts,
     editing,
     get,
     update,
-    clear: (id: string | undefined) => update(id, () => EMPTY_DRAFT),
+    attachments,
+    attachmentsOf,
+    setAttachments,
+    /** Empties the draft's text (a command in it was carried out). */
+    clearText: (id: string | undefined) => update(id, () => EMPTY_DRAFT),
+    /** Empties the draft: its text and its attachments (it was sent). */
+    clear: (id: string | undefined) => {
+      update(id, () => EMPTY_DRAFT);
+      setAttachments(id, NO_ATTACHMENTS);
+    },
     /** Puts `message` in the composer; the draft waits until the edit ends. */
     startEdit(id: string | undefined, message: Message) {
       editing.set((current) => ({ message, savedDraft: current?.savedDraft ?? get(id) }));
@@ -71,4 +96,13 @@ export function useDraftValue<T>(
 ): T {
   const read = () => select(drafts.get(id));
   return useSyncExternalStore(drafts.texts.subscribe, read, read);
+}
+
+/** The attachments of one conversation's draft. */
+export function useDraftAttachments(
+  drafts: Drafts,
+  id: string | undefined,
+): readonly DraftAttachment[] {
+  const read = () => drafts.attachmentsOf(id);
+  return useSyncExternalStore(drafts.attachments.subscribe, read, read);
 }

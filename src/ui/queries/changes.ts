@@ -2,12 +2,26 @@
 // sends, and how it shows on screen until the server has it. Pure, so the outbox can keep
 // changes on disk and the screen can lay them over what the server last said.
 import { isApiError } from "../../api/errors.ts";
-import type { Conversation, Message, UpdateConversationParams } from "../../api/schema.ts";
+import type {
+  Attachment,
+  Conversation,
+  Message,
+  NewAttachment,
+  UpdateConversationParams,
+} from "../../api/schema.ts";
 import { withReactors } from "../reactions.ts";
 
 export type Change =
-  | { kind: "send"; conversationId: string; text: string; idempotencyKey: string }
+  | {
+      kind: "send";
+      conversationId: string;
+      text: string;
+      idempotencyKey: string;
+      attachments?: NewAttachment[];
+    }
   | { kind: "edit"; conversationId: string; messageId: string; text: string }
+  /** Attachments added to a message (a PUT adds them to the ones it has). */
+  | { kind: "attach"; conversationId: string; messageId: string; attachments: NewAttachment[] }
   | {
       kind: "react";
       conversationId: string;
@@ -32,6 +46,8 @@ export type QueuedChange = {
   status: ChangeStatus;
   /** The last error: the server's reason for a refusal, or why it is still waiting. */
   error?: string;
+  /** Tried before: it may have reached the server though its answer never came. */
+  tried?: boolean;
   /** What the status bar says if it fails, and once it is done. */
   failure: string;
   success?: string;
@@ -73,10 +89,27 @@ export function changedMessage(message: Message, changes: readonly QueuedChange[
     if (change.kind === "edit")
       result = { ...result, message: change.text, updated_at: Math.floor(queuedAt / 1000) };
     else if (change.kind === "react") result = withReactors(result, change.name, change.users);
+    else if (change.kind === "attach")
+      result = {
+        ...result,
+        attachments: [...result.attachments, ...change.attachments.map(shownAttachment)],
+      };
     else if (change.kind === "deleteMessage") result = null;
   }
   if (result && result !== message) pending.add(result);
   return result;
+}
+
+/** An attachment on its way, as it shows until the server has it. */
+export function shownAttachment(a: NewAttachment): Attachment {
+  return {
+    filename: a.filename ?? null,
+    file_url: a.file_url,
+    url: null,
+    file_type: a.file_type ?? null,
+    file_size: a.file_size ?? null,
+    created_at: null,
+  };
 }
 
 /** The messages of one conversation as they will be after the changes on their way. */

@@ -59,10 +59,18 @@ export function conversationListOptions(session: Session, params: ListConversati
   });
 }
 
-function useConversationPages(params: ListConversationsParams, enabled: boolean) {
+function useConversationPages(params: ListConversationsParams, enabled: boolean, poll = true) {
   const query = useInfiniteQuery({ ...conversationListOptions(useSession(), params), enabled });
-  usePoll(keys.conversations.list(params), usePollPace().listMs, enabled);
+  usePoll(keys.conversations.list(params), usePollPace().listMs, enabled && poll);
   return query;
+}
+
+/** Fetches the next page of a list until it has them all, while `enabled`. */
+function useLoadAll(pages: ReturnType<typeof useConversationPages>, enabled: boolean): void {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
+  useEffect(() => {
+    if (enabled && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [enabled, hasNextPage, isFetchingNextPage, fetchNextPage]);
 }
 
 export type ConversationList = {
@@ -73,19 +81,13 @@ export type ConversationList = {
   loadMore: () => void;
 };
 
-export function useConversationList(filter: Filter, loadEverything = false): ConversationList {
+export function useConversationList(filter: Filter): ConversationList {
   const isAll = filter === "all";
   const first = useConversationPages(isAll ? PINNED_FIRST : FILTER_PARAMS[filter], true);
   const rest = useConversationPages(UNPINNED, isAll);
-  const { hasNextPage: pinnedMore, isFetchingNextPage: pinnedFetching, fetchNextPage } = first;
-  useEffect(() => {
-    // The pinned part of "All" is loaded whole; so is any list being searched.
-    if ((isAll || loadEverything) && pinnedMore && !pinnedFetching) void fetchNextPage();
-  }, [isAll, loadEverything, pinnedMore, pinnedFetching, fetchNextPage]);
+  // The pinned part of "All" is loaded whole.
+  useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
-  useEffect(() => {
-    if (loadEverything && tail.hasNextPage && !tail.isFetchingNextPage) void tail.fetchNextPage();
-  }, [loadEverything, tail]);
   const changes = useQueuedChanges();
   const conversations = useMemo(() => {
     const seen = new Set<string>();
@@ -111,6 +113,44 @@ export function useConversationList(filter: Filter, loadEverything = false): Con
     loadMore: () => {
       if (tail.hasNextPage && !tail.isFetchingNextPage) void tail.fetchNextPage();
     },
+  };
+}
+
+/**
+ * Every conversation whatever the filter (pinned, the rest, then the archived), each list
+ * loaded whole, while `enabled`: what the conversation search looks through. Not polled
+ * here: the lists are fetched when the search opens, and the one on screen keeps polling.
+ */
+export function useEveryConversation(enabled: boolean): ConversationList {
+  const pinned = useConversationPages(PINNED_FIRST, enabled, false);
+  const rest = useConversationPages(UNPINNED, enabled, false);
+  const archived = useConversationPages(FILTER_PARAMS.archived, enabled, false);
+  useLoadAll(pinned, enabled);
+  useLoadAll(rest, enabled);
+  useLoadAll(archived, enabled);
+  const changes = useQueuedChanges();
+  const conversations = useMemo(() => {
+    const seen = new Set<string>();
+    const out: Conversation[] = [];
+    for (const data of [pinned.data, rest.data, archived.data]) {
+      for (const page of data?.pages ?? []) {
+        for (const listed of page.data) {
+          const c = changedConversation(listed, changes);
+          if (!c || seen.has(c.id)) continue;
+          seen.add(c.id);
+          out.push(c);
+        }
+      }
+    }
+    return out;
+  }, [pinned.data, rest.data, archived.data, changes]);
+  const all = [pinned, rest, archived];
+  return {
+    conversations,
+    isLoading: all.some((q) => q.isLoading),
+    error: all.find((q) => q.error)?.error ?? null,
+    hasMore: all.some((q) => q.hasNextPage),
+    loadMore: () => {},
   };
 }
 

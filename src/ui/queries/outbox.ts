@@ -14,7 +14,7 @@
 import { MutationObserver, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { newIdempotencyKey } from "../../api/client.ts";
-import type { Conversation, Message } from "../../api/schema.ts";
+import type { Conversation, Message, NewAttachment } from "../../api/schema.ts";
 import { learnIdentity, type Session, useSession } from "../session.tsx";
 import { createStore, type Store, useStore } from "../store.ts";
 import { mapConversations, mapMessages, prependMessage } from "./cache.ts";
@@ -78,8 +78,18 @@ export function useQueueChange(): (
 }
 
 /** A new message, under a new idempotency key. */
-export function sendChange(conversationId: string, text: string): Change {
-  return { kind: "send", conversationId, text, idempotencyKey: newIdempotencyKey() };
+export function sendChange(
+  conversationId: string,
+  text: string,
+  attachments: readonly NewAttachment[] = [],
+): Change {
+  return {
+    kind: "send",
+    conversationId,
+    text,
+    idempotencyKey: newIdempotencyKey(),
+    ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
+  };
 }
 
 /** Every change still queued or refused, oldest first. */
@@ -92,6 +102,7 @@ export type OutboxEntry = {
   id: string;
   conversationId: string;
   text: string;
+  attachments: readonly NewAttachment[];
   idempotencyKey: string;
   status: "pending" | "waiting" | "failed";
   error?: string;
@@ -109,6 +120,7 @@ export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
         id: c.id,
         conversationId,
         text: c.change.text,
+        attachments: c.change.attachments ?? [],
         idempotencyKey: c.change.idempotencyKey,
         status: c.status === "failed" ? "failed" : c.error ? "waiting" : "pending",
         error: c.error,
@@ -119,17 +131,47 @@ export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
   }, [changes, conversationId]);
 }
 
-/** Carries out one change; resolves with what the server answered (nothing for a delete). */
-async function perform(session: Session, change: Change): Promise<Message | Conversation | null> {
+/**
+ * The attachments the message does not have yet. A PUT adds and has no idempotency key, so
+ * a try after one whose answer never came (a timeout, a restart) looks first, rather than
+ * adding the same files twice.
+ */
+function notYetOn(message: Message, attachments: readonly NewAttachment[]): NewAttachment[] {
+  const has = new Set(message.attachments.map((a) => a.file_url ?? a.url));
+  return attachments.filter((a) => !has.has(a.file_url));
+}
+
+/**
+ * Carries out one change; resolves with what the server answered (nothing for a delete).
+ * `retried`: an earlier try may have reached the server without its answer reaching us.
+ */
+async function perform(
+  session: Session,
+  change: Change,
+  retried: boolean,
+): Promise<Message | Conversation | null> {
   const { api } = session;
   switch (change.kind) {
     case "send":
       return api.messages.send(
-        { conversation_id: change.conversationId, message: change.text },
+        {
+          conversation_id: change.conversationId,
+          message: change.text,
+          attachments: change.attachments,
+        },
         { idempotencyKey: change.idempotencyKey },
       );
     case "edit":
       return api.messages.update(change.messageId, { message: change.text });
+    case "attach": {
+      if (!retried)
+        return api.messages.update(change.messageId, { attachments: change.attachments });
+      const message = await api.messages.get(change.messageId);
+      const missing = notYetOn(message, change.attachments);
+      return missing.length > 0
+        ? api.messages.update(change.messageId, { attachments: missing })
+        : message;
+    }
     case "react":
       return api.messages.update(change.messageId, { reactions: { [change.name]: change.users } });
     case "deleteMessage":
@@ -175,6 +217,7 @@ function settle(
     }
     case "edit":
     case "react":
+    case "attach":
       if (answer) patchMessage(change.messageId, answer as Message);
       return;
     case "deleteMessage":
@@ -232,10 +275,11 @@ export function useOutboxRunner(): void {
     const next = changes.find((c) => c.status === "queued");
     if (!next) return;
     busy.current = true;
-    outbox.update(next.id, { status: "sending" });
+    const retried = next.tried === true;
+    outbox.update(next.id, { status: "sending", tried: true });
     const observer = new MutationObserver(queryClient, {
       mutationKey: keys.mutations.change(next.change.kind),
-      mutationFn: () => perform(session, next.change),
+      mutationFn: () => perform(session, next.change, retried),
     });
     void observer
       .mutate()
