@@ -162,6 +162,10 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               pinned={pinned}
               focus={{
                 messages: focus === "messages" && dialog === null,
+                // A question or the picker is about the selected message: it stays marked.
+                marked:
+                  focus === "messages" &&
+                  (dialog === null || dialog.kind === "confirm" || dialog.kind === "react"),
                 composer: focus === "composer" && dialog === null,
               }}
               dialog={dialog}

@@ -49,8 +49,9 @@ type Modifiers = { ctrl?: boolean; meta?: boolean; shift?: boolean };
 
 /**
  * One way to press a binding: exactly this input, or this key flag, and the modifiers
- * given (true: held, false: not held; a modifier left out may be either, as the handlers
- * have always read keys).
+ * given (true: held, false: not held). A modifier left out may be either for a key flag
+ * (↑, Enter); for an input, Ctrl and Alt left out mean not held, so that Ctrl+D or Alt+D is
+ * never taken for d (a vim user's Ctrl+D pages, it must not ask to delete).
  */
 export type Matcher = ({ input: string; key?: never } | { key: KeyName; input?: never }) &
   Modifiers;
@@ -200,6 +201,20 @@ export const BINDINGS = [
     does: "move a screen down",
   },
   {
+    id: "conversation.halfDown",
+    scope: "conversations",
+    keys: [{ ctrl: true, input: "d" }],
+    does: "move half a screen down / up",
+    label: "Ctrl+D / Ctrl+U",
+    readme: true,
+  },
+  {
+    id: "conversation.halfUp",
+    scope: "conversations",
+    keys: [{ ctrl: true, input: "u" }],
+    does: "move half a screen up",
+  },
+  {
     id: "conversation.first",
     scope: "conversations",
     keys: [{ key: "home" }, { input: "g" }],
@@ -286,6 +301,20 @@ export const BINDINGS = [
     scope: "messages",
     keys: [{ key: "pageDown" }],
     does: "scroll a screen down",
+  },
+  {
+    id: "message.halfDown",
+    scope: "messages",
+    keys: [{ ctrl: true, input: "d" }],
+    does: "scroll half a screen down / up",
+    label: "Ctrl+D / Ctrl+U",
+    readme: true,
+  },
+  {
+    id: "message.halfUp",
+    scope: "messages",
+    keys: [{ ctrl: true, input: "u" }],
+    does: "scroll half a screen up",
   },
   {
     id: "message.react",
@@ -555,7 +584,14 @@ export type BindingId = Entry["id"];
 export type ScopeBinding<S extends Scope> = IdIn<Entry, S>;
 type IdIn<E, S> = E extends { scope: S; id: infer Id } ? Id : never;
 
-function matches(m: Matcher, input: string, key: Key): boolean {
+/** The modifiers a matcher asks for, with an input's unnamed Ctrl and Alt as not held. */
+export function modifiersOf(m: Matcher): Modifiers {
+  if (m.input === undefined) return m;
+  return { ...m, ctrl: m.ctrl ?? false, meta: m.meta ?? false };
+}
+
+function matches(matcher: Matcher, input: string, key: Key): boolean {
+  const m = { ...matcher, ...modifiersOf(matcher) };
   if (m.input !== undefined && input !== m.input) return false;
   if (m.key !== undefined && !key[m.key]) return false;
   if (m.ctrl !== undefined && key.ctrl !== m.ctrl) return false;

@@ -124,6 +124,7 @@ describe("the minute clock", () => {
           width={50}
           height={12}
           focused={false}
+          marked={false}
           items={items}
           me="alice"
           pinned={null}

@@ -25,7 +25,7 @@ type Props = {
   items: Item[];
   history: ReturnType<typeof useMessages>;
   pinned: Parameters<typeof MessagePane>[0]["pinned"];
-  focus: { messages: boolean; composer: boolean };
+  focus: { messages: boolean; marked: boolean; composer: boolean };
   dialog: Dialog;
   closeDialog: () => void;
   drafts: Drafts;
@@ -50,6 +50,7 @@ export function ConversationView(props: Props) {
           width={width}
           height={props.paneHeight}
           focused={props.focus.messages}
+          marked={props.focus.marked}
           items={props.items}
           me={props.me}
           pinned={props.pinned}

@@ -31,6 +31,8 @@ type Props = {
   width: number;
   height: number;
   focused: boolean;
+  /** Whether the selection shows: while focused, and under a question or picker about it. */
+  marked: boolean;
   items: Item[];
   me: string | undefined;
   pinned: Message | null | undefined;
@@ -158,6 +160,12 @@ export function MessagePane(props: Props) {
         case "message.pageDown":
           select(selected + page);
           return true;
+        case "message.halfUp":
+          select(selected - Math.max(1, Math.floor(page / 2)));
+          return true;
+        case "message.halfDown":
+          select(selected + Math.max(1, Math.floor(page / 2)));
+          return true;
         case "message.first":
           select(0);
           return true;
@@ -194,7 +202,7 @@ export function MessagePane(props: Props) {
       const item = items[i]!;
       let lines = cachedLayout(item, items[i - 1], ctx);
       if (i === view.top && view.clipTop > 0) lines = lines.slice(view.clipTop);
-      const isSelected = focused && i === selected;
+      const isSelected = props.marked && i === selected;
       lines.forEach((line, n) => {
         rows.push(
           <LineView

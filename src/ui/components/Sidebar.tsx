@@ -96,6 +96,12 @@ export function Sidebar(props: Props) {
         case "conversation.pageDown":
           move(visibleRows);
           return true;
+        case "conversation.halfUp":
+          move(-Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
+        case "conversation.halfDown":
+          move(Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
         case "conversation.first":
           move(-conversations.length);
           return true;
