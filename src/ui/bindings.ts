@@ -400,19 +400,27 @@ export const BINDINGS = [
     keys: [{ key: "return", meta: false, shift: false }],
     does: "send (or save an edit)",
     label: "Enter",
-    readme: { keys: "Enter, Alt+Enter", does: "send (or save an edit), new line" },
+    readme: true,
     hint: { composer: "Enter send", editing: "Enter saves" },
   },
   {
     id: "composer.newLine",
     scope: "composer",
+    // Ctrl+J is a line feed ("\n"), or CSI 106;5u under the kitty keyboard protocol, which
+    // also tells Shift+Enter from Enter. Alt+Enter is taken by Windows Terminal and needs
+    // Option-as-Meta on macOS; Ctrl+J works in every terminal.
     keys: [
+      { input: "\n" },
+      { ctrl: true, input: "j" },
       { key: "return", meta: true },
       { key: "return", shift: true },
     ],
     does: "new line",
-    label: "Alt+Enter",
-    hint: { composer: "Alt+Enter newline" },
+    label: "Ctrl+J / Alt+Enter",
+    readme: {
+      does: "new line (also Shift+Enter, in terminals with the kitty keyboard protocol)",
+    },
+    hint: { composer: "Ctrl+J newline" },
   },
   {
     id: "composer.back",

@@ -3,7 +3,7 @@
 // in the status bar fades after a while or at the next key.
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { openFirst, sidebarNames } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, sidebarNames } from "./helpers.ts";
 
 let harness: Harness | undefined;
 
@@ -71,6 +71,32 @@ describe("Ctrl+D and Ctrl+U", () => {
     expect(down).not.toContain("Delete");
     await harness.press(CTRL_U);
     await harness.waitFor((s) => sidebarCursor(s) === 0, "back at the top");
+  });
+});
+
+describe("a new line in the composer", () => {
+  it("comes with Ctrl+J, and with Shift+Enter as the kitty keyboard protocol sends it", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.type("one");
+    await harness.press("\n"); // Ctrl+J: a line feed
+    await harness.type("two");
+    await harness.press("\x1b[106;5u"); // Ctrl+J under the kitty protocol
+    await harness.type("three");
+    await harness.press("\x1b[13;2u"); // Shift+Enter under the kitty protocol
+    await harness.type("four");
+    const screen = await harness.waitFor((s) => s.includes("four"), "the draft");
+    const rows = screen.split("\n");
+    const at = (text: string) => rows.findIndex((l) => l.includes(`│ ${text}`));
+    expect([at("one"), at("two"), at("three"), at("four")].map((r) => r - at("one"))).toEqual([
+      0, 1, 2, 3,
+    ]);
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message bob"), "the composer empty again");
+    const alice = apiFor(harness.server);
+    const bob = await conversationWith(alice, "bob");
+    const [sent] = (await alice.messages.list({ conversation_id: bob.id, limit: 1 })).data;
+    expect(sent?.message).toBe("one\ntwo\nthree\nfour");
   });
 });
 

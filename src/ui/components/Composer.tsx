@@ -69,6 +69,11 @@ export function Composer(props: Props) {
         props.onEditLast();
         return true;
       }
+      // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
+      if (action === "composer.newLine") {
+        edit((current) => insert(current, "\n"));
+        return true;
+      }
       const anywhere = matchBinding("anywhere", input, key);
       if (anywhere === "global.nextPane" || anywhere === "global.previousPane") return false;
       // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
@@ -81,11 +86,6 @@ export function Composer(props: Props) {
       }
       if (applyKey(draft, input, key, { width: inner }).handled) {
         edit((current) => applyKey(current, input, key, { width: inner }).state);
-        return true;
-      }
-      // Alt+Enter / Shift+Enter: a new line in the draft.
-      if (action === "composer.newLine") {
-        edit((current) => insert(current, "\n"));
         return true;
       }
       return false;
