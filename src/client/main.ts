@@ -16,6 +16,7 @@ import {
 } from "../config.ts";
 import { waitingCount } from "../ui/queries/changes.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { createExternalEditor } from "./external-editor.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
@@ -108,6 +109,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     notify: { bell: config.bell, desktop: config.notifications },
     terminal: terminalOut(process.stdout, env),
     suspend: jobs.suspend,
+    editText: createExternalEditor({ env, handOver: jobs.handOver }),
     carried: loadCarriedOver(files),
   });
   const { session } = client;

@@ -423,6 +423,24 @@ export const BINDINGS = [
     hint: { composer: "Ctrl+J newline" },
   },
   {
+    id: "composer.externalEditor",
+    scope: "composer",
+    keys: [{ ctrl: true, input: "g" }],
+    does: "edit the draft in $VISUAL / $EDITOR (saved, it comes back unsent)",
+    label: "Ctrl+G, Ctrl+X Ctrl+E",
+    readme: {
+      does: "edit the draft (or the message being edited) in `$VISUAL`, else `$EDITOR`, else `vi`; what you save comes back as the draft, unsent",
+    },
+    hint: { composer: "Ctrl+G editor" },
+  },
+  {
+    id: "composer.editorPrefix",
+    scope: "composer",
+    // Ctrl+X, then Ctrl+E (as in bash): the same as Ctrl+G. Ctrl+E alone is the line's end.
+    keys: [{ ctrl: true, input: "x" }],
+    does: "with Ctrl+E next: edit the draft in $VISUAL / $EDITOR",
+  },
+  {
     id: "composer.back",
     scope: "composer",
     keys: [{ key: "escape" }],
@@ -727,6 +745,7 @@ export const HINTS: Record<HintLine, string> = {
     "composer.send",
     "composer.newLine",
     "composer.editLast",
+    "composer.externalEditor",
     "composer.back",
     "global.nextPane",
   ]),

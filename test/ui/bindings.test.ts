@@ -137,7 +137,8 @@ describe("the table", () => {
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
         "↑↓ select · r react · e edit · d delete · P pin · y copy · g/G oldest/newest · Esc back · ? help",
-      composer: "Enter send · Ctrl+J newline · ↑ edit last · Esc messages · Tab next pane",
+      composer:
+        "Enter send · Ctrl+J newline · ↑ edit last · Ctrl+G editor · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
       help: "↑↓ PgUp PgDn scroll · any other key closes the help",

@@ -5,7 +5,9 @@ import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
-import { mountClient } from "../../src/client/mount.tsx";
+import { createExternalEditor } from "../../src/client/external-editor.ts";
+import { handOverTerminal } from "../../src/client/hand-over.ts";
+import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
 import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import type { PollPace } from "../../src/ui/queries/polling.ts";
@@ -24,10 +26,13 @@ class FakeStdout extends EventEmitter {
     this.rows = rows;
     this.term = term;
   }
-  write = (data: string) => {
+  // The callback as a stream calls it once written (Ink waits on it after a hand-over).
+  write = (data: string, ...rest: unknown[]) => {
     this.bytes += Buffer.byteLength(data);
     this.written += data;
     this.term.write(data);
+    const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    if (done) queueMicrotask(done);
     return true;
   };
 }
@@ -84,6 +89,8 @@ export type Harness = {
   ): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
   clipboard: string[];
+  /** Where in `written()` each hand-over of the terminal to the editor began. */
+  handOvers: number[];
   /** What the client wrote to the terminal outside of frames: OSC 52, bells, notifications. */
   sequences: string[];
   close(): Promise<void>;
@@ -113,6 +120,12 @@ export async function startHarness(
      * out real seconds; a test of the pace itself passes its own.
      */
     pollPace?: PollPace;
+    /**
+     * The environment the $VISUAL / $EDITOR hand-over reads (Ctrl+G): the client's own
+     * implementation, run with this harness's terminal handed over. Without it the session
+     * has no editor, as in parley ssh.
+     */
+    editorEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -154,10 +167,26 @@ export async function startHarness(
       },
     },
     pollPace: options.pollPace ?? { openMs: 400, listMs: 800 },
+    editText:
+      options.editorEnv &&
+      createExternalEditor({
+        env: options.editorEnv,
+        handOver: async (away) => {
+          if (!mounted) return false;
+          handOvers.push(stdout.written.length);
+          await handOverTerminal(
+            { suspendTerminal: mounted.suspendTerminal, redraw: () => stdout.emit("resize") },
+            away,
+          );
+          return true;
+        },
+      }),
   });
   // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
   // from a clean screen and a full frame.
-  const { instance } = mountClient({
+  let mounted: MountedClient | undefined;
+  const handOvers: number[] = [];
+  mounted = mountClient({
     session,
     queryClient,
     env: options.env ?? {},
@@ -165,6 +194,7 @@ export async function startHarness(
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
   });
+  const { instance } = mounted;
 
   const screen = () => {
     const buffer = term.buffer.active;
@@ -180,6 +210,7 @@ export async function startHarness(
     session,
     queryClient,
     clipboard,
+    handOvers,
     sequences,
     bytes: () => stdout.bytes,
     written: () => stdout.written,

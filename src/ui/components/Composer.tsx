@@ -2,9 +2,11 @@
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft.
 import { type Key, Text } from "ink";
+import { useRef } from "react";
 import { matchBinding } from "../bindings.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft } from "../hooks/useDrafts.ts";
+import { useExternalEditor } from "../hooks/useExternalEditor.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
@@ -54,9 +56,21 @@ export function Composer(props: Props) {
   const edit = (change: (current: EditorState) => EditorState) =>
     drafts.update(conversationId, change);
   const inner = Math.max(1, props.width - 4);
+  const openEditor = useExternalEditor(drafts);
+  // Ctrl+X was pressed: a Ctrl+E next opens the editor (as in bash).
+  const afterCtrlX = useRef(false);
   useKeypress(
     (input: string, key: Key) => {
       const action = matchBinding("composer", input, key);
+      const prefixed = afterCtrlX.current;
+      afterCtrlX.current = action === "composer.editorPrefix";
+      // Ctrl+X Ctrl+E in one read (typed fast, a slow link) comes as one run of bytes.
+      const ctrlXctrlE = input === "\x18\x05" || (prefixed && key.ctrl && input === "e");
+      if (action === "composer.externalEditor" || ctrlXctrlE) {
+        openEditor(conversationId);
+        return true;
+      }
+      if (action === "composer.editorPrefix") return true;
       if (action === "composer.send") {
         if (draft.value.trim()) props.onSubmit(draft.value);
         return true;
