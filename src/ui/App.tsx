@@ -143,6 +143,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
             hasMore={list.hasMore}
             loadMore={list.loadMore}
             search={browser.search}
+            prompting={browser.prompting}
             onSearchChange={browser.setSearch}
             onSearchDone={browser.endSearch}
             onSelect={browser.setSelectedId}

@@ -95,6 +95,7 @@ describe("the minute clock", () => {
               hasMore={false}
               loadMore={noop}
               search={null}
+              prompting={false}
               onSearchChange={noop}
               onSearchDone={noop}
               onSelect={noop}

@@ -1,14 +1,17 @@
 // The prompt for a new conversation: a contact id (ct_…) or a group id (grp_…),
 // with the contacts seen so far suggested below it.
 import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
+import { isTextThenEnter } from "../lineInput.ts";
 import { useContacts } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
+import { LineInput, useLineInput } from "./LineInput.tsx";
+
+const LABEL = "new conversation with: ";
 
 type Props = {
   width: number;
@@ -22,6 +25,10 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   const contacts = useContacts();
   const [value, setValue] = useState("");
   const [pick, setPick] = useState(-1);
+  const line = useLineInput("", (next) => {
+    setValue(next);
+    setPick(-1);
+  });
   const query = value.trim().toLowerCase();
   const suggestions = [...contacts.values()]
     .filter((c) => c.username !== me)
@@ -50,11 +57,20 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         }
         // Everything else is typing, for the text input only: no global key may see it.
         case "newConversation.type":
+          // Text and Enter in one read: split into its keys, so the text is typed first.
+          if (isTextThenEnter(input, key)) return false;
+          line.key(input, key);
           break;
       }
       return true;
     },
-    { priority: PRIORITY.dialog },
+    {
+      priority: PRIORITY.dialog,
+      onPaste: (text) => {
+        line.paste(text);
+        return true;
+      },
+    },
   );
   return (
     <Box
@@ -65,13 +81,10 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
       paddingX={1}
     >
       <Box>
-        <Text bold>new conversation with: </Text>
-        <TextInput
-          value={value}
-          onChange={(v) => {
-            setValue(v);
-            setPick(-1);
-          }}
+        <Text bold>{LABEL}</Text>
+        <LineInput
+          state={line.state}
+          width={width - 4 - LABEL.length}
           placeholder="ct_… or grp_…"
         />
       </Box>

@@ -10,6 +10,8 @@ export function useConversationBrowser() {
   const [filter, setFilter] = useState<Filter>("all");
   const [selectedId, setSelectedId] = useState<string>();
   const [search, setSearch] = useState<string | null>(null);
+  // The search prompt is open (it owns the keys); once closed with Enter, the search stays.
+  const [prompting, setPrompting] = useState(false);
   const [openId, setOpenId] = useState<string>();
 
   const list = useConversationList(filter, search !== null);
@@ -35,11 +37,19 @@ export function useConversationBrowser() {
     showFilter(next: Filter) {
       setFilter(next);
       setSearch(null);
+      setPrompting(false);
     },
     search,
     setSearch,
+    prompting,
+    /** Opens the search prompt, on the search kept from last time if there is one. */
+    openSearch() {
+      setSearch((s) => s ?? "");
+      setPrompting(true);
+    },
     /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
     endSearch(keep: boolean) {
+      setPrompting(false);
       if (!keep) setSearch(null);
       else setSearch((s) => (s === "" ? null : s));
     },

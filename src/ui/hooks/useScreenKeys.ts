@@ -33,7 +33,7 @@ export function useScreenKeys(props: {
         browser.showFilter(FILTERS[Number(input) - 1]!);
         setFocus("sidebar");
       } else if (action === "app.search") {
-        browser.setSearch("");
+        browser.openSearch();
         setFocus("sidebar");
       } else if (action === "app.newConversation") dialogs.show({ kind: "new" });
       else if (action === "app.help") dialogs.show({ kind: "help" });
