@@ -4,7 +4,7 @@
 import { type Key, Text } from "ink";
 import { useState } from "react";
 import type { EditorState } from "../editor.ts";
-import { applyLineKey, lineState, lineView, pasteLine } from "../lineInput.ts";
+import { applyLineKey, isTextThenEnter, lineState, lineView, pasteLine } from "../lineInput.ts";
 import { createStore, useStore } from "../store.ts";
 import { useTheme } from "../theme.ts";
 
@@ -12,7 +12,14 @@ export type LineInputState = {
   state: EditorState;
   /** Applies a key to the latest text (keys of one read each see the one before). */
   key(input: string, key: Key): boolean;
-  paste(text: string): void;
+  /**
+   * A key the prompt leaves to typing: applied, and taken (true) so that no other handler
+   * sees it; but text and Enter in one read are left (false) for the dispatcher to split
+   * into keys, so the text is typed before Enter acts.
+   */
+  type(input: string, key: Key): boolean;
+  /** A paste, as the prompt's `onPaste`. */
+  paste(text: string): boolean;
 };
 
 /** A prompt's text, starting as `initial`; `onChange` hears every new value. */
@@ -25,15 +32,22 @@ export function useLineInput(initial: string, onChange?: (value: string) => void
     store.set(next);
     if (next.value !== before.value) onChange?.(next.value);
   };
+  const key = (input: string, key: Key) => {
+    const result = applyLineKey(store.get(), input, key);
+    apply(result.state);
+    return result.handled;
+  };
   return {
     state,
-    key(input, key) {
-      const result = applyLineKey(store.get(), input, key);
-      apply(result.state);
-      return result.handled;
+    key,
+    type(input, pressed) {
+      if (isTextThenEnter(input, pressed)) return false;
+      key(input, pressed);
+      return true;
     },
     paste(text) {
       apply(pasteLine(store.get(), text));
+      return true;
     },
   };
 }

@@ -4,7 +4,6 @@ import { Box, Text } from "ink";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { isTextThenEnter } from "../lineInput.ts";
 import { useContacts } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -57,20 +56,11 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         }
         // Everything else is typing, for the text input only: no global key may see it.
         case "newConversation.type":
-          // Text and Enter in one read: split into its keys, so the text is typed first.
-          if (isTextThenEnter(input, key)) return false;
-          line.key(input, key);
-          break;
+          return line.type(input, key);
       }
       return true;
     },
-    {
-      priority: PRIORITY.dialog,
-      onPaste: (text) => {
-        line.paste(text);
-        return true;
-      },
-    },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
   );
   return (
     <Box

@@ -6,7 +6,6 @@ import type { Conversation } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
-import { isTextThenEnter } from "../lineInput.ts";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
@@ -226,20 +225,11 @@ function SearchPrompt(props: {
           break;
         // Everything else is typing, for the search only: no global key may see it.
         case "search.type":
-          // Text and Enter in one read: split into its keys, so the text is typed first.
-          if (isTextThenEnter(input, key)) return false;
-          line.key(input, key);
-          break;
+          return line.type(input, key);
       }
       return true;
     },
-    {
-      priority: PRIORITY.dialog,
-      onPaste: (text) => {
-        line.paste(text);
-        return true;
-      },
-    },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
   );
   return (
     <Box height={1}>
