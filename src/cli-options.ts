@@ -45,6 +45,7 @@ Environment:
                       $XDG_STATE_HOME/parley/
   XDG_CACHE_HOME      what was last seen of each server: $XDG_CACHE_HOME/parley/
   NO_COLOR            no colour
+  VISUAL, EDITOR      the editor Ctrl+G opens the draft in (else vi)
 
 Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
   {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
@@ -91,4 +92,6 @@ export const ENVIRONMENT = [
   "XDG_STATE_HOME",
   "XDG_CACHE_HOME",
   "NO_COLOR",
+  "VISUAL",
+  "EDITOR",
 ] as const;

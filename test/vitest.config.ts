@@ -20,11 +20,7 @@ export default defineConfig({
       deps: {
         // Through Vite, so the plugin can swap Ink's modules; everything that imports Ink
         // goes the same way, or it would get a second, unswapped copy of Ink.
-        inline: [
-          /\/node_modules\/ink\//,
-          /\/node_modules\/ink-text-input\//,
-          /\/node_modules\/ink-testing-library\//,
-        ],
+        inline: [/\/node_modules\/ink\//, /\/node_modules\/ink-testing-library\//],
       },
     },
   },

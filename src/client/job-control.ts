@@ -4,7 +4,7 @@
 // the process group stops itself as the terminal would have stopped it. `fg` (SIGCONT):
 // raw mode and the alternate screen come back and the whole screen is drawn again. A
 // SIGCONT after a stop nobody can catch (SIGSTOP) takes the terminal back the same way.
-import type { TerminalSuspension } from "ink";
+import { type HandOverTerminal, handOverTerminal } from "./hand-over.ts";
 
 /** Resumed with no SIGCONT this soon after the stop: the stop did not happen. */
 const NO_STOP_MS = 500;
@@ -12,13 +12,13 @@ const NO_STOP_MS = 500;
 export type JobControl = {
   /** Ctrl+Z. */
   suspend(): void;
+  /**
+   * Gives the terminal to `away` (an editor) and takes it back, as for a stop; false, and
+   * `away` not run, when there is no client or the terminal is already handed over.
+   */
+  handOver(away: () => Promise<void>): Promise<boolean>;
   /** Starts answering SIGTSTP and SIGCONT for a mounted client. */
-  attach(terminal: {
-    /** Ink's hand-over of the terminal. */
-    suspendTerminal(): Promise<TerminalSuspension>;
-    /** A full redraw, as Ctrl+L does it. */
-    redraw(): void;
-  }): void;
+  attach(terminal: HandOverTerminal): void;
   /** Stops answering them (the client has ended). */
   detach(): void;
 };
@@ -29,18 +29,12 @@ export function createJobControl(): JobControl {
   let continued: (() => void) | undefined;
 
   /** Gives the terminal back for as long as `away` runs, then takes it back and redraws. */
-  async function handOver(away: () => Promise<void>): Promise<void> {
-    if (!terminal || busy) return;
-    const { suspendTerminal, redraw } = terminal;
+  async function handOver(away: () => Promise<void>): Promise<boolean> {
+    if (!terminal || busy) return false;
     busy = true;
     try {
-      const suspension = await suspendTerminal();
-      try {
-        await away();
-      } finally {
-        await suspension.resume();
-      }
-      redraw();
+      await handOverTerminal(terminal, away);
+      return true;
     } finally {
       busy = false;
     }
@@ -83,6 +77,7 @@ export function createJobControl(): JobControl {
 
   return {
     suspend,
+    handOver,
     attach(next) {
       terminal = next;
       process.on("SIGTSTP", onStop);

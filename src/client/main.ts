@@ -16,6 +16,7 @@ import {
 } from "../config.ts";
 import { waitingCount } from "../ui/queries/changes.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { createExternalEditor } from "./external-editor.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
@@ -110,6 +111,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     terminal: terminalOut(process.stdout, env),
     openUrl: platformOpener(env),
     suspend: jobs.suspend,
+    editText: createExternalEditor({ env, handOver: jobs.handOver }),
     carried: loadCarriedOver(files),
   });
   const { session } = client;

@@ -71,6 +71,11 @@ export function mountClient(
       patchConsole: false,
       exitOnCtrlC: false,
       maxFps: 60,
+      // Asks the terminal (CSI ? u) and turns the kitty keyboard protocol on only if it
+      // answers within 200 ms, so that Shift+Enter can be told from Enter there; any other
+      // terminal ignores the question and keeps its usual keys. Only disambiguation: keys
+      // that have a legacy form keep it, and no release events are asked for.
+      kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
     },
   );
   mounted = instance;

@@ -29,6 +29,8 @@ export type ClientSessionOptions = {
   openUrl?: (url: string) => Promise<void>;
   /** Ctrl+Z; only where there is job control. */
   suspend?: () => void;
+  /** Ctrl+G: the draft in $VISUAL / $EDITOR; only where the editor runs at the person's terminal. */
+  editText?: Session["editText"];
   /** Default 2 s for the open conversation, 5 s for the list. */
   pollPace?: PollPace;
   /** Drafts and unsent changes left by the last run. */
@@ -48,6 +50,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     terminal: options.terminal,
     openUrl: options.openUrl,
     suspend: options.suspend,
+    editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
     ...createSessionState(options.carried),
   };

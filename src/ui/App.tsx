@@ -149,6 +149,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
             hasMore={list.hasMore}
             loadMore={list.loadMore}
             search={browser.search}
+            prompting={browser.prompting}
             onSearchChange={browser.setSearch}
             onSearchDone={browser.endSearch}
             onSelect={browser.setSelectedId}
@@ -169,6 +170,10 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               pinned={pinned}
               focus={{
                 messages: focus === "messages" && dialog === null,
+                // A question or the picker is about the selected message: it stays marked.
+                marked:
+                  focus === "messages" &&
+                  (dialog === null || dialog.kind === "confirm" || dialog.kind === "react"),
                 composer: focus === "composer" && dialog === null,
               }}
               dialog={dialog}

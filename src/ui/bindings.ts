@@ -53,8 +53,9 @@ type Modifiers = { ctrl?: boolean; meta?: boolean; shift?: boolean };
 
 /**
  * One way to press a binding: exactly this input, or this key flag, and the modifiers
- * given (true: held, false: not held; a modifier left out may be either, as the handlers
- * have always read keys).
+ * given (true: held, false: not held). A modifier left out may be either for a key flag
+ * (↑, Enter); for an input, Ctrl and Alt left out mean not held, so that Ctrl+D or Alt+D is
+ * never taken for d (a vim user's Ctrl+D pages, it must not ask to delete).
  */
 export type Matcher = ({ input: string; key?: never } | { key: KeyName; input?: never }) &
   Modifiers;
@@ -205,6 +206,20 @@ export const BINDINGS = [
     does: "move a screen down",
   },
   {
+    id: "conversation.halfDown",
+    scope: "conversations",
+    keys: [{ ctrl: true, input: "d" }],
+    does: "move half a screen down / up",
+    label: "Ctrl+D / Ctrl+U",
+    readme: true,
+  },
+  {
+    id: "conversation.halfUp",
+    scope: "conversations",
+    keys: [{ ctrl: true, input: "u" }],
+    does: "move half a screen up",
+  },
+  {
     id: "conversation.first",
     scope: "conversations",
     keys: [{ key: "home" }, { input: "g" }],
@@ -300,6 +315,20 @@ export const BINDINGS = [
     scope: "messages",
     keys: [{ key: "pageDown" }],
     does: "scroll a screen down",
+  },
+  {
+    id: "message.halfDown",
+    scope: "messages",
+    keys: [{ ctrl: true, input: "d" }],
+    does: "scroll half a screen down / up",
+    label: "Ctrl+D / Ctrl+U",
+    readme: true,
+  },
+  {
+    id: "message.halfUp",
+    scope: "messages",
+    keys: [{ ctrl: true, input: "u" }],
+    does: "scroll half a screen up",
   },
   {
     id: "message.react",
@@ -439,19 +468,45 @@ export const BINDINGS = [
     keys: [{ key: "return", meta: false, shift: false }],
     does: "send (or save an edit)",
     label: "Enter",
-    readme: { keys: "Enter, Alt+Enter", does: "send (or save an edit), new line" },
+    readme: true,
     hint: { composer: "Enter send", editing: "Enter saves" },
   },
   {
     id: "composer.newLine",
     scope: "composer",
+    // Ctrl+J is a line feed ("\n"), or CSI 106;5u under the kitty keyboard protocol, which
+    // also tells Shift+Enter from Enter. Alt+Enter is taken by Windows Terminal and needs
+    // Option-as-Meta on macOS; Ctrl+J works in every terminal.
     keys: [
+      { input: "\n" },
+      { ctrl: true, input: "j" },
       { key: "return", meta: true },
       { key: "return", shift: true },
     ],
     does: "new line",
-    label: "Alt+Enter",
-    hint: { composer: "Alt+Enter newline" },
+    label: "Ctrl+J / Alt+Enter",
+    readme: {
+      does: "new line (also Shift+Enter, in terminals with the kitty keyboard protocol)",
+    },
+    hint: { composer: "Ctrl+J newline" },
+  },
+  {
+    id: "composer.externalEditor",
+    scope: "composer",
+    keys: [{ ctrl: true, input: "g" }],
+    does: "edit the draft in $VISUAL / $EDITOR (saved, it comes back unsent)",
+    label: "Ctrl+G, Ctrl+X Ctrl+E",
+    readme: {
+      does: "edit the draft (or the message being edited) in `$VISUAL`, else `$EDITOR`, else `vi`; what you save comes back as the draft, unsent",
+    },
+    hint: { composer: "Ctrl+G editor" },
+  },
+  {
+    id: "composer.editorPrefix",
+    scope: "composer",
+    // Ctrl+X, then Ctrl+E (as in bash): the same as Ctrl+G. Ctrl+E alone is the line's end.
+    keys: [{ ctrl: true, input: "x" }],
+    does: "with Ctrl+E next: edit the draft in $VISUAL / $EDITOR",
   },
   {
     id: "composer.back",
@@ -680,7 +735,14 @@ export type BindingId = Entry["id"];
 export type ScopeBinding<S extends Scope> = IdIn<Entry, S>;
 type IdIn<E, S> = E extends { scope: S; id: infer Id } ? Id : never;
 
-function matches(m: Matcher, input: string, key: Key): boolean {
+/** The modifiers a matcher asks for, with an input's unnamed Ctrl and Alt as not held. */
+export function modifiersOf(m: Matcher): Modifiers {
+  if (m.input === undefined) return m;
+  return { ...m, ctrl: m.ctrl ?? false, meta: m.meta ?? false };
+}
+
+function matches(matcher: Matcher, input: string, key: Key): boolean {
+  const m = { ...matcher, ...modifiersOf(matcher) };
   if (m.input !== undefined && input !== m.input) return false;
   if (m.key !== undefined && !key[m.key]) return false;
   if (m.ctrl !== undefined && key.ctrl !== m.ctrl) return false;
@@ -818,6 +880,7 @@ export const HINTS: Record<HintLine, string> = {
     "composer.send",
     "composer.newLine",
     "composer.editLast",
+    "composer.externalEditor",
     "composer.back",
     "global.nextPane",
   ]),

@@ -44,7 +44,15 @@ export type Session = {
    * expects. Absent where there is no job control (parley ssh, the tests).
    */
   suspend?: () => void;
+  /**
+   * Ctrl+G: edits `text` in the person's $VISUAL / $EDITOR, with the terminal handed over.
+   * Absent where the editor would run somewhere else than the person (parley ssh).
+   */
+  editText?: (text: string) => Promise<EditTextResult>;
 };
+
+/** What came back from the editor: the saved text, or why there is none. */
+export type EditTextResult = { ok: true; text: string } | { ok: false; reason: string };
 
 /** What a session carries over from the last one: drafts and the changes not yet sent. */
 export type CarriedOver = {

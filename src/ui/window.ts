@@ -24,7 +24,7 @@ export type Viewport = {
 /** The selected item and the view: what a key in the pane changes. */
 export type Position = { selected: number; anchor: Anchor };
 
-export type Move = "up" | "down" | "pageUp" | "pageDown" | "first" | "last";
+export type Move = "up" | "down" | "pageUp" | "pageDown" | "halfUp" | "halfDown" | "first" | "last";
 
 export function viewportAt(anchor: Anchor, g: Geometry): Viewport {
   const { bottom, clip } = anchor;
@@ -97,7 +97,7 @@ export function reveal(index: number, anchor: Anchor, g: Geometry): Anchor {
   return tall ? anchorForTop(index, 0, g) : { bottom: index, clip: 0 };
 }
 
-/** What a key does: within a tall message ↑↓ scroll by a line, PgUp PgDn by a pane. */
+/** What a key does: within a tall message ↑↓ scroll by a line, PgUp PgDn by a pane, Ctrl+U Ctrl+D by half. */
 export function move(position: Position, key: Move, g: Geometry): Position {
   const last = g.count - 1;
   const { selected, anchor } = position;
@@ -112,6 +112,22 @@ export function move(position: Position, key: Move, g: Geometry): Position {
       if (isVisible(selected, view) && bottomHidden(selected, view))
         return { selected, anchor: scrollLines(anchor, 1, g) };
       return select(Math.min(last, selected + 1));
+    case "halfUp":
+    case "halfDown": {
+      // Half the messages on screen, as vim's Ctrl+U and Ctrl+D move the cursor; where one
+      // tall message fills the pane, half the pane's lines.
+      const shown = view.bottom - view.top;
+      if (shown >= 2) {
+        const step = Math.floor(shown / 2) * (key === "halfUp" ? -1 : 1);
+        return select(Math.max(0, Math.min(last, selected + step)));
+      }
+      const up = key === "halfUp";
+      const moved = scrollLines(anchor, (up ? -1 : 1) * Math.max(1, Math.floor(g.height / 2)), g);
+      if (moved.bottom === anchor.bottom && moved.clip === anchor.clip) {
+        return select(Math.max(0, Math.min(last, selected + (up ? -1 : 1))));
+      }
+      return { selected, anchor: moved };
+    }
     case "pageUp":
     case "pageDown": {
       const up = key === "pageUp";

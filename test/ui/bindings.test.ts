@@ -9,6 +9,7 @@ import {
   HINTS,
   type Matcher,
   matchBinding,
+  modifiersOf,
   type Scope,
   SECTION,
 } from "../../src/ui/bindings.ts";
@@ -49,6 +50,18 @@ describe("matchBinding", () => {
     expect(matchBinding("composer", "\r", key({ return: true, shift: true }))).toBe(
       "composer.newLine",
     );
+    expect(matchBinding("composer", "\n", key())).toBe("composer.newLine");
+    expect(matchBinding("composer", "j", key({ ctrl: true }))).toBe("composer.newLine");
+  });
+
+  it("never takes Ctrl+letter or Alt+letter for the letter (Ctrl+D pages, never deletes)", () => {
+    expect(matchBinding("messages", "d", key({ ctrl: true }))).toBe("message.halfDown");
+    expect(matchBinding("messages", "u", key({ ctrl: true }))).toBe("message.halfUp");
+    expect(matchBinding("messages", "e", key({ ctrl: true }))).toBeUndefined();
+    expect(matchBinding("messages", "d", key({ meta: true }))).toBeUndefined();
+    expect(matchBinding("conversations", "d", key({ ctrl: true }))).toBe("conversation.halfDown");
+    expect(matchBinding("conversations", "u", key({ ctrl: true }))).toBe("conversation.halfUp");
+    expect(matchBinding("conversations", "a", key({ ctrl: true }))).toBeUndefined();
   });
 
   it("answers a scope's catch-all for any key it does not bind", () => {
@@ -66,7 +79,9 @@ describe("matchBinding", () => {
 });
 
 /** Whether some key press could match both (each field that both name agrees). */
-function overlap(a: Matcher, b: Matcher): boolean {
+function overlap(first: Matcher, second: Matcher): boolean {
+  const a = { ...first, ...modifiersOf(first) } as Matcher;
+  const b = { ...second, ...modifiersOf(second) } as Matcher;
   const fields = ["input", "key", "ctrl", "meta", "shift"] as const;
   if (a.input !== undefined && b.key !== undefined && a.input !== "") {
     // A key flag arrives with an input of its own ("\r", "\t", or ""), never a printable one.
@@ -108,7 +123,8 @@ describe("the table", () => {
   });
 
   it("notices a clash", () => {
-    expect(overlap({ input: "k" }, { ctrl: true, input: "k" })).toBe(true);
+    expect(overlap({ input: "k" }, { input: "k", shift: true })).toBe(true);
+    expect(overlap({ input: "k" }, { ctrl: true, input: "k" })).toBe(false);
     expect(overlap({ key: "return", meta: false }, { key: "return", meta: true })).toBe(false);
     expect(overlap({ key: "tab" }, { key: "tab", shift: true })).toBe(true);
     expect(overlap({ key: "tab" }, { key: "downArrow" })).toBe(false);
@@ -121,7 +137,8 @@ describe("the table", () => {
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
         "↑↓ select · r react · e edit · d delete · P pin · y copy · o open · / search · g/G oldest/newest · Esc back · ? help",
-      composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
+      composer:
+        "Enter send · Ctrl+J newline · ↑ edit last · Ctrl+G editor · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
       links: "←→ choose · Enter or 1-9 takes it · Esc closes",

@@ -5,7 +5,9 @@ import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
-import { mountClient } from "../../src/client/mount.tsx";
+import { createExternalEditor } from "../../src/client/external-editor.ts";
+import { handOverTerminal } from "../../src/client/hand-over.ts";
+import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
 import { localOpener, type OpenUrl } from "../../src/client/opener.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
@@ -25,10 +27,13 @@ class FakeStdout extends EventEmitter {
     this.rows = rows;
     this.term = term;
   }
-  write = (data: string) => {
+  // The callback as a stream calls it once written (Ink waits on it after a hand-over).
+  write = (data: string, ...rest: unknown[]) => {
     this.bytes += Buffer.byteLength(data);
     this.written += data;
     this.term.write(data);
+    const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    if (done) queueMicrotask(done);
     return true;
   };
 }
@@ -85,6 +90,8 @@ export type Harness = {
   ): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
   clipboard: string[];
+  /** Where in `written()` each hand-over of the terminal to the editor began. */
+  handOvers: number[];
   /** What the client wrote to the terminal outside of frames: OSC 52, bells, notifications. */
   sequences: string[];
   close(): Promise<void>;
@@ -119,6 +126,12 @@ export async function startHarness(
      * local client gives its own: only when `env` does not say it runs over SSH.
      */
     openUrl?: OpenUrl;
+    /**
+     * The environment the $VISUAL / $EDITOR hand-over reads (Ctrl+G): the client's own
+     * implementation, run with this harness's terminal handed over. Without it the session
+     * has no editor, as in parley ssh.
+     */
+    editorEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -161,10 +174,26 @@ export async function startHarness(
     },
     pollPace: options.pollPace ?? { openMs: 400, listMs: 800 },
     openUrl: localOpener(options.env ?? {}, options.openUrl),
+    editText:
+      options.editorEnv &&
+      createExternalEditor({
+        env: options.editorEnv,
+        handOver: async (away) => {
+          if (!mounted) return false;
+          handOvers.push(stdout.written.length);
+          await handOverTerminal(
+            { suspendTerminal: mounted.suspendTerminal, redraw: () => stdout.emit("resize") },
+            away,
+          );
+          return true;
+        },
+      }),
   });
   // As the real client mounts: the same render options, and a resize (or Ctrl+L) starts
   // from a clean screen and a full frame.
-  const { instance } = mountClient({
+  let mounted: MountedClient | undefined;
+  const handOvers: number[] = [];
+  mounted = mountClient({
     session,
     queryClient,
     env: options.env ?? {},
@@ -172,6 +201,7 @@ export async function startHarness(
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
   });
+  const { instance } = mounted;
 
   const screen = () => {
     const buffer = term.buffer.active;
@@ -187,6 +217,7 @@ export async function startHarness(
     session,
     queryClient,
     clipboard,
+    handOvers,
     sequences,
     bytes: () => stdout.bytes,
     written: () => stdout.written,

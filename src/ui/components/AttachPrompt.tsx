@@ -1,8 +1,8 @@
 // The prompt A opens on a message: the URL of a file to attach to it (and, after a space, a
 // file name), added by the server to the attachments it has.
-import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
+import { useLineInput } from "./LineInput.tsx";
 import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
@@ -12,7 +12,7 @@ type Props = {
 };
 
 export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
-  const [value, setValue] = useState("");
+  const line = useLineInput("");
   useKeypress(
     (input, key) => {
       if (matchBinding("anywhere", input, key) === "global.quit") return false;
@@ -21,22 +21,21 @@ export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
           onCancel();
           break;
         case "attach.add":
-          if (value.trim()) onSubmit(value);
+          if (line.state.value.trim()) onSubmit(line.state.value);
           break;
         // Everything else is typing, for the text input only: no global key may see it.
         case "attach.type":
-          break;
+          return line.type(input, key);
       }
       return true;
     },
-    { priority: PRIORITY.dialog },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
   );
   return (
     <PromptBox
       width={width}
       label="attach to this message: "
-      value={value}
-      onChange={setValue}
+      state={line.state}
       placeholder="https://… [file name]"
       hint="an http(s) URL, then a name if not the URL's · Enter adds · Esc cancels"
     />

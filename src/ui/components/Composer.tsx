@@ -3,10 +3,12 @@
 // your last message, a bracketed paste of several lines becomes one draft. The draft's
 // attachments (added with /attach) show above its text, one `📎 name (type)` row each.
 import { type Key, Text } from "ink";
+import { useRef } from "react";
 import { matchBinding } from "../bindings.ts";
 import { attachmentLabel, type DraftAttachment } from "../composerCommands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft, useDraftAttachments } from "../hooks/useDrafts.ts";
+import { useExternalEditor } from "../hooks/useExternalEditor.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { useStore } from "../store.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -78,9 +80,21 @@ export function Composer(props: Props) {
   const edit = (change: (current: EditorState) => EditorState) =>
     drafts.update(conversationId, change);
   const inner = Math.max(1, props.width - 4);
+  const openEditor = useExternalEditor(drafts);
+  // Ctrl+X was pressed: a Ctrl+E next opens the editor (as in bash).
+  const afterCtrlX = useRef(false);
   useKeypress(
     (input: string, key: Key) => {
       const action = matchBinding("composer", input, key);
+      const prefixed = afterCtrlX.current;
+      afterCtrlX.current = action === "composer.editorPrefix";
+      // Ctrl+X Ctrl+E in one read (typed fast, a slow link) comes as one run of bytes.
+      const ctrlXctrlE = input === "\x18\x05" || (prefixed && key.ctrl && input === "e");
+      if (action === "composer.externalEditor" || ctrlXctrlE) {
+        openEditor(conversationId);
+        return true;
+      }
+      if (action === "composer.editorPrefix") return true;
       if (action === "composer.send") {
         if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
         return true;
@@ -91,6 +105,11 @@ export function Composer(props: Props) {
       }
       if (action === "composer.editLast" && draft.value === "") {
         props.onEditLast();
+        return true;
+      }
+      // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
+      if (action === "composer.newLine") {
+        edit((current) => insert(current, "\n"));
         return true;
       }
       const anywhere = matchBinding("anywhere", input, key);
@@ -105,11 +124,6 @@ export function Composer(props: Props) {
       }
       if (applyKey(draft, input, key, { width: inner }).handled) {
         edit((current) => applyKey(current, input, key, { width: inner }).state);
-        return true;
-      }
-      // Alt+Enter / Shift+Enter: a new line in the draft.
-      if (action === "composer.newLine") {
-        edit((current) => insert(current, "\n"));
         return true;
       }
       return false;

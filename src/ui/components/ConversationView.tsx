@@ -30,7 +30,7 @@ type Props = {
   items: Item[];
   history: ReturnType<typeof useMessages>;
   pinned: Parameters<typeof MessagePane>[0]["pinned"];
-  focus: { messages: boolean; composer: boolean };
+  focus: { messages: boolean; marked: boolean; composer: boolean };
   dialog: Dialog;
   closeDialog: () => void;
   drafts: Drafts;
@@ -55,6 +55,7 @@ export function ConversationView(props: Props) {
           width={width}
           height={props.paneHeight}
           focused={props.focus.messages}
+          marked={props.focus.marked}
           items={props.items}
           me={props.me}
           pinned={props.pinned}

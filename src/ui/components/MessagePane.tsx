@@ -51,6 +51,8 @@ type Props = {
   width: number;
   height: number;
   focused: boolean;
+  /** Whether the selection shows: while focused, and under a question or picker about it. */
+  marked: boolean;
   items: Item[];
   me: string | undefined;
   pinned: Message | null | undefined;
@@ -69,6 +71,8 @@ const MOVES = {
   "message.down": "down",
   "message.pageUp": "pageUp",
   "message.pageDown": "pageDown",
+  "message.halfUp": "halfUp",
+  "message.halfDown": "halfDown",
   "message.first": "first",
   "message.last": "last",
 } as const satisfies Record<string, Move>;
@@ -151,6 +155,8 @@ export function MessagePane(props: Props) {
         case "message.down":
         case "message.pageUp":
         case "message.pageDown":
+        case "message.halfUp":
+        case "message.halfDown":
         case "message.first":
         case "message.last":
           scroll.press(MOVES[action]);
@@ -199,7 +205,7 @@ export function MessagePane(props: Props) {
       const to = lines.length - (i === view.bottom ? view.clipBottom : 0);
       if (from > 0 || to < lines.length) lines = lines.slice(from, to);
       if (item.key === matchKey) lines = highlight(lines, query);
-      const isSelected = focused && i === selected;
+      const isSelected = props.marked && i === selected;
       lines.forEach((line, n) => {
         rows.push(
           <LineView
@@ -228,6 +234,7 @@ export function MessagePane(props: Props) {
       {search.search?.typing ? (
         <MessageSearchPrompt
           query={query}
+          width={innerWidth}
           onChange={search.type}
           onSubmit={search.submit}
           onCancel={search.cancel}

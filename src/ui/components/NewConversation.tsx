@@ -7,6 +7,7 @@ import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
+import { useLineInput } from "./LineInput.tsx";
 import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
@@ -20,6 +21,10 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   const contacts = useContacts();
   const [value, setValue] = useState("");
   const [pick, setPick] = useState(-1);
+  const line = useLineInput("", (next) => {
+    setValue(next);
+    setPick(-1);
+  });
   const query = value.trim().toLowerCase();
   const suggestions = [...contacts.values()]
     .filter((c) => c.username !== me)
@@ -48,21 +53,17 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         }
         // Everything else is typing, for the text input only: no global key may see it.
         case "newConversation.type":
-          break;
+          return line.type(input, key);
       }
       return true;
     },
-    { priority: PRIORITY.dialog },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
   );
   return (
     <PromptBox
       width={width}
       label="new conversation with: "
-      value={value}
-      onChange={(v) => {
-        setValue(v);
-        setPick(-1);
-      }}
+      state={line.state}
       placeholder="ct_… or grp_…"
       hint="↑↓ pick a contact seen so far · Enter starts · Esc cancels"
     >

@@ -1,15 +1,16 @@
 // A one-line prompt below the messages (a new conversation, an attachment): a label, the
-// text input, anything the caller puts below it, and a line of keys.
+// text being typed (edited like the composer: LineInput), anything the caller puts below
+// it, and a line of keys.
 import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
 import type { ReactNode } from "react";
+import type { EditorState } from "../editor.ts";
 import { useTheme } from "../theme.ts";
+import { LineInput } from "./LineInput.tsx";
 
 type Props = {
   width: number;
   label: string;
-  value: string;
-  onChange: (value: string) => void;
+  state: EditorState;
   placeholder: string;
   hint: string;
   children?: ReactNode;
@@ -27,7 +28,11 @@ export function PromptBox(props: Props) {
     >
       <Box>
         <Text bold>{props.label}</Text>
-        <TextInput value={props.value} onChange={props.onChange} placeholder={props.placeholder} />
+        <LineInput
+          state={props.state}
+          width={props.width - 4 - props.label.length}
+          placeholder={props.placeholder}
+        />
       </Box>
       {props.children}
       <Text color={theme.dim} wrap="truncate-end">

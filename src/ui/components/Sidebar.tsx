@@ -1,7 +1,6 @@
 // Filter tabs, search, and the conversation list (pinned first, two lines a row:
 // name, time and unread count; then a preview of the newest message).
 import { Box, type Key, Text } from "ink";
-import TextInput from "ink-text-input";
 import { memo } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
@@ -15,6 +14,7 @@ import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
+import { LineInput, useLineInput } from "./LineInput.tsx";
 import { Panel } from "./Panel.tsx";
 
 const FILTER_LABELS: Record<Filter, string> = {
@@ -47,7 +47,10 @@ type Props = {
   error: string | undefined;
   hasMore: boolean;
   loadMore: () => void;
+  /** The name search: its text while it filters the list, else null. */
   search: string | null;
+  /** Whether the search prompt is open (it owns the keys); closed, a search may still filter. */
+  prompting: boolean;
   onSearchChange: (value: string) => void;
   onSearchDone: (keep: boolean) => void;
   onSelect: (id: string) => void;
@@ -61,6 +64,7 @@ export function Sidebar(props: Props) {
   const theme = useTheme();
   const inner = Math.max(10, width - 2);
   const searching = props.search !== null;
+  const { prompting } = props;
   const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
   const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
   // -1 until the first row is selected, so the first ↓ lands on the first row.
@@ -96,6 +100,12 @@ export function Sidebar(props: Props) {
         case "conversation.pageDown":
           move(visibleRows);
           return true;
+        case "conversation.halfUp":
+          move(-Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
+        case "conversation.halfDown":
+          move(Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
         case "conversation.first":
           move(-conversations.length);
           return true;
@@ -112,36 +122,7 @@ export function Sidebar(props: Props) {
       props.onAction(ACTIONS[action], current);
       return true;
     },
-    { priority: PRIORITY.pane, isActive: focused && !searching },
-  );
-
-  // While searching, the prompt owns typing; ↑↓ still move and Enter opens.
-  useKeypress(
-    (input: string, key: Key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("search", input, key)) {
-        case "search.clear":
-          props.onSearchDone(false);
-          break;
-        case "search.up":
-          move(-1);
-          break;
-        case "search.down":
-          move(1);
-          break;
-        case "search.open": {
-          props.onSearchDone(true);
-          const current = conversations[index];
-          if (current) props.onAction("open", current);
-          break;
-        }
-        // Everything else is typing, for the search input only: no global key may see it.
-        case "search.type":
-          break;
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog, isActive: searching },
+    { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
 
   // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc".
@@ -164,14 +145,23 @@ export function Sidebar(props: Props) {
           </Text>
         ))}
       </Box>
-      {searching ? (
+      {prompting ? (
+        <SearchPrompt
+          initial={props.search ?? ""}
+          width={inner - 2}
+          onChange={props.onSearchChange}
+          onMove={move}
+          onDone={(open) => {
+            props.onSearchDone(open);
+            const current = conversations[index];
+            if (open && current) props.onAction("open", current);
+          }}
+        />
+      ) : searching ? (
         <Box height={1}>
-          <Text color={theme.accent}>/ </Text>
-          <TextInput
-            value={props.search ?? ""}
-            onChange={props.onSearchChange}
-            placeholder="any conversation by name · Enter opens · Esc clears"
-          />
+          <Text color={theme.dim} wrap="truncate-end">
+            {truncate(`/ ${screenText(props.search ?? "")} · / changes · 1 shows all`, inner)}
+          </Text>
         </Box>
       ) : null}
       <Box flexDirection="column" height={listHeight} overflow="hidden">
@@ -202,6 +192,56 @@ export function Sidebar(props: Props) {
         ) : null}
       </Box>
     </Panel>
+  );
+}
+
+/**
+ * The `/` prompt: it owns the keys while open. Typing edits the search (as the composer
+ * edits, by grapheme); ↑↓ still move in the list; Enter opens the match and closes the
+ * prompt, keeping the search; Esc clears it.
+ */
+function SearchPrompt(props: {
+  initial: string;
+  width: number;
+  onChange: (value: string) => void;
+  onMove: (delta: number) => void;
+  onDone: (open: boolean) => void;
+}) {
+  const theme = useTheme();
+  const line = useLineInput(props.initial, props.onChange);
+  useKeypress(
+    (input: string, key: Key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("search", input, key)) {
+        case "search.clear":
+          props.onDone(false);
+          break;
+        case "search.up":
+          props.onMove(-1);
+          break;
+        case "search.down":
+          props.onMove(1);
+          break;
+        case "search.open":
+          props.onDone(true);
+          break;
+        // Everything else is typing, for the search only: no global key may see it.
+        case "search.type":
+          return line.type(input, key);
+      }
+      return true;
+    },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
+  );
+  return (
+    <Box height={1}>
+      <Text color={theme.accent}>/ </Text>
+      <LineInput
+        state={line.state}
+        width={props.width}
+        placeholder="any conversation by name · Enter opens · Esc clears"
+      />
+    </Box>
   );
 }
 

@@ -24,6 +24,8 @@ export function useConversationBrowser() {
   const findUnread = useFindUnread(useMe());
   // While the search text changes, the selection follows the best match; a move stops that.
   const [followBest, setFollowBest] = useState(false);
+  // The search prompt is open (it owns the keys); once closed with Enter, the search stays.
+  const [prompting, setPrompting] = useState(false);
 
   const filtered = useConversationList(filter);
   const every = useEveryConversation(search !== null);
@@ -58,15 +60,24 @@ export function useConversationBrowser() {
     showFilter(next: Filter) {
       setFilter(next);
       setSearch(null);
+      setPrompting(false);
     },
     search,
     setSearch(next: string | null) {
       setFollowBest(next !== null);
       setSearch(next);
     },
+    prompting,
+    /** Opens the search prompt, on the search kept from last time if there is one. */
+    openSearch() {
+      setFollowBest(true);
+      setSearch((s) => s ?? "");
+      setPrompting(true);
+    },
     /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
     endSearch(keep: boolean) {
       setFollowBest(false);
+      setPrompting(false);
       if (!keep) setSearch(null);
       else setSearch((s) => (s?.trim() ? s : null));
     },

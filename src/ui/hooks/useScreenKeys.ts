@@ -56,7 +56,7 @@ export function useScreenKeys(props: {
         focus === "sidebar" &&
         matchBinding("conversations", input, key) === "conversation.search"
       )
-        browser.setSearch("");
+        browser.openSearch();
       else return false;
       return true;
     },

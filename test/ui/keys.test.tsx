@@ -1,0 +1,146 @@
+// Keys that page and keys that must not act: Ctrl+D / Ctrl+U page half a pane in the lists
+// and never delete or edit; the selection stays marked under a question about it; an error
+// in the status bar fades after a while or at the next key.
+import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst, sidebarNames } from "./helpers.ts";
+
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const CTRL_D = "\x04";
+const CTRL_U = "\x15";
+const CTRL_E = "\x05";
+
+/** The message lines marked as selected. */
+const marked = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => l.includes("│▌"))
+    .join("\n");
+
+/** The index of the selected sidebar row among the rows shown. */
+const sidebarCursor = (s: string) =>
+  s
+    .split("\n")
+    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
+    .findIndex((line) => line.startsWith("│▸"));
+
+async function sendOwn(h: Harness, text: string) {
+  await h.type(text);
+  await h.press(KEYS.enter);
+  await h.waitFor((s) => s.includes(text) && !s.includes("sending…"), "the message, sent");
+}
+
+describe("Ctrl+D and Ctrl+U", () => {
+  it("page half the message pane and never delete or edit your own message", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "#team");
+    await sendOwn(harness, "mine to keep");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => marked(s).includes("mine to keep"), "your message selected");
+
+    await harness.press(CTRL_D, CTRL_E);
+    const screen = harness.screen();
+    expect(screen).not.toContain("Delete this message");
+    expect(screen).not.toContain("editing");
+    expect(marked(screen)).toContain("mine to keep");
+
+    await harness.press("k");
+    const oneUp = await harness.waitFor((s) => !marked(s).includes("mine"), "one up");
+    await harness.press("k");
+    const twoUp = await harness.waitFor((s) => marked(s) !== marked(oneUp), "two up");
+    await harness.press("j");
+    await harness.waitFor((s) => marked(s) === marked(oneUp), "one up again");
+    await harness.press(CTRL_U);
+    const paged = await harness.waitFor((s) => marked(s) !== marked(oneUp), "half a page up");
+    expect(marked(paged)).not.toBe(marked(twoUp));
+    await harness.press(CTRL_D);
+    await harness.waitFor((s) => marked(s) === marked(oneUp), "half a page down, back");
+  });
+
+  it("move half the conversation list", async () => {
+    harness = await startHarness({ rows: 30 });
+    await harness.waitFor((s) => sidebarNames(s).length > 6 && sidebarCursor(s) === 0, "the list");
+    await harness.press(CTRL_D);
+    const down = await harness.waitFor((s) => sidebarCursor(s) > 1, "half the list down");
+    expect(down).not.toContain("Delete");
+    await harness.press(CTRL_U);
+    await harness.waitFor((s) => sidebarCursor(s) === 0, "back at the top");
+  });
+});
+
+describe("a new line in the composer", () => {
+  it("comes with Ctrl+J, and with Shift+Enter as the kitty keyboard protocol sends it", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.type("one");
+    await harness.press("\n"); // Ctrl+J: a line feed
+    await harness.type("two");
+    await harness.press("\x1b[106;5u"); // Ctrl+J under the kitty protocol
+    await harness.type("three");
+    await harness.press("\x1b[13;2u"); // Shift+Enter under the kitty protocol
+    await harness.type("four");
+    const screen = await harness.waitFor((s) => s.includes("four"), "the draft");
+    const rows = screen.split("\n");
+    const at = (text: string) => rows.findIndex((l) => l.includes(`│ ${text}`));
+    expect([at("one"), at("two"), at("three"), at("four")].map((r) => r - at("one"))).toEqual([
+      0, 1, 2, 3,
+    ]);
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message bob"), "the composer empty again");
+    const alice = apiFor(harness.server);
+    const bob = await conversationWith(alice, "bob");
+    const [sent] = (await alice.messages.list({ conversation_id: bob.id, limit: 1 })).data;
+    expect(sent?.message).toBe("one\ntwo\nthree\nfour");
+  });
+});
+
+describe("the selection under a question", () => {
+  it("stays marked while the delete question is up", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await sendOwn(harness, "which one is it");
+    await harness.press(KEYS.escape, "d");
+    const asking = await harness.waitFor(
+      (s) => s.includes("Delete this message for everyone?"),
+      "the question",
+    );
+    expect(marked(asking)).toContain("which one is it");
+    await harness.press("n");
+    await harness.waitFor((s) => s.includes("Kept."), "kept");
+  });
+});
+
+describe("an error in the status bar", () => {
+  it("fades after 8 seconds", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("online"), "online");
+    // As if it had been on screen for almost 8 s already.
+    harness.session.status.notice.set({
+      kind: "error",
+      text: "Could not send: boom",
+      at: Date.now() - 7_700,
+    });
+    await harness.waitFor((s) => s.includes("✗ Could not send: boom"), "the error");
+    await harness.waitFor(
+      (s) => !s.includes("Could not send") && s.includes("↑↓ move"),
+      "the hints back",
+      3_000,
+    );
+  });
+
+  it("goes at the next key once it has been seen", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("online"), "online");
+    harness.session.status.error("Could not pin", new Error("boom"));
+    await harness.waitFor((s) => s.includes("✗ Could not pin: boom"), "the error");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await harness.press("j");
+    await harness.waitFor((s) => !s.includes("Could not pin") && s.includes("↑↓ move"), "gone");
+  });
+});

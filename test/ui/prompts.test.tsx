@@ -1,0 +1,106 @@
+// The search and new-conversation prompts edit as the composer does: by grapheme, with its
+// editing keys, every key of one read applied; and when a prompt closes, the keys go where
+// they belong at once.
+import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { sidebarNames } from "./helpers.ts";
+
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const CTRL_A = "\x01";
+const CTRL_E = "\x05";
+const CTRL_U = "\x15";
+
+/** The search prompt's line, from "/" to the sidebar's edge. */
+const searchLine = (s: string) =>
+  /^[│║]\/ (.*?)\s*[│║]/mu.exec(s)?.[1]?.replace(/\s+$/u, "") ?? undefined;
+/** The new-conversation prompt's text. */
+const idLine = (s: string) => /new conversation with: (.*?)\s*│/u.exec(s)?.[1];
+
+describe("the search prompt", () => {
+  it("edits by grapheme, with the composer's keys, every key of one read", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("/");
+    await harness.type("bo👍🏽");
+    await harness.waitFor((s) => searchLine(s) === "bo👍", "the emoji typed");
+    await harness.press(KEYS.backspace);
+    let screen = await harness.waitFor((s) => searchLine(s) === "bo", "the emoji gone whole");
+    expect(screen).not.toContain("�");
+    // Every conversation is searched, loosely: bob first, then #books (archived).
+    expect(sidebarNames(screen)[0]).toBe("bob");
+
+    await harness.press(CTRL_A);
+    await harness.type("x");
+    await harness.waitFor((s) => searchLine(s) === "xbo", "Ctrl+A to the start");
+    await harness.press(CTRL_E, CTRL_U);
+    await harness.waitFor(
+      (s) => searchLine(s)?.trim().startsWith("any conversation by name") === true,
+      "Ctrl+U to the start",
+    );
+
+    await harness.type("#team");
+    await harness.waitFor((s) => searchLine(s) === "#team", "#team typed");
+    await harness.press("\x7f\x7f\x7f");
+    screen = await harness.waitFor((s) => searchLine(s) === "#t", "three Backspaces in one read");
+    expect(sidebarNames(screen)).toContain("#team");
+  });
+
+  it("gives the keys back at once after Enter on a match: Tab, Shift+Tab and Esc", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("/");
+    await harness.type("des");
+    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("Message #design"),
+      "#design open, the composer focused",
+    );
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("↑↓ select"), "Esc: the messages");
+    await harness.press(KEYS.shiftTab);
+    const sidebar = await harness.waitFor((s) => s.includes("↑↓ move"), "Shift+Tab: the sidebar");
+    // The search still filters, and says how to change it or show all.
+    expect(sidebarNames(sidebar)).toEqual(["#design"]);
+    expect(sidebar).toContain("/ des · / changes · 1 shows all");
+    await harness.press(KEYS.tab);
+    await harness.waitFor((s) => s.includes("↑↓ select"), "Tab: the messages");
+    await harness.press(KEYS.tab);
+    await harness.waitFor((s) => s.includes("Enter send"), "Tab: the composer");
+    await harness.press(KEYS.shiftTab, KEYS.shiftTab, "1");
+    await harness.waitFor((s) => sidebarNames(s).includes("#team"), "1: the whole list");
+  });
+});
+
+describe("the new-conversation prompt", () => {
+  it("edits by grapheme, with the composer's keys", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("n");
+    await harness.waitFor((s) => s.includes("new conversation with:"), "the prompt");
+    await harness.type("ct_bo👍🏽");
+    await harness.press(KEYS.backspace);
+    let screen = await harness.waitFor((s) => idLine(s) === "ct_bo", "the emoji gone whole");
+    expect(screen).not.toContain("�");
+    await harness.press(CTRL_A);
+    await harness.type("x");
+    await harness.waitFor((s) => idLine(s) === "xct_bo", "Ctrl+A to the start");
+    await harness.press(CTRL_E, "\x7f\x7f\x7f");
+    await harness.waitFor((s) => idLine(s) === "xct", "three Backspaces in one read");
+    await harness.press(CTRL_U);
+    screen = await harness.waitFor(
+      (s) => idLine(s)?.trim() === "ct_… or grp_…",
+      "Ctrl+U to the start",
+    );
+    await harness.press(KEYS.escape);
+    screen = await harness.waitFor((s) => !s.includes("new conversation with:"), "closed");
+    await harness.press("j");
+    expect(sidebarNames(screen).length).toBeGreaterThan(1);
+  });
+});
