@@ -147,6 +147,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
             onSearchDone={browser.endSearch}
             onSelect={browser.setSelectedId}
             onAction={conversations.act}
+            onFocus={dialog === null ? () => setFocus("sidebar") : undefined}
           />
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
@@ -172,6 +173,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               messages={messages}
               onMessageAction={messages.act}
               onLeaveMessages={() => setFocus("sidebar")}
+              onFocusMessages={dialog === null ? () => setFocus("messages") : undefined}
               onLeaveComposer={() => {
                 drafts.endEdit(openId);
                 setFocus("messages");

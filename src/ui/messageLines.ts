@@ -4,6 +4,7 @@
 // the messages that come into view.
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
+import { mentions } from "./mentions.ts";
 import { isPending } from "./queries/changes.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
@@ -12,8 +13,9 @@ import { sanitize } from "./text/sanitize.ts";
 import { displayWidth, terminalForm, truncate } from "./text/width.ts";
 import { wrap } from "./text/wrap.ts";
 
-export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
-export type Segment = { text: string; tone?: Tone; bold?: boolean };
+export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "mention" | "plain";
+/** `sender`: a person's name, drawn in that person's colour (senderColor.ts). */
+export type Segment = { text: string; tone?: Tone; bold?: boolean; sender?: string };
 export type Line = Segment[];
 
 /** One row of the pane: a sent message or one still in the outbox. */
@@ -121,21 +123,21 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   const { message } = item;
   const readMarker = message.id === ctx.readMarkerId;
   const saving = isPending(message);
-  if (!grouped || message.updated_at !== null || readMarker || saving) {
+  const mentioned = !mine && mentions(message.message, me);
+  if (!grouped || message.updated_at !== null || readMarker || saving || mentioned) {
     const header: Line = [
-      {
-        text: mine ? "you" : sanitize(sender) || "unknown",
-        tone: mine ? "self" : "other",
-        bold: true,
-      },
+      mine
+        ? { text: "you", tone: "self", bold: true }
+        : { text: sanitize(sender) || "unknown", tone: "other", bold: true, sender },
       { text: ` · ${clockTime(time)}`, tone: "dim" },
     ];
+    if (mentioned) header.push({ text: " · @ mentions you", tone: "mention", bold: true });
     if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
     if (readMarker) header.push({ text: " · read ✓", tone: "dim" });
     if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
-  lines.push(...bodyLines(message.message, width));
+  lines.push(...bodyLines(message.message, width, mentioned ? "mention" : "plain"));
   lines.push(...attachmentLines(message, width));
   const reactions = reactionsLine(message, me);
   if (reactions) lines.push(reactions);

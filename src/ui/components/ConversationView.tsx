@@ -34,6 +34,8 @@ type Props = {
   messages: MessageActions;
   onMessageAction: (action: MessageAction, item: Item) => void;
   onLeaveMessages: () => void;
+  /** A click on the messages focuses them; absent while a dialog is open. */
+  onFocusMessages?: () => void;
   onLeaveComposer: () => void;
 };
 
@@ -59,6 +61,7 @@ export function ConversationView(props: Props) {
           loadOlder={history.loadOlder}
           onAction={props.onMessageAction}
           onLeave={props.onLeaveMessages}
+          onFocus={props.onFocusMessages}
         />
       ) : (
         <CenteredNote

@@ -2,6 +2,7 @@
 import { Text } from "ink";
 import { memo } from "react";
 import type { Line, Tone } from "../messageLines.ts";
+import { senderColor } from "../senderColor.ts";
 import { type Theme, useTheme } from "../theme.ts";
 
 export function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
@@ -18,6 +19,8 @@ export function toneColor(theme: Theme, tone: Tone | undefined): string | undefi
       return theme.accent;
     case "unread":
       return theme.unread;
+    case "mention":
+      return theme.mention;
     default:
       return undefined;
   }
@@ -32,9 +35,13 @@ export const LineView = memo(function LineView({ line, marker }: { line: Line; m
         <Text
           // biome-ignore lint/suspicious/noArrayIndexKey: segments of a line never reorder
           key={i}
-          color={toneColor(theme, segment.tone)}
-          bold={segment.bold}
-          dimColor={!theme.color && segment.tone === "dim"}
+          color={
+            segment.sender !== undefined
+              ? senderColor(theme, segment.sender)
+              : toneColor(theme, segment.tone)
+          }
+          bold={segment.bold || segment.tone === "mention"}
+          dimColor={theme.faint && segment.tone === "dim"}
         >
           {segment.text}
         </Text>

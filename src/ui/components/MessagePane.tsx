@@ -2,12 +2,12 @@
 // (only what fits is laid out and rendered). Selection moves with ↑↓/jk, PgUp/PgDn, g/G;
 // reaching the top loads older history; new messages keep the view at the bottom unless
 // the user scrolled up, and then the title says "N new".
-import { Box, type Key, Text } from "ink";
-import { type ReactElement, useEffect, useMemo, useState } from "react";
+import { Box, type DOMElement, type Key, Text } from "ink";
+import { type ReactElement, useEffect, useMemo, useRef, useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -40,6 +40,8 @@ type Props = {
   loadOlder: () => void;
   onAction: (action: MessageAction, item: Item) => void;
   onLeave: () => void;
+  /** Focus this pane (a click on it); absent while a dialog holds the keys: no mouse then. */
+  onFocus?: () => void;
 };
 
 type Scroll = {
@@ -189,6 +191,8 @@ export function MessagePane(props: Props) {
   );
 
   const rows: ReactElement[] = [];
+  /** The item each row on screen belongs to, for clicks. */
+  const rowItems: number[] = [];
   if (view) {
     for (let i = view.top; i <= view.bottom; i++) {
       const item = items[i]!;
@@ -196,6 +200,7 @@ export function MessagePane(props: Props) {
       if (i === view.top && view.clipTop > 0) lines = lines.slice(view.clipTop);
       const isSelected = focused && i === selected;
       lines.forEach((line, n) => {
+        rowItems.push(i);
         rows.push(
           <LineView
             // biome-ignore lint/suspicious/noArrayIndexKey: a message's lines are positional
@@ -208,6 +213,26 @@ export function MessagePane(props: Props) {
     }
   }
 
+  // The wheel moves the selection a message at a time (the view follows it); a click
+  // selects the message under it and focuses the pane. The rows sit at the bottom of the
+  // list area, under the border, the title and the pinned line.
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "wheelUp" || event.kind === "wheelDown") {
+        select(selected + (event.kind === "wheelUp" ? -1 : 1));
+        return;
+      }
+      if (event.kind !== "press" || event.button !== 0) return;
+      props.onFocus?.();
+      const areaTop = 1 + 1 + pinnedRows + Math.max(0, viewHeight - rows.length);
+      const clicked = rowItems[event.y - areaTop];
+      if (clicked !== undefined) select(clicked);
+    },
+    { isActive: props.onFocus !== undefined },
+  );
+
   const status = props.loading
     ? "loading…"
     : isLoadingOlder
@@ -217,7 +242,7 @@ export function MessagePane(props: Props) {
         : "";
   const titleRoom = Math.max(1, innerWidth - status.length - 1);
   return (
-    <Panel width={width} height={height} focused={focused}>
+    <Panel width={width} height={height} focused={focused} boxRef={box}>
       <Box height={1} justifyContent="space-between">
         <Text bold wrap="truncate-end">
           {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
