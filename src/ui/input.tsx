@@ -32,6 +32,10 @@ type MouseEntry = { ref: RefObject<DOMElement | null>; onMouse: MouseHandler };
 type Registry = { add(entry: Entry): () => void; addMouse(entry: MouseEntry): () => void };
 
 const KeysContext = createContext<Registry | null>(null);
+const MouseOnContext = createContext(false);
+
+/** Whether mouse reports come in (the config file's `mouse`, on a terminal). */
+export const useMouseOn = () => useContext(MouseOnContext);
 
 export function KeypressProvider({
   children,
@@ -107,7 +111,11 @@ export function KeypressProvider({
       if (entry.onPaste?.(text)) return;
     }
   });
-  return <KeysContext.Provider value={registry.current}>{children}</KeysContext.Provider>;
+  return (
+    <KeysContext.Provider value={registry.current}>
+      <MouseOnContext.Provider value={mouse !== undefined}>{children}</MouseOnContext.Provider>
+    </KeysContext.Provider>
+  );
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });

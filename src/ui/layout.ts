@@ -9,7 +9,13 @@ export function screenColumns(columns: number, rows: number): ScreenColumns {
 }
 
 /** Rows below the message pane that are taken by the composer, the picker or a prompt. */
-export type BelowPane = { composer: number; picker: boolean; newConversation: boolean };
+export type BelowPane = {
+  composer: number;
+  picker: boolean;
+  newConversation: boolean;
+  /** Rows of the who-reacted list, when it is open. */
+  reactors?: number;
+};
 
 export const PICKER_ROWS = 3;
 export const NEW_CONVERSATION_ROWS = 9;
@@ -19,6 +25,7 @@ export function messagePaneHeight(bodyHeight: number, below: BelowPane): number 
   const taken =
     below.composer +
     (below.picker ? PICKER_ROWS : 0) +
-    (below.newConversation ? NEW_CONVERSATION_ROWS : 0);
+    (below.newConversation ? NEW_CONVERSATION_ROWS : 0) +
+    (below.reactors ?? 0);
   return Math.max(4, bodyHeight - taken);
 }

@@ -123,7 +123,7 @@ describe("the table", () => {
         "↑↓ select · r react · e edit · d delete · P pin · y copy · g/G oldest/newest · Esc back · ? help",
       composer: "Enter send · Alt+Enter newline · ↑ edit last · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
-      react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
+      react: "←→ choose · Enter or 1-9 toggles your reaction · : by name · Esc closes",
       help: "↑↓ PgUp PgDn scroll · any other key closes the help",
     });
   });
@@ -141,6 +141,10 @@ describe("the table", () => {
       { keys: "/ search: Enter, Esc", does: "open the match / clear" },
       { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
       { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
+      {
+        keys: "reactions: :name, Tab",
+        does: "type a short code (:wave); Tab ↑↓ choose a completion",
+      },
       { keys: "y / any other key", does: "confirm / keep (delete questions)" },
       { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
     ]);

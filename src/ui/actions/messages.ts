@@ -16,6 +16,8 @@ export type MessageUi = {
   conversations: ConversationActions;
   confirm(prompt: string, run: () => void): void;
   pickReaction(message: Message): void;
+  /** Shows who reacted to `message`, with what. */
+  showReactors(message: Message): void;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -132,6 +134,7 @@ export function useMessageActions(ui: MessageUi) {
       }
       const { message } = item;
       if (action === "react") actions.react(message);
+      else if (action === "reactors") ui.showReactors(message);
       else if (action === "edit") actions.startEdit(message);
       else if (action === "delete") actions.remove(message);
       else if (action === "pin") actions.togglePin(message);

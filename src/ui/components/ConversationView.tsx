@@ -9,12 +9,14 @@ import type { Drafts, Editing } from "../hooks/useDrafts.ts";
 import type { Item } from "../messageLines.ts";
 import { conversationIcons } from "../names.ts";
 import type { useMessages } from "../queries/history.ts";
+import { usedReactionNames } from "../reactionNames.ts";
 import { myReactions } from "../reactions.ts";
 import { Composer } from "./Composer.tsx";
 import { type MessageAction, MessagePane } from "./MessagePane.tsx";
 import { NewConversation } from "./NewConversation.tsx";
 import { CenteredNote } from "./Panel.tsx";
 import { ReactionPicker } from "./ReactionPicker.tsx";
+import { Reactors } from "./Reactors.tsx";
 
 type Props = {
   width: number;
@@ -78,10 +80,19 @@ export function ConversationView(props: Props) {
         <ReactionPicker
           width={width}
           mine={myReactions(dialog.message, props.me)}
+          used={usedReactionNames(history.messages)}
           onPick={(name) => {
             messages.toggleReaction(dialog.message, name);
             props.closeDialog();
           }}
+          onClose={props.closeDialog}
+        />
+      ) : null}
+      {dialog?.kind === "reactors" ? (
+        <Reactors
+          width={width}
+          message={dialog.message}
+          me={props.me}
           onClose={props.closeDialog}
         />
       ) : null}

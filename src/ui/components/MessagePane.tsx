@@ -16,10 +16,19 @@ import { scrollToShow, viewportEndingAt } from "../window.ts";
 import { LineView } from "./Lines.tsx";
 import { Panel } from "./Panel.tsx";
 
-export type MessageAction = "react" | "edit" | "delete" | "pin" | "retry" | "drop" | "copy";
+export type MessageAction =
+  | "react"
+  | "reactors"
+  | "edit"
+  | "delete"
+  | "pin"
+  | "retry"
+  | "drop"
+  | "copy";
 
 const ACTIONS = {
   "message.react": "react",
+  "message.reactors": "reactors",
   "message.edit": "edit",
   "message.pin": "pin",
   "message.copy": "copy",

@@ -9,6 +9,7 @@ import type { StatusLine } from "../status.ts";
 export type Dialog =
   | { kind: "help" }
   | { kind: "react"; message: Message }
+  | { kind: "reactors"; message: Message }
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
   | null;
