@@ -58,6 +58,8 @@ describe("reading a group", () => {
     await openFirst(harness, "#design");
     await harness.waitFor((s) => s.includes("carol was here in design"), "the design group");
     expect(new Set(nameColours(harness, "carol"))).toEqual(new Set([carolColour]));
+    // The sidebar's preview of the group names her in the same colour.
+    expect(harness.looks("carol: new mockups")[0]?.fg).toBe(carolColour);
 
     await harness.press(KEYS.escape, KEYS.escape);
     await openFirst(harness, "#team");
@@ -72,7 +74,7 @@ describe("reading a group", () => {
   it("uses the light theme's colours when the terminal's background is light", async () => {
     harness = await startHarness({ background: "light" });
     await openFirst(harness, "bob");
-    await harness.waitFor((s) => s.includes("bob · "), "bob's messages");
+    await harness.waitFor(() => nameColours(harness!, "bob").length > 0, "bob's messages");
     expect(nameColours(harness, "bob")[0]).toBe(senderColor(lightTheme, "bob"));
   });
 
@@ -100,7 +102,7 @@ describe("reading a group", () => {
     expect(harness.sequences.filter((s) => s === "\x07")).toHaveLength(1);
 
     await openFirst(harness, "#team");
-    const screen = await harness.waitFor((s) => s.includes("@alice can you look?"), "the mention");
+    const screen = await harness.waitFor((s) => s.includes("@ mentions you"), "the mention");
     expect(screen).toMatch(/carol · \d\d:\d\d · @ mentions you/);
     const body = harness.looks("@alice can you look?").at(-1)!;
     expect(body).toMatchObject({ fg: darkTheme.mention, bold: true });

@@ -10,6 +10,7 @@ import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
+import { senderColor } from "../senderColor.ts";
 import { useContacts } from "../session.tsx";
 import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -224,6 +225,28 @@ export function Sidebar(props: Props) {
   );
 }
 
+/** A row's preview, a group's sender's name in that person's colour (as in the messages). */
+function PreviewLine({
+  text,
+  sender,
+  username,
+}: {
+  text: string;
+  sender: string;
+  username: string;
+}) {
+  const theme = useTheme();
+  const lead = `   ${sender}`;
+  const named = sender !== "" && text.startsWith(lead);
+  return (
+    <Text wrap="truncate-end" color={theme.dim} dimColor={theme.faint}>
+      {named ? "   " : text}
+      {named ? <Text color={senderColor(theme, username)}>{sender}</Text> : null}
+      {named ? text.slice(lead.length) : null}
+    </Text>
+  );
+}
+
 type RowProps = {
   conversation: Conversation;
   width: number;
@@ -289,9 +312,11 @@ const Row = memo(function Row({
         <Text color={theme.dim}>{when}</Text>
         {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
       </Text>
-      <Text wrap="truncate-end" color={theme.dim} dimColor={theme.faint}>
-        {truncate(`   ${previewText}`, width)}
-      </Text>
+      <PreviewLine
+        text={truncate(`   ${previewText}`, width)}
+        sender={c.group_id && newest && newest.contact.username !== me ? who : ""}
+        username={newest?.contact.username ?? ""}
+      />
     </Box>
   );
 });
