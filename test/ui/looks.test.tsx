@@ -110,6 +110,20 @@ describe("reading a group", () => {
   });
 });
 
+describe("themes on screen", () => {
+  it.each([
+    ["FORCE_COLOR=0", { env: { FORCE_COLOR: "0" } }],
+    ["high-contrast", { theme: "high-contrast" as const }],
+  ])("with %s draws no colour, and focus shows as a double border", async (_, options) => {
+    harness = await startHarness(options);
+    const screen = await harness.waitFor((s) => /║▸/u.test(s), "the focused list");
+    expect(screen).toMatch(/╔═/u);
+    expect(harness.written()).not.toMatch(/\x1b\[[\d;]*38;[25];/);
+    // Times and previews are never faint in high-contrast (faint lowers contrast).
+    if (options.theme) expect(harness.written()).not.toMatch(/\x1b\[2m/);
+  });
+});
+
 describe("the mouse", () => {
   it("is switched on with SGR reports and off again at the end", async () => {
     harness = await startHarness({ mouse: true });
