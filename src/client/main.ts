@@ -131,7 +131,9 @@ export async function runClient(args: ClientArgs): Promise<number> {
     env,
     theme: config.theme,
     background,
-    mouse: config.mouse,
+    // Not inside GNU screen (STY): with the mouse on, screen 4 holds a lone Esc back until
+    // the next key comes, so Esc would seem dead.
+    mouse: config.mouse && env.STY === undefined,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
