@@ -120,7 +120,7 @@ describe("themes on screen", () => {
     expect(screen).toMatch(/╔═/u);
     expect(harness.written()).not.toMatch(/\x1b\[[\d;]*38;[25];/);
     // Times and previews are never faint in high-contrast (faint lowers contrast).
-    if (options.theme) expect(harness.written()).not.toMatch(/\x1b\[2m/);
+    if ("theme" in options) expect(harness.written()).not.toMatch(/\x1b\[2m/);
   });
 });
 
