@@ -44,12 +44,16 @@ Environment:
   XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
                       $XDG_STATE_HOME/parley/
   XDG_CACHE_HOME      what was last seen of each server: $XDG_CACHE_HOME/parley/
-  NO_COLOR            no colour
+  NO_COLOR            no colour (also FORCE_COLOR=0)
   VISUAL, EDITOR      the editor Ctrl+G opens the draft in (else vi)
 
 Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
   {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
-   "bell": true, "notifications": true}
+   "bell": true, "notifications": true,
+   "notify": "all",                 all | mentions (messages that say @you) | none
+   "notifyConversations": {"grp_team": "mentions"},   per conversation id
+   "theme": "auto",                 auto (asks the terminal) | dark | light | high-contrast
+   "mouse": true}                   wheel and clicks; Shift+drag still selects text
 
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;

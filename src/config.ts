@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import envPaths from "env-paths";
 import { z } from "zod";
+import type { NotifyLevel } from "./ui/mentions.ts";
 
 export type Paths = {
   config: string;
@@ -35,6 +36,10 @@ export const ConfigFile = z
     username: z.string().min(1).optional(),
     bell: z.boolean().optional(),
     notifications: z.boolean().optional(),
+    theme: z.enum(["auto", "dark", "light", "high-contrast"]).optional(),
+    notify: z.enum(["all", "mentions", "none"]).optional(),
+    notifyConversations: z.record(z.string(), z.enum(["all", "mentions", "none"])).optional(),
+    mouse: z.boolean().optional(),
   })
   .loose();
 export type ConfigFile = z.output<typeof ConfigFile>;
@@ -77,6 +82,12 @@ export type ResolvedClientConfig = {
   username?: string;
   bell: boolean;
   notifications: boolean;
+  theme: "auto" | "dark" | "light" | "high-contrast";
+  /** What rings and notifies: every message, only those that mention you, or none. */
+  notify: NotifyLevel;
+  /** Per conversation id, over `notify`. */
+  notifyConversations: Record<string, NotifyLevel>;
+  mouse: boolean;
 };
 
 export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
@@ -103,6 +114,10 @@ export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
     username: file.username,
     bell: file.bell ?? true,
     notifications: file.notifications ?? true,
+    theme: file.theme ?? "auto",
+    notify: file.notify ?? "all",
+    notifyConversations: file.notifyConversations ?? {},
+    mouse: file.mouse ?? true,
   };
 }
 

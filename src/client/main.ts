@@ -16,6 +16,7 @@ import {
 } from "../config.ts";
 import { waitingCount } from "../ui/queries/changes.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { queryBackground } from "./background.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
@@ -107,7 +108,12 @@ export async function runClient(args: ClientArgs): Promise<number> {
     username: target.username ?? rememberedUsername(paths, key),
     serverLabel: target.label,
     onIdentity: (name) => rememberUsername(paths, key, name),
-    notify: { bell: config.bell, desktop: config.notifications },
+    notify: {
+      bell: config.bell,
+      desktop: config.notifications,
+      level: config.notify,
+      conversations: config.notifyConversations,
+    },
     terminal: terminalOut(process.stdout, env),
     openUrl: platformOpener(env),
     suspend: jobs.suspend,
@@ -119,10 +125,19 @@ export async function runClient(args: ClientArgs): Promise<number> {
   session.status.lastSynced.set(serverData.restoredAt);
   const unsent = keepCarriedOver(session, files);
 
+  // The `auto` theme asks the terminal for its background, before Ink reads the keys.
+  const background =
+    config.theme === "auto" ? await queryBackground(process.stdin, process.stdout) : undefined;
+
   let crash: unknown;
   const mounted = mountClient({
     ...client,
     env,
+    theme: config.theme,
+    background,
+    // Not inside GNU screen (STY): with the mouse on, screen 4 holds a lone Esc back until
+    // the next key comes, so Esc would seem dead.
+    mouse: config.mouse && env.STY === undefined,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,

@@ -2,7 +2,10 @@
 // session's channel (which carries its own size and resize events), or a test's.
 import { type Instance, render, type SuspendTerminal, type TerminalSuspension, useApp } from "ink";
 import { type ReactNode, useLayoutEffect } from "react";
+import { MOUSE_OFF, MOUSE_ON } from "../ui/mouse.ts";
 import { Root } from "../ui/Root.tsx";
+import type { ThemeSetting } from "../ui/theme.ts";
+import { withMouseInput } from "./mouse-input.ts";
 import type { ClientSession } from "./session.ts";
 
 export type MountedClient = {
@@ -31,6 +34,11 @@ export function mountClient(
     stdout: NodeJS.WritableStream;
     stderr: NodeJS.WritableStream;
     onRenderError?: (error: Error) => void;
+    /** The config file's `theme`, and the terminal's background when it said (OSC 11). */
+    theme?: ThemeSetting;
+    background?: "dark" | "light";
+    /** SGR mouse reporting while the client owns the terminal (config `mouse`). */
+    mouse?: boolean;
     /** When the client ends, before its cache is let go (to save what is worth keeping). */
     onExit?: () => void;
   },
@@ -47,6 +55,7 @@ export function mountClient(
   };
   stdout.on("resize", repaint);
   let suspendTerminal: SuspendTerminal | undefined;
+  const input = options.mouse ? withMouseInput(options.stdin) : undefined;
   const instance = render(
     <TerminalControl
       onReady={(suspend) => {
@@ -57,11 +66,14 @@ export function mountClient(
         session={options.session}
         queryClient={queryClient}
         env={options.env}
+        theme={options.theme}
+        background={options.background}
+        mouse={input?.source}
         onRenderError={options.onRenderError}
       />
     </TerminalControl>,
     {
-      stdin: options.stdin,
+      stdin: (input?.stdin ?? options.stdin) as NodeJS.ReadStream,
       stdout: options.stdout,
       stderr: options.stderr,
       // The caller knows this is a terminal; Ink's own guess turns one non-interactive when CI is set.
@@ -79,8 +91,16 @@ export function mountClient(
     },
   );
   mounted = instance;
+  // Mouse reporting is on exactly while the client holds the terminal: off when it ends
+  // (quit, signal, crash: every way out unmounts) and while it is suspended (Ctrl+Z, an
+  // editor), so the shell never receives mouse reports.
+  const mouse = (on: boolean) => {
+    if (options.mouse) stdout.write(on ? MOUSE_ON : MOUSE_OFF);
+  };
+  mouse(true);
   // A finished session (an SSH user who left) must not keep its cache until garbage collection.
   const release = () => {
+    mouse(false);
     stdout.off("resize", repaint);
     options.onExit?.();
     queryClient.clear();
@@ -88,9 +108,15 @@ export function mountClient(
   instance.waitUntilExit().then(release, release);
   return {
     instance,
-    suspendTerminal: () => {
+    suspendTerminal: async () => {
       if (!suspendTerminal) throw new Error("the client is not mounted yet");
-      return suspendTerminal();
+      mouse(false);
+      const suspension = await suspendTerminal();
+      const resume = async () => {
+        await suspension.resume();
+        mouse(true);
+      };
+      return { resume, [Symbol.asyncDispose]: resume };
     },
   };
 }

@@ -22,7 +22,7 @@ export type ClientSessionOptions = {
   serverLabel?: string;
   /** Called once when the identity is first learned. */
   onIdentity?: (username: string) => void;
-  notify?: { bell: boolean; desktop: boolean };
+  notify?: Session["notify"];
   /** The terminal itself, for the clipboard and notifications. */
   terminal?: TerminalOut;
   /** Opens a link; only where parley runs on the person's own machine (src/client/opener.ts). */

@@ -12,6 +12,7 @@ import { composerHeight } from "./components/Composer.tsx";
 import { ConversationView } from "./components/ConversationView.tsx";
 import { Header } from "./components/Header.tsx";
 import { Help } from "./components/Help.tsx";
+import { reactorsRows } from "./components/Reactors.tsx";
 import { Sidebar } from "./components/Sidebar.tsx";
 import { StatusBar } from "./components/StatusBar.tsx";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./components/TooSmall.tsx";
@@ -24,7 +25,7 @@ import { useFocus } from "./hooks/useFocus.ts";
 import { useNotice } from "./hooks/useNotice.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
 import { useScreenKeys } from "./hooks/useScreenKeys.ts";
-import { PRIORITY, useKeypress } from "./input.tsx";
+import { PRIORITY, useKeypress, useMouseOn } from "./input.tsx";
 import { messagePaneHeight, screenColumns } from "./layout.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { usePinnedMessage } from "./queries/history.ts";
@@ -71,6 +72,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const { dialog, ...dialogs } = useDialog(status);
   const drafts = useDrafts();
   const editing = useStore(drafts.editing);
+  const mouseOn = useMouseOn();
 
   const { openId } = browser;
   const open = useOpenConversation(openId) ?? list.conversations.find((c) => c.id === openId);
@@ -103,6 +105,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     pickReaction: (message) => dialogs.show({ kind: "react", message }),
     chooseLink: (links, verb) => dialogs.show({ kind: "links", links, verb }),
     askAttachment: (message) => dialogs.show({ kind: "attach", message }),
+    showReactors: (message) => dialogs.show({ kind: "reactors", message }),
     toComposer: () => setFocus("composer"),
   });
 
@@ -117,6 +120,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const paneHeight = messagePaneHeight(bodyHeight, {
     composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
     picker: dialog?.kind === "react" || dialog?.kind === "links",
+    reactors: dialog?.kind === "reactors" ? reactorsRows(dialog.message) : 0,
     newConversation: dialog?.kind === "new",
     attachPrompt: dialog?.kind === "attach",
   });
@@ -132,7 +136,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
         server={session.serverLabel ?? session.baseUrl.replace(/^https?:\/\//, "")}
       />
       {dialog?.kind === "help" ? (
-        <Help width={columns} height={bodyHeight} onClose={dialogs.close} />
+        <Help width={columns} height={bodyHeight} mouse={mouseOn} onClose={dialogs.close} />
       ) : (
         <Box flexDirection="row" height={bodyHeight}>
           <Sidebar
@@ -154,6 +158,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
             onSearchDone={browser.endSearch}
             onSelect={browser.setSelectedId}
             onAction={conversations.act}
+            onFocus={dialog === null ? () => setFocus("sidebar") : undefined}
           />
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
@@ -184,6 +189,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               messages={messages}
               onMessageAction={messages.act}
               onLeaveMessages={() => setFocus("sidebar")}
+              onFocusMessages={dialog === null ? () => setFocus("messages") : undefined}
               onLeaveComposer={() => {
                 drafts.endEdit(openId);
                 setFocus("messages");

@@ -4,26 +4,36 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { App } from "./App.tsx";
 import { ErrorBoundary } from "./components/ErrorBoundary.tsx";
 import { KeypressProvider } from "./input.tsx";
+import type { MouseSource } from "./mouse.ts";
 import { type Session, SessionProvider } from "./session.tsx";
-import { ThemeContext, themeFor } from "./theme.ts";
+import { ThemeContext, type ThemeSetting, themeFor } from "./theme.ts";
 
 export function Root({
   session,
   queryClient,
   env = process.env,
+  theme = "auto",
+  background,
+  mouse,
   onRenderError,
 }: {
   session: Session;
   queryClient: QueryClient;
   env?: NodeJS.ProcessEnv;
+  /** The config file's `theme`; `auto` goes by `background`. */
+  theme?: ThemeSetting;
+  /** The terminal's background as it answered OSC 11, if it did. */
+  background?: "dark" | "light";
+  /** Mouse reports, when the mouse is on. */
+  mouse?: MouseSource;
   onRenderError?: (error: Error) => void;
 }) {
   return (
-    <ThemeContext.Provider value={themeFor(env)}>
+    <ThemeContext.Provider value={themeFor(env, theme, background)}>
       <ErrorBoundary onError={onRenderError}>
         <QueryClientProvider client={queryClient}>
           <SessionProvider session={session}>
-            <KeypressProvider>
+            <KeypressProvider mouse={mouse}>
               <App />
             </KeypressProvider>
           </SessionProvider>

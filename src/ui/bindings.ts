@@ -30,6 +30,8 @@ export type Scope =
   | "attach"
   | "reactions"
   | "links"
+  | "reaction name"
+  | "reactors"
   | "confirm"
   | "help";
 
@@ -336,8 +338,18 @@ export const BINDINGS = [
     keys: [{ input: "r" }],
     does: "react (again on the same one removes yours)",
     label: "r",
-    readme: { does: "react: a picker of common reactions; again on the same one removes yours" },
+    readme: {
+      does: "react: a row of common reactions, or any by name (`:wave`, completed); again on the same one removes yours",
+    },
     hint: { messages: "r react" },
+  },
+  {
+    id: "message.reactors",
+    scope: "messages",
+    keys: [{ input: "w" }],
+    does: "who reacted, with what",
+    label: "w",
+    readme: { does: "who reacted, with what: the user names of each reaction (any key closes)" },
   },
   {
     id: "message.edit",
@@ -697,6 +709,46 @@ export const BINDINGS = [
     hint: { links: "Esc closes" },
   },
   {
+    id: "reaction.name",
+    scope: "reactions",
+    keys: [{ input: ":" }],
+    does: "type a short code (:wave); Tab ↑↓ choose a completion",
+    label: "reactions: :name, Tab",
+    hint: { react: ": by name" },
+  },
+  {
+    id: "reactionName.next",
+    scope: "reaction name",
+    keys: [{ key: "tab", shift: false }, { key: "downArrow" }, { key: "rightArrow" }],
+    does: "the next completion",
+  },
+  {
+    id: "reactionName.previous",
+    scope: "reaction name",
+    keys: [{ key: "tab", shift: true }, { key: "upArrow" }, { key: "leftArrow" }],
+    does: "the previous completion",
+  },
+  {
+    id: "reactionName.pick",
+    scope: "reaction name",
+    keys: [{ key: "return" }],
+    does: "toggle your reaction with the chosen name",
+  },
+  {
+    id: "reactionName.erase",
+    scope: "reaction name",
+    keys: [{ key: "backspace" }, { key: "delete" }],
+    does: "erase a character (an empty name goes back to the row)",
+  },
+  {
+    id: "reactionName.back",
+    scope: "reaction name",
+    keys: [{ key: "escape" }],
+    does: "back to the row of common reactions",
+  },
+  { id: "reactionName.type", scope: "reaction name", keys: "other", does: "type the name" },
+  { id: "reactors.close", scope: "reactors", keys: "other", does: "close the list" },
+  {
     id: "confirm.yes",
     scope: "confirm",
     keys: [{ input: "y" }, { input: "Y" }],
@@ -801,6 +853,8 @@ export const SECTION: Record<Scope, Section> = {
   attach: "prompts and dialogs",
   reactions: "prompts and dialogs",
   links: "prompts and dialogs",
+  "reaction name": "prompts and dialogs",
+  reactors: "prompts and dialogs",
   confirm: "prompts and dialogs",
   help: "prompts and dialogs",
 };
@@ -825,6 +879,13 @@ export const HELP: HelpSection[] = [
     where: "composer commands",
     rows: COMPOSER_COMMANDS.map((c) => ({ keys: c.usage, does: c.does })),
   },
+];
+
+/** The mouse, for the help's last section (no key: the dispatcher routes it by position). */
+export const MOUSE_HELP: HelpRow[] = [
+  { keys: "wheel", does: "scroll the pane under the pointer" },
+  { keys: "click", does: "select a conversation or message, focus its pane" },
+  { keys: "Shift+drag", does: "select text, in most terminals (mouse: false turns it off)" },
 ];
 
 /** The README's "Keys" table, as markdown (test/e2e/help.test.ts holds the README to it). */
@@ -885,7 +946,12 @@ export const HINTS: Record<HintLine, string> = {
     "global.nextPane",
   ]),
   editing: hintLine("editing", ["composer.send", "composer.back"], "editing your message"),
-  react: hintLine("react", ["reaction.previous", "reaction.toggle", "reaction.close"]),
+  react: hintLine("react", [
+    "reaction.previous",
+    "reaction.toggle",
+    "reaction.name",
+    "reaction.close",
+  ]),
   links: hintLine("links", ["link.previous", "link.pick", "link.close"]),
   help: hintLine("help", ["help.up", "help.close"]),
 };

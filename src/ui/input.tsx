@@ -3,8 +3,20 @@
 // highest priority down; the first that returns true stops the key there, so an open
 // dialog wins over the focused pane, which wins over the global keys, and no key is
 // handled twice.
-import { type Key, useInput, usePaste } from "ink";
-import { createContext, type ReactNode, useContext, useLayoutEffect, useRef } from "react";
+//
+// Mouse reports (SGR, see mouse.ts) are taken out of the input before Ink reads it, and
+// come here to go to the mouse handler of the box under the pointer.
+import { type DOMElement, type Key, useInput, usePaste } from "ink";
+import {
+  createContext,
+  type ReactNode,
+  type RefObject,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+} from "react";
+import { isTerminalReply, type MouseEvent, type MouseSource } from "./mouse.ts";
 
 export const PRIORITY = { global: 0, pane: 50, dialog: 100 } as const;
 
@@ -13,13 +25,36 @@ export type PasteHandler = (text: string) => boolean;
 
 type Entry = { priority: number; order: number; onKey?: KeyHandler; onPaste?: PasteHandler };
 
-type Registry = { add(entry: Entry): () => void };
+/** A mouse event at `x`, `y` inside the box (0, 0 is its top left corner, border included). */
+export type MouseHandler = (event: MouseEvent & { x: number; y: number }) => void;
+type MouseEntry = { ref: RefObject<DOMElement | null>; onMouse: MouseHandler };
+
+type Registry = { add(entry: Entry): () => void; addMouse(entry: MouseEntry): () => void };
 
 const KeysContext = createContext<Registry | null>(null);
+const MouseOnContext = createContext(false);
 
-export function KeypressProvider({ children }: { children: ReactNode }) {
+/** Whether mouse reports come in (the config file's `mouse`, on a terminal). */
+export const useMouseOn = () => useContext(MouseOnContext);
+
+export function KeypressProvider({
+  children,
+  mouse,
+}: {
+  children: ReactNode;
+  /** Mouse reports, taken out of the input before Ink reads it (client/mouse-input.ts). */
+  mouse?: MouseSource;
+}) {
   const entries = useRef<Entry[]>([]);
+  const mice = useRef<MouseEntry[]>([]);
   const registry = useRef<Registry>({
+    addMouse(entry) {
+      // The innermost box under the pointer wins: mounted later, so tried first.
+      mice.current = [entry, ...mice.current];
+      return () => {
+        mice.current = mice.current.filter((e) => e !== entry);
+      };
+    },
     add(entry) {
       entries.current = [...entries.current, entry].sort(
         (a, b) => b.priority - a.priority || b.order - a.order,
@@ -45,6 +80,7 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     if (queue.current.length > 0) setImmediate(drain);
   };
   useInput((input, key) => {
+    if (isTerminalReply(input)) return;
     const keys = splitTypeahead(input, key);
     const idle = queue.current.length === 0;
     // A run of text goes whole to whoever takes text (the composer, a prompt): one edit,
@@ -58,12 +94,28 @@ export function KeypressProvider({ children }: { children: ReactNode }) {
     queue.current.push(...keys);
     if (idle) drain();
   });
+  useEffect(
+    () =>
+      mouse?.subscribe((event) => {
+        for (const entry of mice.current) {
+          const rect = entry.ref.current ? screenRect(entry.ref.current) : undefined;
+          if (!rect || !inside(rect, event)) continue;
+          entry.onMouse({ ...event, x: event.x - rect.left, y: event.y - rect.top });
+          break;
+        }
+      }),
+    [mouse],
+  );
   usePaste((text) => {
     for (const entry of entries.current) {
       if (entry.onPaste?.(text)) return;
     }
   });
-  return <KeysContext.Provider value={registry.current}>{children}</KeysContext.Provider>;
+  return (
+    <KeysContext.Provider value={registry.current}>
+      <MouseOnContext.Provider value={mouse !== undefined}>{children}</MouseOnContext.Provider>
+    </KeysContext.Provider>
+  );
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -134,4 +186,45 @@ export function useKeypress(
       onPaste: hasPaste ? (text) => latestPaste.current?.(text) ?? false : undefined,
     });
   }, [registry, active, options.priority, hasPaste]);
+}
+
+type Rect = { left: number; top: number; width: number; height: number };
+
+/** Where a box is on the screen: its layout offsets summed up to the root. */
+export function screenRect(node: DOMElement): Rect | undefined {
+  const own = node.yogaNode;
+  if (!own) return undefined;
+  let left = 0;
+  let top = 0;
+  for (let n: DOMElement | undefined = node; n; n = n.parentNode) {
+    left += n.yogaNode?.getComputedLeft() ?? 0;
+    top += n.yogaNode?.getComputedTop() ?? 0;
+  }
+  return { left, top, width: own.getComputedWidth(), height: own.getComputedHeight() };
+}
+
+function inside(rect: Rect, at: { x: number; y: number }): boolean {
+  return (
+    at.x >= rect.left &&
+    at.x < rect.left + rect.width &&
+    at.y >= rect.top &&
+    at.y < rect.top + rect.height
+  );
+}
+
+/** Mouse events over the box `ref` is on, while `isActive`. */
+export function useMouse(
+  ref: RefObject<DOMElement | null>,
+  onMouse: MouseHandler,
+  options: { isActive?: boolean } = {},
+): void {
+  const registry = useContext(KeysContext);
+  if (!registry) throw new Error("useMouse needs a KeypressProvider above it");
+  const latest = useRef(onMouse);
+  latest.current = onMouse;
+  const active = options.isActive ?? true;
+  useLayoutEffect(() => {
+    if (!active) return;
+    return registry.addMouse({ ref, onMouse: (event) => latest.current(event) });
+  }, [registry, ref, active]);
 }

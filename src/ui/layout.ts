@@ -14,6 +14,8 @@ export type BelowPane = {
   picker: boolean;
   newConversation: boolean;
   attachPrompt?: boolean;
+  /** Rows of the who-reacted list, when it is open. */
+  reactors?: number;
 };
 
 export const PICKER_ROWS = 3;
@@ -26,6 +28,7 @@ export function messagePaneHeight(bodyHeight: number, below: BelowPane): number 
     below.composer +
     (below.picker ? PICKER_ROWS : 0) +
     (below.newConversation ? NEW_CONVERSATION_ROWS : 0) +
-    (below.attachPrompt ? ATTACH_PROMPT_ROWS : 0);
+    (below.attachPrompt ? ATTACH_PROMPT_ROWS : 0) +
+    (below.reactors ?? 0);
   return Math.max(4, bodyHeight - taken);
 }

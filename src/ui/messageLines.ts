@@ -5,6 +5,7 @@
 import type { Message } from "../api/schema.ts";
 import { emojiFor } from "./emoji.ts";
 import { attachmentLabel, attachmentTarget } from "./links.ts";
+import { mentions } from "./mentions.ts";
 import { isPending } from "./queries/changes.ts";
 import type { OutboxEntry } from "./queries/outbox.ts";
 import { includesMe } from "./reactions.ts";
@@ -14,10 +15,18 @@ import { sanitize } from "./text/sanitize.ts";
 import { displayWidth, terminalForm, truncate } from "./text/width.ts";
 import { wrapSpans } from "./text/wrap.ts";
 
-export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "plain";
+export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "mention" | "plain";
 /** A hyperlink (OSC 8): `url` is a `linkTarget`; pieces of one link share its `id`. */
 export type Link = { url: string; id: string };
-export type Segment = { text: string; tone?: Tone; bold?: boolean; inverse?: boolean; link?: Link };
+/** `sender`: a person's name, drawn in that person's colour (senderColor.ts). */
+export type Segment = {
+  text: string;
+  tone?: Tone;
+  bold?: boolean;
+  inverse?: boolean;
+  link?: Link;
+  sender?: string;
+};
 export type Line = Segment[];
 
 /** One row of the pane: a sent message or one still in the outbox. */
@@ -167,21 +176,21 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   const { message } = item;
   const readMarker = message.id === ctx.readMarkerId;
   const saving = isPending(message);
-  if (!grouped || message.updated_at !== null || readMarker || saving) {
+  const mentioned = !mine && mentions(message.message, me);
+  if (!grouped || message.updated_at !== null || readMarker || saving || mentioned) {
     const header: Line = [
-      {
-        text: mine ? "you" : sanitize(sender) || "unknown",
-        tone: mine ? "self" : "other",
-        bold: true,
-      },
+      mine
+        ? { text: "you", tone: "self", bold: true }
+        : { text: sanitize(sender) || "unknown", tone: "other", bold: true, sender },
       { text: ` · ${clockTime(time)}`, tone: "dim" },
     ];
+    if (mentioned) header.push({ text: " · @ mentions you", tone: "mention", bold: true });
     if (message.updated_at !== null) header.push({ text: " · edited", tone: "dim" });
     if (readMarker) header.push({ text: " · read ✓", tone: "dim" });
     if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
-  lines.push(...bodyLines(message.message, width, "plain", item.key));
+  lines.push(...bodyLines(message.message, width, mentioned ? "mention" : "plain", item.key));
   lines.push(...attachmentLines(message, item.key, textLinkCount(message.message), width));
   const reactions = reactionsLine(message, me);
   if (reactions) lines.push(reactions);

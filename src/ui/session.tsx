@@ -7,6 +7,7 @@ import type { Conversation, Message } from "../api/schema.ts";
 import type { DraftAttachment } from "./composerCommands.ts";
 import { type ContactBook, createContactBook } from "./contacts.ts";
 import { createDrafts, type Drafts } from "./hooks/useDrafts.ts";
+import type { NotifySettings } from "./mentions.ts";
 import type { QueuedChange } from "./queries/changes.ts";
 import { createOutbox, type Outbox } from "./queries/outbox.ts";
 import type { PollPace } from "./queries/polling.ts";
@@ -22,7 +23,8 @@ export type Session = {
   me: Store<string | undefined>;
   /** Called once when the identity is first learned, to remember it on disk. */
   onIdentity?: (username: string) => void;
-  notify?: { bell: boolean; desktop: boolean };
+  /** What rings and notifies: the switches, and the `notify` levels (all, mentions, none). */
+  notify?: { bell: boolean; desktop: boolean } & NotifySettings;
   /** The terminal itself, for the clipboard (OSC 52) and notifications. */
   terminal?: TerminalOut;
   /**

@@ -140,7 +140,7 @@ describe("the table", () => {
       composer:
         "Enter send · Ctrl+J newline · ↑ edit last · Ctrl+G editor · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",
-      react: "←→ choose · Enter or 1-9 toggles your reaction · Esc closes",
+      react: "←→ choose · Enter or 1-9 toggles your reaction · : by name · Esc closes",
       links: "←→ choose · Enter or 1-9 takes it · Esc closes",
       help: "↑↓ PgUp PgDn scroll · any other key closes the help",
     });
@@ -163,6 +163,10 @@ describe("the table", () => {
       { keys: "A: URL [file name], Enter, Esc", does: "add the attachment / cancel" },
       { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
       { keys: "links: ←→ 1-9 Enter, Esc", does: "choose, open or copy it / close" },
+      {
+        keys: "reactions: :name, Tab",
+        does: "type a short code (:wave); Tab ↑↓ choose a completion",
+      },
       { keys: "y / any other key", does: "confirm / keep (delete questions)" },
       { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
     ]);

@@ -13,6 +13,7 @@ import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import type { PollPace } from "../../src/ui/queries/polling.ts";
 import type { Session } from "../../src/ui/session.tsx";
+import type { ThemeSetting } from "../../src/ui/theme.ts";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -89,6 +90,11 @@ export type Harness = {
     timeoutMs?: number,
   ): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
+  /**
+   * How the first cell of each place `needle` shows on screen (top to bottom): its
+   * foreground as `#rrggbb`, `palette N` or `default`, and whether it is bold or inverse.
+   */
+  looks(needle: string): { fg: string; bold: boolean; inverse: boolean; row: number }[];
   clipboard: string[];
   /** Where in `written()` each hand-over of the terminal to the editor began. */
   handOvers: number[];
@@ -132,6 +138,10 @@ export async function startHarness(
      * has no editor, as in parley ssh.
      */
     editorEnv?: NodeJS.ProcessEnv;
+    /** The config file's `theme` and the terminal's background (OSC 11) when it said. */
+    theme?: ThemeSetting;
+    background?: "dark" | "light";
+    mouse?: boolean;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -197,6 +207,9 @@ export async function startHarness(
     session,
     queryClient,
     env: options.env ?? {},
+    theme: options.theme,
+    background: options.background,
+    mouse: options.mouse,
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
@@ -253,6 +266,36 @@ export async function startHarness(
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+    },
+    looks(needle) {
+      const buffer = term.buffer.active;
+      const found: ReturnType<Harness["looks"]> = [];
+      for (let y = 0; y < term.rows; y++) {
+        const line = buffer.getLine(buffer.viewportY + y);
+        const text = line?.translateToString(false) ?? "";
+        for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+          // translateToString pads wide cells: string index and column agree here only
+          // left of any wide character, so find the column by walking the cells.
+          let col = 0;
+          let seen = 0;
+          while (line && col < term.cols) {
+            const chars = line.getCell(col)?.getChars() ?? "";
+            if (seen >= at) break;
+            // The second cell of a wide character is not in the string.
+            seen += line.getCell(col)?.getWidth() === 0 ? 0 : Math.max(1, chars.length);
+            col++;
+          }
+          const cell = line?.getCell(col);
+          if (!cell) continue;
+          const fg = cell.isFgRGB()
+            ? `#${cell.getFgColor().toString(16).padStart(6, "0")}`
+            : cell.isFgPalette()
+              ? `palette ${cell.getFgColor()}`
+              : "default";
+          found.push({ fg, bold: cell.isBold() !== 0, inverse: cell.isInverse() !== 0, row: y });
+        }
+      }
+      return found;
     },
     async resize(newColumns, newRows) {
       stdout.columns = newColumns;

@@ -30,6 +30,8 @@ export type MessageUi = {
   chooseLink(links: readonly MessageLink[], verb: "open" | "copy"): void;
   /** A: the prompt for the URL of a file to attach to `message`. */
   askAttachment(message: Message): void;
+  /** Shows who reacted to `message`, with what. */
+  showReactors(message: Message): void;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -242,6 +244,7 @@ export function useMessageActions(ui: MessageUi) {
       }
       const { message } = item;
       if (action === "react") actions.react(message);
+      else if (action === "reactors") ui.showReactors(message);
       else if (action === "edit") actions.startEdit(message);
       else if (action === "delete") actions.remove(message);
       else if (action === "pin") actions.togglePin(message);

@@ -160,7 +160,7 @@ export function Composer(props: Props) {
       {empty ? (
         <Text wrap="truncate-end">
           {focused ? <Text inverse> </Text> : null}
-          <Text color={theme.placeholder} dimColor={!theme.color}>
+          <Text color={theme.placeholder} dimColor={theme.faint}>
             {props.label ? `${props.label} · ` : ""}
             {props.placeholder}
           </Text>

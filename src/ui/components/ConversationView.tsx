@@ -10,6 +10,7 @@ import type { Drafts, Editing } from "../hooks/useDrafts.ts";
 import type { Item } from "../messageLines.ts";
 import { conversationIcons } from "../names.ts";
 import type { useMessages } from "../queries/history.ts";
+import { usedReactionNames } from "../reactionNames.ts";
 import { myReactions } from "../reactions.ts";
 import { AttachPrompt } from "./AttachPrompt.tsx";
 import { Composer } from "./Composer.tsx";
@@ -18,6 +19,7 @@ import { type MessageAction, MessagePane } from "./MessagePane.tsx";
 import { NewConversation } from "./NewConversation.tsx";
 import { CenteredNote } from "./Panel.tsx";
 import { ReactionPicker } from "./ReactionPicker.tsx";
+import { Reactors } from "./Reactors.tsx";
 
 type Props = {
   width: number;
@@ -39,6 +41,8 @@ type Props = {
   messages: MessageActions;
   onMessageAction: (action: MessageAction, item: Item) => void;
   onLeaveMessages: () => void;
+  /** A click on the messages focuses them; absent while a dialog is open. */
+  onFocusMessages?: () => void;
   onLeaveComposer: () => void;
 };
 
@@ -66,6 +70,7 @@ export function ConversationView(props: Props) {
           loadOlder={history.loadOlder}
           onAction={props.onMessageAction}
           onLeave={props.onLeaveMessages}
+          onFocus={props.onFocusMessages}
         />
       ) : (
         <CenteredNote
@@ -82,6 +87,7 @@ export function ConversationView(props: Props) {
         <ReactionPicker
           width={width}
           mine={myReactions(dialog.message, props.me)}
+          used={usedReactionNames(history.messages)}
           onPick={(name) => {
             messages.toggleReaction(dialog.message, name);
             props.closeDialog();
@@ -98,6 +104,14 @@ export function ConversationView(props: Props) {
             props.closeDialog();
             messages.takeLink(link, dialog.verb);
           }}
+          onClose={props.closeDialog}
+        />
+      ) : null}
+      {dialog?.kind === "reactors" ? (
+        <Reactors
+          width={width}
+          message={dialog.message}
+          me={props.me}
           onClose={props.closeDialog}
         />
       ) : null}

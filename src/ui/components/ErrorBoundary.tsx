@@ -2,10 +2,13 @@
 // blank alternate screen behind.
 import { Box, Text } from "ink";
 import { Component, type ReactNode } from "react";
+import { ThemeContext } from "../theme.ts";
 
 type Props = { children: ReactNode; onError?: (error: Error) => void };
 
 export class ErrorBoundary extends Component<Props, { error: Error | null }> {
+  static override contextType = ThemeContext;
+  declare context: React.ContextType<typeof ThemeContext>;
   override state = { error: null as Error | null };
 
   static getDerivedStateFromError(error: Error) {
@@ -20,7 +23,7 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
     if (!this.state.error) return this.props.children;
     return (
       <Box flexDirection="column" padding={1}>
-        <Text color="red" bold>
+        <Text color={this.context.error} bold>
           parley hit an error it cannot recover from on this screen:
         </Text>
         <Text>{this.state.error.message}</Text>

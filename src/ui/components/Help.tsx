@@ -2,17 +2,18 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { HELP, matchBinding } from "../bindings.ts";
+import { HELP, MOUSE_HELP, matchBinding } from "../bindings.ts";
 import { PRIORITY, useKeypress } from "../input.tsx";
 import { padEnd, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
 type HelpLine = { text: string; heading?: boolean };
 
-function helpLines(width: number): HelpLine[] {
+function helpLines(width: number, mouse: boolean): HelpLine[] {
   const keyWidth = Math.min(30, Math.floor(width * 0.42));
   const lines: HelpLine[] = [];
-  for (const section of HELP) {
+  const sections = mouse ? [...HELP, { where: "mouse", rows: MOUSE_HELP }] : HELP;
+  for (const section of sections) {
     if (lines.length > 0) lines.push({ text: "" });
     lines.push({ text: section.where, heading: true });
     for (const k of section.rows) {
@@ -25,10 +26,13 @@ function helpLines(width: number): HelpLine[] {
 export function Help({
   width,
   height,
+  mouse = false,
   onClose,
 }: {
   width: number;
   height: number;
+  /** Whether the mouse is on: its section shows then. */
+  mouse?: boolean;
   onClose: () => void;
 }) {
   const theme = useTheme();
@@ -37,7 +41,7 @@ export function Help({
   // Two columns only where each keeps a full line (about 66 columns).
   const twoColumns = inner >= 134;
   const columnWidth = twoColumns ? Math.floor((inner - 2) / 2) : inner;
-  const lines = helpLines(columnWidth);
+  const lines = helpLines(columnWidth, mouse);
   const rows = Math.max(1, height - 3);
   // In two columns, a section never starts at the bottom of the first one.
   const split = twoColumns ? lines.findIndex((l, i) => l.heading && i >= lines.length / 2 - 4) : -1;

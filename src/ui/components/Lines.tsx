@@ -4,6 +4,7 @@
 import { Text } from "ink";
 import { memo } from "react";
 import type { Line, Tone } from "../messageLines.ts";
+import { senderColor } from "../senderColor.ts";
 import { hyperlink } from "../text/links.ts";
 import { type Theme, useTheme } from "../theme.ts";
 
@@ -21,6 +22,8 @@ export function toneColor(theme: Theme, tone: Tone | undefined): string | undefi
       return theme.accent;
     case "unread":
       return theme.unread;
+    case "mention":
+      return theme.mention;
     default:
       return undefined;
   }
@@ -35,10 +38,14 @@ export const LineView = memo(function LineView({ line, marker }: { line: Line; m
         <Text
           // biome-ignore lint/suspicious/noArrayIndexKey: segments of a line never reorder
           key={i}
-          color={toneColor(theme, segment.tone)}
-          bold={segment.bold}
+          color={
+            segment.sender !== undefined
+              ? senderColor(theme, segment.sender)
+              : toneColor(theme, segment.tone)
+          }
+          bold={segment.bold || segment.tone === "mention"}
           inverse={segment.inverse}
-          dimColor={!theme.color && segment.tone === "dim"}
+          dimColor={theme.faint && segment.tone === "dim"}
         >
           {segment.link ? hyperlink(segment.text, segment.link.url, segment.link.id) : segment.text}
         </Text>

@@ -4,15 +4,15 @@
 // history; new messages keep the view at the bottom unless the user scrolled up, and then
 // the title says "N new"; your own send goes to the bottom. A "new" divider marks where
 // the unread messages started; / searches the conversation (n, N: older, newer match).
-import { Box, type Key, Text } from "ink";
-import { type ReactElement, useEffect, useMemo } from "react";
+import { Box, type DOMElement, type Key, Text } from "ink";
+import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { useMessageScroll } from "../hooks/useMessageScroll.ts";
 import { useMessageSearch } from "../hooks/useMessageSearch.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
 import { useFollowOwnSend, useShowMatch, useUnreadStart } from "../hooks/usePaneJumps.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
 import { cachedLayout, type Item, type LayoutContext } from "../messageLines.ts";
 import { highlight } from "../messageSearch.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -25,6 +25,7 @@ import { Panel } from "./Panel.tsx";
 
 export type MessageAction =
   | "react"
+  | "reactors"
   | "edit"
   | "delete"
   | "pin"
@@ -37,6 +38,7 @@ export type MessageAction =
 
 const ACTIONS = {
   "message.react": "react",
+  "message.reactors": "reactors",
   "message.edit": "edit",
   "message.pin": "pin",
   "message.copy": "copy",
@@ -64,6 +66,8 @@ type Props = {
   loadOlder: () => void;
   onAction: (action: MessageAction, item: Item) => void;
   onLeave: () => void;
+  /** Focus this pane (a click on it); absent while a dialog holds the keys: no mouse then. */
+  onFocus?: () => void;
 };
 
 const MOVES = {
@@ -197,6 +201,8 @@ export function MessagePane(props: Props) {
   );
 
   const rows: ReactElement[] = [];
+  /** The item each row on screen belongs to, for clicks. */
+  const rowItems: number[] = [];
   if (view) {
     for (let i = view.top; i <= view.bottom; i++) {
       const item = items[i]!;
@@ -207,6 +213,7 @@ export function MessagePane(props: Props) {
       if (item.key === matchKey) lines = highlight(lines, query);
       const isSelected = props.marked && i === selected;
       lines.forEach((line, n) => {
+        rowItems.push(i);
         rows.push(
           <LineView
             // biome-ignore lint/suspicious/noArrayIndexKey: a message's lines are positional
@@ -219,6 +226,26 @@ export function MessagePane(props: Props) {
     }
   }
 
+  // The wheel moves the selection a message at a time (the view follows it); a click
+  // selects the message under it and focuses the pane. The rows sit at the bottom of the
+  // list area, under the border, the title and the pinned line.
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "wheelUp" || event.kind === "wheelDown") {
+        scroll.press(event.kind === "wheelUp" ? "up" : "down");
+        return;
+      }
+      if (event.kind !== "press" || event.button !== 0) return;
+      props.onFocus?.();
+      const areaTop = 1 + 1 + pinnedRows + Math.max(0, viewHeight - rows.length);
+      const clicked = rowItems[event.y - areaTop];
+      if (clicked !== undefined) scroll.select(clicked);
+    },
+    { isActive: props.onFocus !== undefined },
+  );
+
   const status = props.loading
     ? "loading…"
     : search.status
@@ -230,7 +257,7 @@ export function MessagePane(props: Props) {
           : "";
   const titleRoom = Math.max(1, innerWidth - status.length - 1);
   return (
-    <Panel width={width} height={height} focused={focused}>
+    <Panel width={width} height={height} focused={focused} boxRef={box}>
       {search.search?.typing ? (
         <MessageSearchPrompt
           query={query}

@@ -1,7 +1,7 @@
 // The bordered box every pane is drawn in. Focus shows in the border's colour, and
 // without colour (NO_COLOR) as a double border, so it never depends on colour alone.
-import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { Box, type DOMElement, Text } from "ink";
+import type { ReactNode, RefObject } from "react";
 import { useTheme } from "../theme.ts";
 
 type PanelProps = {
@@ -9,13 +9,16 @@ type PanelProps = {
   height?: number;
   focused: boolean;
   paddingX?: number;
+  /** The box on screen, for mouse events over it (input.tsx useMouse). */
+  boxRef?: RefObject<DOMElement | null>;
   children: ReactNode;
 };
 
-export function Panel({ width, height, focused, paddingX, children }: PanelProps) {
+export function Panel({ width, height, focused, paddingX, boxRef, children }: PanelProps) {
   const theme = useTheme();
   return (
     <Box
+      ref={boxRef}
       flexDirection="column"
       width={width}
       height={height}

@@ -1,14 +1,15 @@
 // Filter tabs, search, and the conversation list (pinned first, two lines a row:
 // name, time and unread count; then a preview of the newest message).
-import { Box, type Key, Text } from "ink";
-import { memo } from "react";
+import { Box, type DOMElement, type Key, Text } from "ink";
+import { memo, useRef } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import { matchBinding } from "../bindings.ts";
 import { useMinuteClock } from "../hooks/useMinuteClock.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
 import { conversationIcons, conversationName } from "../names.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
+import { senderColor } from "../senderColor.ts";
 import { useContacts } from "../session.tsx";
 import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -55,6 +56,8 @@ type Props = {
   onSearchDone: (keep: boolean) => void;
   onSelect: (id: string) => void;
   onAction: (action: SidebarAction, conversation: Conversation) => void;
+  /** Focus this pane (a click on it); absent while a dialog holds the keys: no mouse then. */
+  onFocus?: () => void;
 };
 
 const ROW_HEIGHT = 2;
@@ -83,6 +86,25 @@ export function Sidebar(props: Props) {
     props.onSelect(conversations[next]!.id);
     if (next >= conversations.length - 3) props.loadMore();
   };
+
+  // The wheel moves the selection (the list follows it); a click selects the row under
+  // it and focuses the list. Rows start under the border, the tabs and the search line.
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "wheelUp" || event.kind === "wheelDown") {
+        move(event.kind === "wheelUp" ? -1 : 1);
+        return;
+      }
+      if (event.kind !== "press" || event.button !== 0) return;
+      props.onFocus?.();
+      const row = Math.floor((event.y - 2 - (searching ? 1 : 0)) / ROW_HEIGHT);
+      const clicked = row >= 0 ? visible[row] : undefined;
+      if (clicked) props.onSelect(clicked.id);
+    },
+    { isActive: props.onFocus !== undefined },
+  );
 
   useKeypress(
     (input: string, key: Key) => {
@@ -130,7 +152,7 @@ export function Sidebar(props: Props) {
   const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
   const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
   return (
-    <Panel width={width} height={height} focused={focused}>
+    <Panel width={width} height={height} focused={focused} boxRef={box}>
       <Box height={1} overflow="hidden">
         {tabs.map(({ f, label }, i) => (
           <Text key={f}>
@@ -245,6 +267,28 @@ function SearchPrompt(props: {
   );
 }
 
+/** A row's preview, a group's sender's name in that person's colour (as in the messages). */
+function PreviewLine({
+  text,
+  sender,
+  username,
+}: {
+  text: string;
+  sender: string;
+  username: string;
+}) {
+  const theme = useTheme();
+  const lead = `   ${sender}`;
+  const named = sender !== "" && text.startsWith(lead);
+  return (
+    <Text wrap="truncate-end" color={theme.dim} dimColor={theme.faint}>
+      {named ? "   " : text}
+      {named ? <Text color={senderColor(theme, username)}>{sender}</Text> : null}
+      {named ? text.slice(lead.length) : null}
+    </Text>
+  );
+}
+
 type RowProps = {
   conversation: Conversation;
   width: number;
@@ -310,9 +354,11 @@ const Row = memo(function Row({
         <Text color={theme.dim}>{when}</Text>
         {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
       </Text>
-      <Text wrap="truncate-end" color={theme.dim} dimColor={!theme.color}>
-        {truncate(`   ${previewText}`, width)}
-      </Text>
+      <PreviewLine
+        text={truncate(`   ${previewText}`, width)}
+        sender={c.group_id && newest && newest.contact.username !== me ? who : ""}
+        username={newest?.contact.username ?? ""}
+      />
     </Box>
   );
 });

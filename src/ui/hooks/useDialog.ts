@@ -12,6 +12,7 @@ export type Dialog =
   | { kind: "help" }
   | { kind: "react"; message: Message }
   | { kind: "links"; links: readonly MessageLink[]; verb: "open" | "copy" }
+  | { kind: "reactors"; message: Message }
   | { kind: "confirm"; prompt: string; run: () => void }
   | { kind: "new" }
   | { kind: "attach"; message: Message }

@@ -1,9 +1,11 @@
 // Rings the terminal bell and sends a desktop notification (OSC 777 / OSC 9, which reach
 // the person's own machine across SSH) when a message from someone else arrives in a
 // conversation that is not muted and not the one on screen. Muted conversations never
-// notify; each switch is in the config file (`bell`, `notifications`).
+// notify; each switch is in the config file (`bell`, `notifications`), and `notify` (all,
+// mentions, none; per conversation in `notifyConversations`) says which news counts.
 import { useEffect, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
+import { shouldNotify } from "../mentions.ts";
 import { conversationName } from "../names.ts";
 import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
 import { useInbox } from "../queries/previews.ts";
@@ -28,7 +30,8 @@ export function useNotifications(openId: string | undefined): void {
     for (const m of inbox) {
       if (seen.current.has(m.id)) continue;
       seen.current.add(m.id);
-      if (m.contact.username !== me && m.conversation_id !== openId) fresh.push(m);
+      if (m.contact.username === me || m.conversation_id === openId) continue;
+      if (shouldNotify(session.notify, m, me)) fresh.push(m);
     }
     if (fresh.length === 0) return;
     const options = session.notify ?? { bell: true, desktop: true };
