@@ -4,12 +4,30 @@
 import { defineConfig } from "rolldown";
 import { inkPlugin } from "./src/ui/ink/plugin.ts";
 
+/**
+ * Ink hides the cursor through cli-cursor, whose restore-cursor writes "\x1b[?25h" to
+ * stderr when the process exits: a stray byte in any log stderr goes to, and from a worker
+ * thread not even the right terminal. Ink's unmount shows the cursor on its own stdout
+ * (and src/client/main.ts unmounts on every way out), so the bundle leaves it out.
+ */
+function noRestoreCursor() {
+  const id = "\0no-restore-cursor";
+  return {
+    name: "parley-no-restore-cursor",
+    resolveId: (source: string) => (source === "restore-cursor" ? id : null),
+    load: (loaded: string) => (loaded === id ? "export default function restoreCursor() {}" : null),
+  };
+}
+
 export default defineConfig({
   // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
   input: { cli: "src/cli.ts", "ssh-worker": "src/ssh/worker.ts" },
   platform: "node",
   external: ["ssh2", "react-devtools-core"],
-  plugins: [inkPlugin()],
+  plugins: [inkPlugin(), noRestoreCursor()],
+  // Production React and friends only: their development builds are most of the bundle
+  // and render several times slower. The tests run the sources, with development React.
+  transform: { define: { "process.env.NODE_ENV": JSON.stringify("production") } },
   logLevel: "warn",
   checks: { moduleLevelDirective: false },
   output: {
