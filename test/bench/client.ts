@@ -19,7 +19,10 @@ const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
 // Diagnostics only (they change what is measured): extra node flags for the client, e.g.
 // BENCH_CLIENT_NODE_FLAGS=--trace-gc; BENCH_CLIENT_ONLY=startup|typing|history.
-export const CLIENT = `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
+// BENCH_CLIENT_COMMAND=dist/sea/parley measures the single executable (npm run dist) instead.
+export const CLIENT =
+  process.env.BENCH_CLIENT_COMMAND ??
+  `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
 const ONLY = process.env.BENCH_CLIENT_ONLY;
 const VERBOSE = process.env.BENCH_CLIENT_VERBOSE === "1";
 const COLUMNS = 120;
