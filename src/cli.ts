@@ -106,8 +106,9 @@ async function client(args: string[]): Promise<void> {
   // the heap it grew for the garbage of a burst (360 MB resident after loading 10,000
   // messages, of which 40 MB live). Sized for memory it stays near 150 MB, at a cost of
   // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
-  // renders for every session, and CPU is what runs out first.
-  setFlagsFromString("--optimize-for-size");
+  // renders for every session, and CPU is what runs out first. Set once the first frame
+  // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
+  setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
   const { runClient } = await import("./client/main.ts");
   const code = await runClient({
     baseUrl: values["base-url"],
