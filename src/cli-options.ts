@@ -2,30 +2,27 @@
 // text. No side effects, so the tests can read what the CLI knows without running it.
 import type { ParseArgsOptionsConfig } from "node:util";
 
-export const USAGE = `parley: a full-screen terminal chat client
+const USAGE_LINES = {
+  client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
+  serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
+                                                run the reference server alone`,
+  ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
+             [--threads N]                      serve the client over SSH (ssh -p N alice@H)`,
+};
 
-Usage:
-  parley [--base-url URL] [--token-file PATH]   open the client
-  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
-                                                run the reference server alone
-  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
-             [--threads N]                      serve the client over SSH (ssh -p N alice@H)
-  parley --help | --version
-
-Client options:
+const OPTION_SECTIONS = {
+  client: `Client options:
   --base-url URL      server to use (else PARLEY_BASE_URL, else the config file's
                       "baseUrl", else an embedded demo server on a free loopback port)
   --token-file PATH   read the access token from this file (else PARLEY_TOKEN,
-                      else the config file's "token"); never pass a token as an argument
-
-Server options (parley serve):
+                      else the config file's "token"); never pass a token as an argument`,
+  serve: `Server options (parley serve):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 4317; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: the XDG data folder)
+  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db)
   --demo              seed demo users and conversations, and print their tokens
-  --no-demo-replies   demo users do not answer messages
-
-SSH options (parley ssh):
+  --no-demo-replies   demo users do not answer messages`,
+  ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
   --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db)
@@ -34,9 +31,10 @@ SSH options (parley ssh):
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key). The ssh user name picks the demo user.
   --threads N         worker threads that draw the sessions' screens (default: one per
-                      core but one, 1 to 8; 0: everything on the main thread)
+                      core but one, 1 to 8; 0: everything on the main thread)`,
+};
 
-Environment:
+const COMMON = `Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
   PARLEY_TOKEN        access token
   XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
@@ -46,6 +44,10 @@ Environment:
   XDG_CACHE_HOME      what was last seen of each server: $XDG_CACHE_HOME/parley/
   NO_COLOR            no colour (also FORCE_COLOR=0)
   VISUAL, EDITOR      the editor Ctrl+G opens the draft in (else vi)
+  The XDG variables are honoured on every platform. Unset, they default to ~/.config,
+  ~/.local/share, ~/.local/state and ~/.cache on Linux; on macOS to
+  ~/Library/Preferences, ~/Library/Application Support, ~/Library/Logs and
+  ~/Library/Caches.
 
 Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
   {"baseUrl": "https://chat.example.com", "token": "…", "username": "alice",
@@ -57,6 +59,30 @@ Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
 
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;
+
+export type Command = keyof typeof USAGE_LINES;
+
+/** The help: everything, with `command`'s usage and options first. */
+export function helpFor(command: Command = "client"): string {
+  const order: Command[] = [
+    command,
+    ...(["client", "serve", "ssh"] as const).filter((c) => c !== command),
+  ];
+  const title =
+    command === "client" ? "parley: a full-screen terminal chat client" : `parley ${command}`;
+  return [
+    title,
+    "",
+    "Usage:",
+    ...order.map((c) => USAGE_LINES[c]),
+    "  parley [COMMAND] --help | --version",
+    "",
+    ...order.map((c) => `${OPTION_SECTIONS[c]}\n`),
+    COMMON,
+  ].join("\n");
+}
+
+export const USAGE = helpFor();
 
 export const SERVE_OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
@@ -80,6 +106,7 @@ export const SSH_OPTIONS = {
 /** --token exists only to be refused, with the reason (a token on the command line shows in `ps`). */
 export const CLIENT_OPTIONS = {
   "base-url": { type: "string" },
+  help: { type: "boolean", short: "h" },
   "token-file": { type: "string" },
   token: { type: "string" },
 } satisfies ParseArgsOptionsConfig;

@@ -5,17 +5,23 @@ import { existsSync, readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
-import { CLIENT_OPTIONS, SERVE_OPTIONS, SSH_OPTIONS, USAGE } from "./cli-options.ts";
+import {
+  CLIENT_OPTIONS,
+  type Command,
+  helpFor,
+  SERVE_OPTIONS,
+  SSH_OPTIONS,
+} from "./cli-options.ts";
+import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
 
 // An older Node fails deep inside (node:sqlite, module hooks) with a stack trace; say it
-// plainly instead. (A namespace import, so that nothing here fails to link on old Node.)
-const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
-if (NODE_MAJOR < 24) {
-  process.stderr.write(
-    `parley: needs Node.js 24 or newer; this is ${process.version} (${process.execPath}).\n`,
-  );
+// plainly instead, with how to get a newer one.
+const refusal = nodeRefusal(process.versions.node, process.execPath);
+if (refusal !== undefined) {
+  process.stderr.write(`${refusal}\n`);
   process.exit(1);
 }
+hideSqliteWarning();
 
 // Compiled code is cached on disk between runs: start-up is mostly module loading.
 nodeModule.enableCompileCache?.();
@@ -49,10 +55,6 @@ async function serve(args: string[]): Promise<void> {
     strict: true,
     options: SERVE_OPTIONS,
   });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   const port = parsePort(values.port);
   const { join } = await import("node:path");
   const { parleyPaths } = await import("./config.ts");
@@ -72,10 +74,6 @@ async function ssh(args: string[]): Promise<void> {
     strict: true,
     options: SSH_OPTIONS,
   });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   const port = parsePort(values.port);
   const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
   const { runSsh } = await import("./ssh/main.ts");
@@ -104,14 +102,13 @@ async function client(args: string[]): Promise<void> {
       "A token on the command line would show in `ps`: use PARLEY_TOKEN, --token-file or the config file.",
     );
   }
-  // React's development build costs seconds on long histories; parley is not a dev server.
-  process.env.NODE_ENV ??= "production";
   // A chat client lives for hours and loads long histories in bursts; by default V8 keeps
   // the heap it grew for the garbage of a burst (360 MB resident after loading 10,000
   // messages, of which 40 MB live). Sized for memory it stays near 150 MB, at a cost of
   // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
-  // renders for every session, and CPU is what runs out first.
-  setFlagsFromString("--optimize-for-size");
+  // renders for every session, and CPU is what runs out first. Set once the first frame
+  // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
+  setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
   const { runClient } = await import("./client/main.ts");
   const code = await runClient({
     baseUrl: values["base-url"],
@@ -121,16 +118,41 @@ async function client(args: string[]): Promise<void> {
   process.exit(code);
 }
 
+/**
+ * A reader that went away (`parley --help | head -1`) is not an error: a command that was
+ * only printing exits quietly, and a server (whose banner went to a pipe) keeps serving.
+ */
+function quietWhenPipesClose(keepRunning: boolean): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      if (!keepRunning) process.exit(0);
+    });
+  }
+}
+
+/** --help or -h anywhere before a lone "--" asks for help, whatever else is there. */
+function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
 async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
-  if (first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(`${USAGE}\n`);
+  const command: Command = first === "serve" || first === "ssh" ? first : "client";
+  if (first === "help" || wantsHelp(argv)) {
+    quietWhenPipesClose(false);
+    const about =
+      first === "help" && (rest[0] === "serve" || rest[0] === "ssh") ? rest[0] : command;
+    process.stdout.write(`${helpFor(about)}\n`);
     return;
   }
   if (first === "--version" || first === "-v") {
+    quietWhenPipesClose(false);
     process.stdout.write(`parley ${version()}\n`);
     return;
   }
+  if (first === "serve" || first === "ssh") quietWhenPipesClose(true);
   if (first === "serve") return serve(rest);
   if (first === "ssh") return ssh(rest);
   if (first !== undefined && !first.startsWith("-")) {
@@ -148,8 +170,8 @@ main(process.argv.slice(2)).catch(async (error: unknown) => {
     process.stderr.write(`parley: ${(error as Error).message}\nTry "parley --help".\n`);
     process.exit(2);
   }
-  if (error instanceof ConfigError) {
-    process.stderr.write(`parley: ${error.message}\n`);
+  if (error instanceof ConfigError || (error as { expected?: boolean }).expected === true) {
+    process.stderr.write(`parley: ${(error as Error).message}\n`);
     process.exit(1);
   }
   const code = (error as NodeJS.ErrnoException).code;

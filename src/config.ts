@@ -1,8 +1,9 @@
 // Where parley keeps things and how it finds its server and token.
 // Precedence, highest first: command-line flag, environment variable, config file.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import envPaths from "env-paths";
+import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
 import type { NotifyLevel } from "./ui/mentions.ts";
 
@@ -15,17 +16,25 @@ export type Paths = {
 };
 
 /**
- * XDG folders on Linux ($XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley,
- * $XDG_STATE_HOME/parley, $XDG_CACHE_HOME/parley).
+ * The same folders on every platform: $XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley,
+ * $XDG_STATE_HOME/parley and $XDG_CACHE_HOME/parley wherever those are set (an absolute
+ * path, as the XDG spec says). Unset, each falls back to the platform's usual place
+ * (env-paths): on Linux ~/.config, ~/.local/share, ~/.local/state, ~/.cache; on macOS
+ * ~/Library/Preferences, Application Support, Logs and Caches (README, --help).
  */
-export function parleyPaths(): Paths {
+export function parleyPaths(env: NodeJS.ProcessEnv = process.env): Paths {
   const p = envPaths("parley", { suffix: "" });
+  const xdg = (name: string, otherwise: string) => {
+    const base = env[name];
+    return base && isAbsolute(base) ? join(base, "parley") : otherwise;
+  };
+  const config = xdg("XDG_CONFIG_HOME", p.config);
   return {
-    config: p.config,
-    data: p.data,
-    state: p.log,
-    cache: p.cache,
-    configFile: join(p.config, "config.json"),
+    config,
+    data: xdg("XDG_DATA_HOME", p.data),
+    state: xdg("XDG_STATE_HOME", p.log),
+    cache: xdg("XDG_CACHE_HOME", p.cache),
+    configFile: join(config, "config.json"),
   };
 }
 
@@ -46,7 +55,11 @@ export type ConfigFile = z.output<typeof ConfigFile>;
 
 export class ConfigError extends Error {}
 
-export function readConfigFile(path: string): ConfigFile {
+/**
+ * The config file, or {} if there is none. A key parley does not know is not an error (a
+ * newer parley's file still works) but is reported to `warn`, with the closest known key.
+ */
+export function readConfigFile(path: string, warn: (line: string) => void = () => {}): ConfigFile {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -57,15 +70,43 @@ export function readConfigFile(path: string): ConfigFile {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${path} is not valid JSON.`);
+  } catch (error) {
+    const { line, column } = jsonErrorPlace(text, (error as Error).message);
+    const reason = (error as Error).message.replace(/\s*(in JSON )?at position.*$/, "");
+    throw new ConfigError(`${path}:${line}:${column}: not valid JSON (${reason}).`);
   }
   const parsed = ConfigFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`${path}: "${issue?.path.join(".")}" ${issue?.message ?? "is invalid"}.`);
+    const key = issue?.path.join(".");
+    const where = typeof issue?.path[0] === "string" ? placeOfKey(text, issue.path[0]) : "";
+    throw new ConfigError(
+      `${path}${where}: ${key ? `"${key}" ` : ""}${issue?.message ?? "is invalid"}.`,
+    );
+  }
+  const known = Object.keys(ConfigFile.shape);
+  for (const key of Object.keys(parsed.data)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, known);
+    const hint = distance(key, near) <= 3 ? ` Did you mean "${near}"?` : "";
+    warn(`${path}${placeOfKey(text, key)}: unknown key "${key}", ignored.${hint}`);
   }
   return parsed.data;
+}
+
+/** Line and column (from 1) of a JSON.parse error: its "position N", or the end of the text. */
+function jsonErrorPlace(text: string, message: string): { line: number; column: number } {
+  const position = Number(/at position (\d+)/.exec(message)?.[1] ?? text.length);
+  const before = text.slice(0, position).split("\n");
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+/** ":line:column" of a top-level key's first mention in the text, or "" if not found. */
+function placeOfKey(text: string, key: string): string {
+  const at = text.indexOf(JSON.stringify(key));
+  if (at < 0) return "";
+  const before = text.slice(0, at).split("\n");
+  return `:${before.length}:${before.at(-1)!.length + 1}`;
 }
 
 export type ClientOptions = {
@@ -73,6 +114,8 @@ export type ClientOptions = {
   tokenFile?: string;
   env: NodeJS.ProcessEnv;
   paths: Paths;
+  /** Told about what the config file has that parley does not know. */
+  warn?: (line: string) => void;
 };
 
 export type ResolvedClientConfig = {
@@ -91,7 +134,7 @@ export type ResolvedClientConfig = {
 };
 
 export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
-  const file = readConfigFile(opts.paths.configFile);
+  const file = readConfigFile(opts.paths.configFile, opts.warn);
   const baseUrl = opts.baseUrl ?? nonEmpty(opts.env.PARLEY_BASE_URL) ?? file.baseUrl;
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) {
     throw new ConfigError(`The server address "${baseUrl}" must start with http:// or https://.`);
@@ -150,7 +193,7 @@ export function rememberUsername(paths: Paths, key: string, username: string): v
   const state = readState(paths);
   state.identities = { ...state.identities, [key]: username };
   try {
-    mkdirSync(dirname(stateFile(paths)), { recursive: true });
+    mkdirSync(dirname(stateFile(paths)), { recursive: true, mode: 0o700 });
     writeFileSync(stateFile(paths), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   } catch {
     // Remembering is a convenience; a read-only home must not stop the client.

@@ -33,7 +33,7 @@ function identityKey(baseUrl: string, token: string): string {
 function writeCrashLog(paths: Paths, error: unknown): string {
   const file = join(paths.state, `crash-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
   try {
-    mkdirSync(paths.state, { recursive: true });
+    mkdirSync(paths.state, { recursive: true, mode: 0o700 });
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     writeFileSync(file, `${new Date().toISOString()}\n${detail}\n`, { mode: 0o600 });
   } catch {
@@ -57,7 +57,12 @@ export async function runClient(args: ClientArgs): Promise<number> {
     return 1;
   }
   const paths = parleyPaths();
-  const config = resolveClientConfig({ ...args, env, paths });
+  const config = resolveClientConfig({
+    ...args,
+    env,
+    paths,
+    warn: (line) => process.stderr.write(`parley: warning: ${line}\n`),
+  });
 
   let target: {
     baseUrl: string;
@@ -70,7 +75,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
   let embedded: { close(): Promise<void> } | undefined;
   if (config.baseUrl === undefined) {
     const { startServer } = await import("../server/index.ts");
-    mkdirSync(paths.data, { recursive: true });
+    mkdirSync(paths.data, { recursive: true, mode: 0o700 });
     const db = join(paths.data, "parley.db");
     const server = await startServer({
       db,

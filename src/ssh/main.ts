@@ -53,9 +53,6 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   // log or a pipe; the sessions are terminals. Ink's palette needs only the basic 16
   // colours, and NO_COLOR from a client's environment still turns them off per session.
   process.env.FORCE_COLOR ??= "1";
-  // React's development build renders several times slower, and every keystroke of every
-  // session is a render here.
-  process.env.NODE_ENV ??= "production";
   const { startServer } = await import("../server/index.ts");
   const { startSshServer } = await import("./server.ts");
 
@@ -82,7 +79,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     };
   }
 
-  mkdirSync(paths.data, { recursive: true });
+  mkdirSync(paths.data, { recursive: true, mode: 0o700 });
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.

@@ -1,13 +1,12 @@
 // Opens the SQLite database and brings its schema up to date.
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 
 export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(inMemory ? ":memory:" : path);
+  const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
   db.exec("PRAGMA busy_timeout = 5000");
   if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
   // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
@@ -16,6 +15,25 @@ export function openDatabase(path: string): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
   migrate(db);
   return db;
+}
+
+/** An error a person can act on, shown as one line (src/cli.ts), never as a stack trace. */
+export class DatabaseOpenError extends Error {
+  readonly expected = true;
+}
+
+/**
+ * The database holds tokens and messages: a new one is created 0600 in a 0700 folder
+ * (SQLite gives its -wal and -shm files the database's mode).
+ */
+function openPrivateFile(path: string): DatabaseSync {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, "a", 0o600));
+    return new DatabaseSync(path);
+  } catch (error) {
+    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+  }
 }
 
 function migrate(db: DatabaseSync): void {

@@ -1,0 +1,188 @@
+// The conventions of a command-line tool, on the built CLI (dist/cli.js): help anywhere,
+// one clear line for expected failures, quiet closed pipes, private files, the Node gate,
+// and a normal exit that writes nothing to stderr.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+const run = (args: string[], options: { env?: NodeJS.ProcessEnv; node?: string } = {}) =>
+  spawnSync(options.node ?? process.execPath, [CLI, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...options.env },
+    timeout: 15_000,
+  });
+
+const temps: string[] = [];
+const temp = () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-conv-"));
+  temps.push(dir);
+  return dir;
+};
+const children: ChildProcess[] = [];
+let pane: Pane | undefined;
+afterEach(() => {
+  pane?.kill();
+  pane = undefined;
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("--help and -h", () => {
+  it.each([
+    [["--base-url", "http://x", "--help"], "parley: a full-screen terminal chat client"],
+    [["serve", "--port", "1", "-h"], "parley serve"],
+    [["ssh", "--bogus", "--help"], "parley ssh"],
+    [["help", "serve"], "parley serve"],
+  ])("anywhere: parley %j prints that command's help", (args, title) => {
+    const result = run(args);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.split("\n")[0]).toBe(title);
+  });
+
+  it("puts the command's own options first", () => {
+    const out = run(["serve", "--help"]).stdout;
+    expect(out.indexOf("Server options")).toBeLessThan(out.indexOf("Client options"));
+    expect(out.indexOf("Server options")).toBeLessThan(out.indexOf("SSH options"));
+  });
+});
+
+describe("a closed pipe", () => {
+  it("ends --help quietly: no stack trace", () => {
+    const result = spawnSync("bash", ["-c", `"${process.execPath}" "${CLI}" --help | true`], {
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  });
+
+  it("leaves `serve` serving when its stdout goes away", async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, "serve", "--demo", "--port", "0", "--db", ":memory:"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    children.push(child);
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    // Like `| head -1`: read the first line, then close the pipe.
+    const first: string = await new Promise((resolve) =>
+      createInterface({ input: child.stdout! }).once("line", resolve),
+    );
+    child.stdout!.destroy();
+    const url = first.replace("export PARLEY_BASE_URL=", "");
+    await new Promise((r) => setTimeout(r, 300));
+    const response = await fetch(`${url}/v1/conversations`);
+    expect(response.status).toBe(401); // serving: it asks for a token
+    expect(child.exitCode).toBeNull();
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js/);
+  });
+});
+
+describe("an unopenable database", () => {
+  it.each([
+    ["a folder", () => temp()],
+    ["under a file", () => join(CLI, "server.db")],
+  ])("(%s) is one line naming the path", (_, path) => {
+    const db = path();
+    const result = run(["serve", "--port", "0", "--db", db]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`parley: Cannot open the database ${db}`);
+  });
+});
+
+describe("files with tokens and messages", () => {
+  it("a new database is 0600 in a new 0700 folder", async () => {
+    const dir = join(temp(), "new", "folder");
+    const db = join(dir, "server.db");
+    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db, "--demo"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    children.push(child);
+    await new Promise((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const file of [db, `${db}-wal`, `${db}-shm`]) {
+      if (existsSync(file)) expect(statSync(file).mode & 0o777, file).toBe(0o600);
+    }
+  });
+});
+
+describe("the Node version", () => {
+  // The machine's own Node, when it is older than 22.16 (CI's Debian has Node 20).
+  const old = ["/usr/bin/node", "/usr/local/bin/node"].find((node) => {
+    try {
+      const [major, minor] = execFileSync(node, ["-p", "process.versions.node"], {
+        encoding: "utf8",
+      })
+        .split(".")
+        .map(Number);
+      return major! < 22 || (major === 22 && minor! < 16);
+    } catch {
+      return false;
+    }
+  });
+
+  it.skipIf(old === undefined)("an older one is refused in one line that says what to do", () => {
+    const result = run(["--version"], { node: old });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/needs Node\.js 22\.16 or newer/);
+    expect(lines[0]).toContain("npx -y -p node@24");
+    expect(lines[0]).toContain("nvm install 24");
+  });
+
+  it("SQLite's experimental warning never shows", () => {
+    // On Node 22, opening node:sqlite warns on stderr; parley hides it (and on 24 there is none).
+    const result = spawnSync(
+      process.execPath,
+      [CLI, "serve", "--port", "0", "--db", join(temp(), "x.db")],
+      { encoding: "utf8", timeout: 2500, killSignal: "SIGTERM" },
+    );
+    expect(result.stdout).toMatch(/^export PARLEY_BASE_URL=/);
+    expect(result.stderr).not.toMatch(/ExperimentalWarning|experimental/i);
+  });
+});
+
+describe.skipIf(!hasTmux())("a normal exit", () => {
+  it("writes nothing to stderr, and keeps every file private", async () => {
+    const home = temp();
+    const log = join(home, "stderr.log");
+    writeFileSync(log, "");
+    pane = startPane({
+      command: `node ${JSON.stringify(CLI)} 2>${JSON.stringify(log)}`,
+      home,
+      env: { XDG_CACHE_HOME: join(home, "cache") },
+    });
+    await pane.waitFor((s) => s.includes("#team"), "the conversation list");
+    await new Promise((r) => setTimeout(r, 800));
+    pane.send("q");
+    await pane.waitFor((s) => s.includes("EXITED=0"), "a normal exit");
+    expect(JSON.stringify(readFileSync(log, "utf8"))).toBe('""');
+    const files = execFileSync(
+      "find",
+      [home, "-path", `${log}`, "-prune", "-o", "-printf", "%m %y %p\n"],
+      {
+        encoding: "utf8",
+      },
+    )
+      .trim()
+      .split("\n")
+      .filter((line) => line.split(" ")[2] !== home && !line.includes("/config"));
+    expect(files.length).toBeGreaterThan(3);
+    for (const line of files) {
+      const [mode, type] = line.split(" ");
+      expect(line).toMatch(type === "d" ? /^700 / : /^600 /);
+      expect(mode).toBeDefined();
+    }
+  });
+});
