@@ -1,4 +1,5 @@
-// Every acknowledged message survives the server being killed with SIGKILL.
+// Every acknowledged message survives the server being killed with SIGKILL, on SQLite and
+// (the "postgres" project) on PostgreSQL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientFor, contactConversation, message, messagePage } from "./helpers.ts";
+import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
 
@@ -53,7 +55,7 @@ describe("durability", () => {
   });
 
   it("keeps every acknowledged message across a SIGKILL", async () => {
-    const db = join(dir, "server.db");
+    const db = await freshDb(join(dir, "server.db"));
     const first = await spawnServer(db);
     children.push(first);
     const alice = clientFor(first.url, first.tokens.get("alice")!);
@@ -81,7 +83,7 @@ describe("durability", () => {
   });
 
   it("exits cleanly on SIGTERM", async () => {
-    const child = await spawnServer(join(dir, "term.db"));
+    const child = await spawnServer(await freshDb(join(dir, "term.db")));
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.process.once("exit", resolve));
     child.process.kill("SIGTERM");

@@ -9,5 +9,6 @@ export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(l
 
 export async function openStore(location: string): Promise<Store> {
   if (!isPostgresUrl(location)) return openSqliteStore(location);
-  throw new Error("PostgreSQL storage is not there yet.");
+  const { openPostgresStore } = await import("./postgres/index.ts");
+  return openPostgresStore(location);
 }
