@@ -5,8 +5,11 @@ import { postgresBin } from "./postgres/cluster.ts";
 
 // The server's rules and the client's API tests run once more on PostgreSQL, on a
 // throwaway cluster (test/postgres/); without PostgreSQL on the machine, a skipped test
-// says so.
+// says so (CI sets PARLEY_REQUIRE_POSTGRES and installs it: it never skips them).
 const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
+if (!postgresBin() && process.env.PARLEY_REQUIRE_POSTGRES) {
+  throw new Error("PARLEY_REQUIRE_POSTGRES is set, but PostgreSQL is not installed.");
+}
 const postgresProject = postgresBin()
   ? {
       include: ON_POSTGRES,
