@@ -233,6 +233,28 @@ export async function openPostgresStore(
       cursor: (id, scope) => messageCursor(sql, id, scope),
       list: (scope, limit, page) => listMessages(sql, scope, limit, page),
       async send(message, attachments) {
+        if (attachments.length === 0) {
+          // The common case in one statement (one round trip, atomic by itself).
+          own++;
+          try {
+            await sql`
+              WITH sent AS (
+                INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
+                VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
+                  ${message.body}, ${message.createdAt})
+                RETURNING conversation_id, created_at
+              ), activity AS (
+                UPDATE conversations c
+                SET last_active_at = greatest(coalesce(c.last_active_at, 0), sent.created_at)
+                FROM sent WHERE c.id = sent.conversation_id
+                RETURNING c.id
+              )
+              SELECT pg_notify(${CHANGED}, ${instance}) FROM activity`;
+          } finally {
+            own++;
+          }
+          return;
+        }
         await write(async (tx) => {
           await tx`INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
             VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
