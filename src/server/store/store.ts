@@ -2,7 +2,7 @@
 // demo see it: one asynchronous interface, two implementations (sqlite/ and postgres/).
 // Each method is one unit of work: what must change together changes in one transaction
 // inside the store, so no caller composes transactions and no SQL lives outside the store.
-import type { ConversationJson, MessageJson } from "../wire.ts";
+import type { AttachmentJson, ConversationJson, MessageJson } from "../wire.ts";
 
 export type User = {
   id: string;
@@ -35,6 +35,17 @@ export type ConversationChanges = {
   isPinned?: boolean | undefined;
   isMuted?: boolean | undefined;
   archivedAt?: number | null | undefined;
+};
+
+/** A row of the messages table, as both stores read it. */
+export type MessageRow = {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  body: string;
+  read_at: number | null;
+  created_at: number;
+  updated_at: number | null;
 };
 
 /** The bare message, for permission checks. */
@@ -102,23 +113,8 @@ export type DemoData = {
     archived_at: number | null;
     last_opened_at: number | null;
   }[];
-  messages: {
-    id: string;
-    conversation_id: string;
-    sender_id: string;
-    body: string;
-    read_at: number | null;
-    created_at: number;
-  }[];
-  attachments: {
-    id: string;
-    message_id: string;
-    filename: string | null;
-    file_url: string;
-    file_type: string | null;
-    file_size: number | null;
-    created_at: number;
-  }[];
+  messages: Omit<MessageRow, "updated_at">[];
+  attachments: AttachmentJson[];
   reactions: { message_id: string; name: string; position: number; usernames: string[] }[];
   /** Each user's newest activity. */
   activity: Record<string, number>;

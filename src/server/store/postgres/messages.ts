@@ -1,18 +1,16 @@
 // Messages in PostgreSQL, with their sender, reactions and attachments. A page takes the
 // messages, then the senders, reactions and attachments of all of them at once.
-import type { AttachmentJson, ContactJson, MessageJson, ReactionJson } from "../../wire.ts";
-import type { Cursor, MessageChanges, MessageScope, NewAttachment, Page } from "../store.ts";
+import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
+import { assembleMessages } from "../assemble.ts";
+import type {
+  Cursor,
+  MessageChanges,
+  MessageRow,
+  MessageScope,
+  NewAttachment,
+  Page,
+} from "../store.ts";
 import type { Q } from "./sql.ts";
-
-type Row = {
-  id: string;
-  conversation_id: string;
-  sender_id: string;
-  body: string;
-  read_at: number | null;
-  created_at: number;
-  updated_at: number | null;
-};
 
 const COLUMNS =
   "m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at";
@@ -27,9 +25,9 @@ export async function listMessages(
     "conversationId" in scope
       ? q`m.conversation_id = ${scope.conversationId}`
       : q`m.conversation_id IN (SELECT conversation_id FROM memberships WHERE user_id = ${scope.userId})`;
-  let rows: Row[];
+  let rows: MessageRow[];
   if (page.before) {
-    rows = await q<Row[]>`
+    rows = await q<MessageRow[]>`
       SELECT ${q.unsafe(COLUMNS)} FROM messages m
       WHERE ${inScope} AND (m.created_at, m.id) > (${page.before.key}, ${page.before.id})
       ORDER BY m.created_at ASC, m.id ASC LIMIT ${limit}`;
@@ -38,7 +36,7 @@ export async function listMessages(
     const older = page.after
       ? q`AND (m.created_at, m.id) < (${page.after.key}, ${page.after.id})`
       : q``;
-    rows = await q<Row[]>`
+    rows = await q<MessageRow[]>`
       SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE ${inScope} ${older}
       ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`;
   }
@@ -46,7 +44,9 @@ export async function listMessages(
 }
 
 export async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
-  const rows = await q<Row[]>`SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ${id}`;
+  const rows = await q<
+    MessageRow[]
+  >`SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ${id}`;
   return (await hydrate(q, rows))[0];
 }
 
@@ -65,7 +65,7 @@ export async function messageCursor(
   return row;
 }
 
-async function hydrate(q: Q, rows: Row[]): Promise<MessageJson[]> {
+async function hydrate(q: Q, rows: MessageRow[]): Promise<MessageJson[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const senderIds = [...new Set(rows.map((row) => row.sender_id))];
@@ -80,30 +80,7 @@ async function hydrate(q: Q, rows: Row[]): Promise<MessageJson[]> {
       SELECT id, username, phone_number, avatar_url, last_active_at, created_at FROM users
       WHERE id = ANY(${senderIds}::text[])`,
   ]);
-  const reactions = new Map<string, ReactionJson[]>();
-  for (const r of reactionRows) {
-    const list = reactions.get(r.message_id) ?? [];
-    list.push({ [r.name]: r.usernames });
-    reactions.set(r.message_id, list);
-  }
-  const attachments = new Map<string, AttachmentJson[]>();
-  for (const a of attachmentRows) {
-    const list = attachments.get(a.message_id) ?? [];
-    list.push({ ...a });
-    attachments.set(a.message_id, list);
-  }
-  const senders = new Map(senderRows.map((contact) => [contact.id, { ...contact }]));
-  return rows.map((row) => ({
-    id: row.id,
-    conversation_id: row.conversation_id,
-    contact: senders.get(row.sender_id)!,
-    message: row.body,
-    reactions: reactions.get(row.id) ?? [],
-    attachments: attachments.get(row.id) ?? [],
-    read_at: row.read_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }));
+  return assembleMessages(rows, senderRows, reactionRows, attachmentRows);
 }
 
 export async function insertAttachments(

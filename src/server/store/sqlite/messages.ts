@@ -1,18 +1,18 @@
 // Messages with their sender, reactions and attachments. A page takes three queries
 // (messages, then the reactions and attachments of all of them), never one per message.
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AttachmentJson, ContactJson, MessageJson, ReactionJson } from "../../wire.ts";
-import type { Cursor, DemoData, MessageHead, MessageScope, NewAttachment } from "../store.ts";
+import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
+import { assembleMessages } from "../assemble.ts";
+import type {
+  Cursor,
+  DemoData,
+  MessageHead,
+  MessageRow,
+  MessageScope,
+  NewAttachment,
+} from "../store.ts";
 
-type Row = {
-  id: string;
-  conversation_id: string;
-  sender_id: string;
-  body: string;
-  read_at: number | null;
-  created_at: number;
-  updated_at: number | null;
-};
+type Row = MessageRow;
 
 // Senders are read separately: a page has few of them, and joining them into every row
 // costs more than the extra query.
@@ -97,38 +97,16 @@ export function createMessageStore(db: DatabaseSync) {
   function hydrate(rows: Row[]): MessageJson[] {
     if (rows.length === 0) return [];
     const ids = JSON.stringify(rows.map((row) => row.id));
-    const reactions = new Map<string, ReactionJson[]>();
-    for (const r of reactionsOf.all(ids) as {
-      message_id: string;
-      name: string;
-      usernames: string;
-    }[]) {
-      const list = reactions.get(r.message_id) ?? [];
-      list.push({ [r.name]: JSON.parse(r.usernames) as string[] });
-      reactions.set(r.message_id, list);
-    }
-    const attachments = new Map<string, AttachmentJson[]>();
-    for (const a of attachmentsOf.all(ids) as AttachmentJson[]) {
-      const list = attachments.get(a.message_id) ?? [];
-      list.push({ ...a });
-      attachments.set(a.message_id, list);
-    }
-    const senders = new Map<string, ContactJson>();
+    const reactions = (
+      reactionsOf.all(ids) as { message_id: string; name: string; usernames: string }[]
+    ).map((r) => ({ ...r, usernames: JSON.parse(r.usernames) as string[] }));
     const senderIds = JSON.stringify([...new Set(rows.map((row) => row.sender_id))]);
-    for (const contact of sendersOf.all(senderIds) as ContactJson[]) {
-      senders.set(contact.id, { ...contact });
-    }
-    return rows.map((row) => ({
-      id: row.id,
-      conversation_id: row.conversation_id,
-      contact: senders.get(row.sender_id)!,
-      message: row.body,
-      reactions: reactions.get(row.id) ?? [],
-      attachments: attachments.get(row.id) ?? [],
-      read_at: row.read_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }));
+    return assembleMessages(
+      rows,
+      sendersOf.all(senderIds) as ContactJson[],
+      reactions,
+      attachmentsOf.all(ids) as AttachmentJson[],
+    );
   }
 
   return {
