@@ -82,6 +82,55 @@ describe("durability", () => {
     await kill(second);
   });
 
+  it("keeps every message acknowledged before a SIGKILL that lands mid-burst", async () => {
+    const db = await freshDb(join(dir, "burst.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const alice = clientFor(first.url, first.tokens.get("alice")!);
+    const conversationId = await contactConversation(alice, "ct_erin");
+    const acknowledged: string[] = [];
+    let killed: Promise<void> | undefined;
+    // Eight senders in a loop; the kill comes after the 40th acknowledgement, with sends
+    // still on their way.
+    const sender = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const reply = await alice.post("/v1/messages", {
+            conversation_id: conversationId,
+            message: `burst ${n}.${i}`,
+          });
+          if (reply.status === 200 && !killed) acknowledged.push(reply.body.id);
+        } catch {
+          return; // the connection died with the server
+        }
+        if (acknowledged.length >= 40) killed ??= kill(first);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, n) => sender(n)));
+    await killed;
+
+    const second = await spawnServer(db);
+    children.push(second);
+    const again = clientFor(second.url, second.tokens.get("alice")!);
+    const stored = new Set<string>();
+    let after: string | undefined;
+    for (;;) {
+      const page = messagePage(
+        await again.get("/v1/messages", {
+          conversation_id: conversationId,
+          limit: 100,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      );
+      for (const m of page.data) stored.add(m.id);
+      if (!page.has_more) break;
+      after = page.data.at(-1)!.id;
+    }
+    expect(acknowledged.length).toBeGreaterThanOrEqual(40);
+    for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+    await kill(second);
+  });
+
   it("exits cleanly on SIGTERM", async () => {
     const child = await spawnServer(await freshDb(join(dir, "term.db")));
     children.push(child);
