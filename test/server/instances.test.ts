@@ -193,4 +193,20 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     expect((await newest(alice, id)).filter((m) => m.id > sent.id)).toEqual([]);
     expect((await alice.messages.get(sent.id)).reactions).toEqual([]);
   });
+
+  it("go on from the other instance when one stops", async () => {
+    await t.a.close();
+    const alice = t.on(t.b, "alice");
+    const id = (await alice.conversations.create({ contact_id: "ct_dave" })).id;
+    // Whichever held the lock before, the one left answers within a few seconds.
+    const deadline = Date.now() + 8000;
+    for (let attempt = 0; Date.now() < deadline; attempt++) {
+      const sent = await alice.messages.send({ conversation_id: id, message: `anyone ${attempt}` });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
+      const reactions = (await alice.messages.get(sent.id)).reactions;
+      if (replies.length + reactions.length > 0) return;
+    }
+    throw new Error("no demo reply after the other instance stopped");
+  });
 });

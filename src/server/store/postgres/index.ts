@@ -73,9 +73,14 @@ export async function openPostgresStore(
 
   try {
     await migrate(sql);
-    await sql.listen(CHANGED, (payload) => {
-      if (payload !== instance) others++;
-    });
+    await sql.listen(
+      CHANGED,
+      (payload) => {
+        if (payload !== instance) others++;
+      },
+      // (Re)connected: notices may have been missed meanwhile, so the cache starts over.
+      () => others++,
+    );
     await sql.listen(SENT, (payload) => {
       const event = JSON.parse(payload) as SentEvent;
       for (const listener of sentListeners) listener(event);
@@ -99,8 +104,20 @@ export async function openPostgresStore(
     }
   }
 
+  /** Leads while this instance's session holds the lock; checks it still does. */
   async function tryLead(): Promise<void> {
-    if (closed || leader) return;
+    if (closed) return;
+    if (leader) {
+      try {
+        // A connection that broke and came back has lost the lock with its old session.
+        const held = await leader`
+          SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+            AND pid = pg_backend_pid() AND classid = ${PARLEY} AND objid = ${LOCK.demoReplies}`;
+        if (held.length > 0) return;
+      } catch {}
+      leader.release();
+      leader = undefined;
+    }
     const reserved = await sql.reserve();
     try {
       const [row] = await reserved<{ ok: boolean }[]>`
