@@ -338,7 +338,7 @@ export async function openPostgresStore(
           WHERE user_id = ${userId} AND key = ${key}`;
         if (Math.random() < 0.01) {
           await sql`DELETE FROM idempotency_keys
-            WHERE created_at <= ${now - IDEMPOTENCY_TTL_SECONDS} AND status <> 0`;
+            WHERE created_at <= ${now - IDEMPOTENCY_TTL_SECONDS}`;
         }
       },
       async release(userId, key) {
