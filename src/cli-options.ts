@@ -19,7 +19,8 @@ const OPTION_SECTIONS = {
   serve: `Server options (parley serve):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 4317; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db)
+  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db),
+                      or a postgres:// URL: several instances may share it
   --demo              seed demo users and conversations, and print their tokens
   --no-demo-replies   demo users do not answer messages`,
   ssh: `SSH options (parley ssh):
@@ -37,6 +38,7 @@ const OPTION_SECTIONS = {
 const COMMON = `Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
   PARLEY_TOKEN        access token
+  PARLEY_DATABASE_URL parley serve's database when there is no --db (postgres://…)
   XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
   XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
   XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
@@ -118,6 +120,7 @@ export const COMMANDS = { serve: SERVE_OPTIONS, ssh: SSH_OPTIONS } as const;
 export const ENVIRONMENT = [
   "PARLEY_BASE_URL",
   "PARLEY_TOKEN",
+  "PARLEY_DATABASE_URL",
   "XDG_CONFIG_HOME",
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",

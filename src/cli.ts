@@ -62,7 +62,7 @@ async function serve(args: string[]): Promise<void> {
   await serveUntilSignal({
     host: values.host,
     port,
-    db: values.db ?? join(parleyPaths().data, "server.db"),
+    db: values.db ?? process.env.PARLEY_DATABASE_URL ?? join(parleyPaths().data, "server.db"),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
   });

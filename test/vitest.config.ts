@@ -1,6 +1,23 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { inkPlugin } from "../src/ui/ink/plugin.ts";
+import { postgresBin } from "./postgres/cluster.ts";
+
+// The server's rules and the client's API tests run once more on PostgreSQL, on a
+// throwaway cluster (test/postgres/); without PostgreSQL on the machine, a skipped test
+// says so (CI sets PARLEY_REQUIRE_POSTGRES and installs it: it never skips them).
+const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
+if (!postgresBin() && process.env.PARLEY_REQUIRE_POSTGRES) {
+  throw new Error("PARLEY_REQUIRE_POSTGRES is set, but PostgreSQL is not installed.");
+}
+const postgresProject = postgresBin()
+  ? {
+      include: ON_POSTGRES,
+      exclude: ["test/server/units.test.ts"],
+      globalSetup: ["test/postgres/setup.ts"],
+      env: { PARLEY_TEST_STORE: "postgres" },
+    }
+  : { include: ["test/postgres/missing.test.ts"] };
 
 export default defineConfig({
   // The same Ink as the bundle's: parley's faster Output in place of Ink's.
@@ -8,8 +25,17 @@ export default defineConfig({
   test: {
     // The repository, not this folder: paths below are relative to it.
     root: fileURLToPath(new URL("..", import.meta.url)),
-    include: ["test/**/*.test.{ts,tsx}"],
-    exclude: ["test/bench/**", "node_modules/**"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["test/**/*.test.{ts,tsx}"],
+          exclude: ["test/bench/**", "test/postgres/**", "node_modules/**"],
+        },
+      },
+      { extends: true, test: { name: "postgres", ...postgresProject } },
+    ],
     // Most tests wait on a server, a poll or a terminal rather than compute: on a 2-core
     // machine three files at a time finish sooner than Vitest's default of one per core
     // but one.

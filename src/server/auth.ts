@@ -21,14 +21,14 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
     if (!token) {
       throw unauthenticated('The Authorization header must have the form "Bearer <token>".');
     }
-    const user = services.store.users.byToken(token);
+    const user = await services.store.users.byToken(token);
     if (!user) {
       throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
     }
-    services.presence.seen(user.id);
+    await services.presence.seen(user.id);
     const now = services.now();
     if ((user.last_active_at ?? 0) < now - 30) {
-      services.store.users.touch(user.id, now);
+      await services.store.users.touch(user.id, now);
       user.last_active_at = now;
     }
     c.set("user", user);

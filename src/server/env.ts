@@ -1,8 +1,7 @@
 // What the middleware leaves on the Hono context for the handlers.
 import type { Presence } from "./demo/presence.ts";
 import type { PageCache } from "./page-cache.ts";
-import type { Store } from "./store/index.ts";
-import type { User } from "./store/users.ts";
+import type { SentEvent, Store, User } from "./store/store.ts";
 
 export type Params = Record<string, unknown>;
 
@@ -25,10 +24,5 @@ export type Services = {
   newId: (prefix: "msg_" | "conv_" | "att_") => string;
   /** Told of every authenticated request, so the demo users do not answer for who is signed in. */
   presence: Presence;
-  onMessageSent: (message: {
-    id: string;
-    conversationId: string;
-    senderId: string;
-    text: string;
-  }) => void;
+  onMessageSent: (message: SentEvent) => void;
 };

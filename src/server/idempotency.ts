@@ -1,5 +1,6 @@
 // Idempotency-Key on POST: the same user and key within 24 h get the first response again,
-// and nothing new is created; the same key with other parameters is a 409.
+// and nothing new is created; the same key with other parameters is a 409. The key is
+// claimed in the store before the request runs, so this holds across instances too.
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -11,7 +12,6 @@ import { JSON_CONTENT_TYPE } from "./respond.ts";
 const conflict = (message: string) => new HttpError(409, "idempotency_conflict", message);
 
 export function idempotency(services: Services): MiddlewareHandler<AppEnv> {
-  const inFlight = new Set<string>();
   return async (c, next) => {
     const key = c.req.method === "POST" ? c.req.header("idempotency-key") : undefined;
     if (key === undefined) return next();
@@ -27,33 +27,40 @@ export function idempotency(services: Services): MiddlewareHandler<AppEnv> {
       .update(`${c.req.method} ${c.req.path} ${canonicalJson(body)}`)
       .digest("base64url");
     const now = services.now();
-    const seen = services.store.idempotency.find(user.id, key, now);
-    if (seen) {
-      if (seen.fingerprint !== fingerprint) {
-        throw conflict(
-          "This Idempotency-Key was already used with other parameters. Use a new key for a new request.",
-        );
-      }
-      return c.body(seen.body, seen.status as ContentfulStatusCode, {
-        "content-type": JSON_CONTENT_TYPE,
-        "Idempotent-Replayed": "true",
-      });
+    const claim = await services.store.idempotency.claim(user.id, key, fingerprint, now);
+    const used =
+      claim.state === "done"
+        ? claim.response.fingerprint
+        : claim.state === "pending"
+          ? claim.fingerprint
+          : fingerprint;
+    if (used !== fingerprint) {
+      throw conflict(
+        "This Idempotency-Key was already used with other parameters. Use a new key for a new request.",
+      );
     }
-    const slot = `${user.id}\n${key}`;
-    if (inFlight.has(slot)) {
+    if (claim.state === "pending") {
       throw conflict(
         "A request with this Idempotency-Key is still in progress. Retry in a moment.",
       );
     }
-    inFlight.add(slot);
+    if (claim.state === "done") {
+      return c.body(claim.response.body, claim.response.status as ContentfulStatusCode, {
+        "content-type": JSON_CONTENT_TYPE,
+        "Idempotent-Replayed": "true",
+      });
+    }
+    let answered = false;
     try {
       await next();
+      const text = c.get("responseBody");
+      if (c.res.status === 200 && text !== undefined) {
+        const response = { fingerprint, status: 200, body: text };
+        await services.store.idempotency.complete(user.id, key, response, now);
+        answered = true;
+      }
     } finally {
-      inFlight.delete(slot);
-    }
-    const text = c.get("responseBody");
-    if (c.res.status === 200 && text !== undefined) {
-      services.store.idempotency.save(user.id, key, { fingerprint, status: 200, body: text }, now);
+      if (!answered) await services.store.idempotency.release(user.id, key);
     }
   };
 }

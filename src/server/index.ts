@@ -12,7 +12,7 @@ import type { Services } from "./env.ts";
 import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
-import { openStore } from "./store/index.ts";
+import { openStore, type Store } from "./store/index.ts";
 
 export type { DemoUser } from "./demo/users.ts";
 
@@ -29,7 +29,10 @@ export type StartOptions = {
   host?: string;
   /** Default 0: a free port. */
   port?: number;
-  /** A file path (parent folders are created) or ":memory:" (the default). */
+  /**
+   * A SQLite file path (parent folders are created), ":memory:" (the default), or a
+   * postgres:// URL: several servers on one PostgreSQL database serve the same users.
+   */
   db?: string;
   /** Seed demo conversations into a database that has none yet. */
   demo?: boolean;
@@ -54,14 +57,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const host = opts.host ?? "127.0.0.1";
   const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
-  const store = openStore(opts.db ?? ":memory:");
+  const store: Store = await openStore(opts.db ?? ":memory:");
   let replier: DemoReplier | undefined;
   try {
     // Without users nobody could sign in, so every fresh database gets the demo users.
-    const demoUsers = ensureDemoUsers(store, now());
-    if (opts.demo) seedDemoConversations(store, now());
+    const demoUsers = await ensureDemoUsers(store, now());
+    if (opts.demo) await seedDemoConversations(store, now());
     const newId = createIdMaker();
-    const presence = createPresence(now);
+    const presence = createPresence(store, now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
         store,
@@ -72,6 +75,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         random: Math.random,
         log,
       });
+      // Every instance hears of every message sent; only the leader answers.
+      const answering = replier;
+      store.onSent((event) => {
+        if (store.isLeader()) answering.onMessageSent(event);
+      });
     }
     const services: Services = {
       store,
@@ -79,7 +87,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       now,
       newId,
       presence,
-      onMessageSent: (message) => replier?.onMessageSent(message),
+      onMessageSent: (message) => {
+        if (replier) store.publishSent(message);
+      },
     };
     const app = createApp(services, {
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -109,8 +119,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         server.close(() => {
           clearTimeout(force);
           clearInterval(idle);
-          store.close();
-          resolve();
+          store.close().then(resolve, resolve);
         });
         server.closeIdleConnections();
       });
@@ -119,7 +128,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     return { url, host, port, demoUsers, close };
   } catch (error) {
     replier?.close();
-    store.close();
+    await store.close();
     throw error;
   }
 }

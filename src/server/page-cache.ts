@@ -1,22 +1,25 @@
 // Finished list pages as JSON text, kept until the database changes. Clients poll the
 // open conversation's newest page every few seconds, so the same page is asked for again
 // and again; building it (rows, reactions, attachments, JSON) is most of a request's cost.
+// `version` changes with every write, by this instance or (PostgreSQL) any other.
 /** Pages are kept UTF-8 encoded: encoding 20 KB of JSON again for each request costs more than building the response. */
-export type PageCache = { get(key: string, build: () => string): Uint8Array };
+export type PageCache = { get(key: string, build: () => Promise<string>): Promise<Uint8Array> };
 
 export function createPageCache(version: () => string, maxPages = 512): PageCache {
   let builtAt = "";
   const pages = new Map<string, Uint8Array>();
   return {
-    get(key, build) {
-      const now = version();
-      if (now !== builtAt) {
+    async get(key, build) {
+      const before = version();
+      if (before !== builtAt) {
         pages.clear();
-        builtAt = now;
+        builtAt = before;
       }
-      let page = pages.get(key);
-      if (page === undefined) {
-        page = Buffer.from(build());
+      const kept = pages.get(key);
+      if (kept !== undefined) return kept;
+      const page = Buffer.from(await build());
+      // A write while the page was read may or may not be in it: keep it only if none came.
+      if (version() === before && builtAt === before) {
         if (pages.size >= maxPages) pages.delete(pages.keys().next().value!);
         pages.set(key, page);
       }
@@ -26,4 +29,4 @@ export function createPageCache(version: () => string, maxPages = 512): PageCach
 }
 
 /** Caches nothing: for measuring the uncached path. */
-export const noPageCache: PageCache = { get: (_key, build) => Buffer.from(build()) };
+export const noPageCache: PageCache = { get: async (_key, build) => Buffer.from(await build()) };

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { DEFAULT_LIMIT } from "../api/schema.ts";
 import { invalid } from "./errors.ts";
 import { id, limit } from "./params.ts";
-import type { Cursor } from "./store/cursor.ts";
+import type { Cursor } from "./store/store.ts";
 import type { PageJson } from "./wire.ts";
 
 export const pageParams = {
@@ -17,7 +17,10 @@ export type PageParams = z.output<z.ZodObject<typeof pageParams>>;
 export type PageCursors = { after?: Cursor; before?: Cursor };
 
 /** Looks the cursor item up with `find`; an id that is not in the list is a 400. */
-export function cursors(params: PageParams, find: (id: string) => Cursor | undefined): PageCursors {
+export async function cursors(
+  params: PageParams,
+  find: (id: string) => Promise<Cursor | undefined>,
+): Promise<PageCursors> {
   const { starting_after: after, ending_before: before } = params;
   if (after !== undefined && before !== undefined) {
     throw invalid("ending_before", "Send starting_after or ending_before, not both.");
@@ -25,7 +28,7 @@ export function cursors(params: PageParams, find: (id: string) => Cursor | undef
   const name = after !== undefined ? "starting_after" : "ending_before";
   const cursorId = after ?? before;
   if (cursorId === undefined) return {};
-  const cursor = find(cursorId);
+  const cursor = await find(cursorId);
   if (!cursor) {
     throw invalid(
       name,

@@ -5,6 +5,7 @@ import { type Api, type ApiOptions, createApi } from "../../src/api/client.ts";
 import { type ApiError, isApiError } from "../../src/api/errors.ts";
 import type { Conversation, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import { freshDb } from "../server/stores.ts";
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -18,7 +19,8 @@ type Users = Record<
 
 /** A fresh server; with `demo` (the default here) seeded with the demo conversations. */
 async function start(options: StartOptions = {}) {
-  const server = await startServer({ port: 0, demo: true, demoReplies: false, ...options });
+  const db = options.db ?? (await freshDb());
+  const server = await startServer({ port: 0, demo: true, demoReplies: false, ...options, db });
   running.push(server);
   const users = Object.fromEntries(
     server.demoUsers.map((u) => [u.username, { id: u.contactId, token: u.token }]),

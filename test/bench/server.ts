@@ -2,12 +2,17 @@
 //   node test/bench/server.ts
 // Each server runs in its own child process; the closed-loop load generator (keep-alive
 // node:http agents) runs in this one. Both share the machine's cores, which costs the
-// ceiling and the real server alike.
+// ceiling and the real server alike. The store rows compare a SQLite file with PostgreSQL
+// (a throwaway cluster on loopback, test/postgres/cluster.ts), one instance and two behind
+// the load generator's round robin.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { createDatabase, postgresBin, startCluster } from "../postgres/cluster.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const DURATION_MS = 3000;
@@ -18,7 +23,7 @@ type Call = { method: "GET" | "POST"; path: string; body?: (n: number) => string
 type Result = { rps: number; p50: number; p99: number; errors: number };
 
 /** In the child: start one of the two servers and print what the load needs. */
-async function serve(kind: string): Promise<void> {
+async function serve(kind: string, db = ":memory:"): Promise<void> {
   if (kind === "hello") {
     const { Hono } = await import("hono");
     const { serve: listen } = await import("@hono/node-server");
@@ -34,6 +39,7 @@ async function serve(kind: string): Promise<void> {
   }
   const { startServer } = await import("../../src/server/index.ts");
   const server = await startServer({
+    db,
     demo: true,
     demoReplies: false,
     rateLimit: false,
@@ -48,8 +54,11 @@ async function serve(kind: string): Promise<void> {
   process.once("SIGTERM", () => server.close().then(() => process.exit(0)));
 }
 
-async function startChild(kind: string): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, [SELF, "--serve", kind], {
+async function startChild(
+  kind: string,
+  db?: string,
+): Promise<{ child: ChildProcess; target: Target }> {
+  const child = spawn(process.execPath, [SELF, "--serve", kind, ...(db ? [db] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -83,9 +92,12 @@ function send(agent: Agent, target: Target, call: Call, n: number): Promise<numb
   });
 }
 
-/** `clients` loops that each send the next request when the last one is answered. */
+/**
+ * `clients` loops that each send the next request when the last one is answered; with
+ * several targets (instances), loop i sends to target i mod n.
+ */
 async function closedLoop(
-  target: Target,
+  targets: Target | Target[],
   call: Call,
   clients: number,
   ms: number,
@@ -96,7 +108,9 @@ async function closedLoop(
   let n = 0;
   const started = performance.now();
   const end = started + ms;
-  const loop = async () => {
+  const all = Array.isArray(targets) ? targets : [targets];
+  const loop = async (_: unknown, i: number) => {
+    const target = all[i % all.length]!;
     while (performance.now() < end) {
       const t0 = performance.now();
       const status = await send(agent, target, call, n++);
@@ -113,7 +127,7 @@ async function closedLoop(
   return { rps: (latencies.length / elapsed) * 1000, p50: at(0.5), p99: at(0.99), errors };
 }
 
-async function measure(target: Target, call: Call, clients: number): Promise<Result> {
+async function measure(target: Target | Target[], call: Call, clients: number): Promise<Result> {
   await closedLoop(target, call, clients, WARMUP_MS);
   return closedLoop(target, call, clients, DURATION_MS);
 }
@@ -170,6 +184,8 @@ export async function benchServer(): Promise<string> {
     }
   }
 
+  const stores = await benchStores();
+
   return [
     `Server benchmark: node ${process.version}, ${availableParallelism()} cores, loopback, closed loop, ${DURATION_MS / 1000} s per row after a ${WARMUP_MS / 1000} s warm-up.`,
     "The load generator shares the cores with the server, for the ceiling and parley alike.",
@@ -177,11 +193,73 @@ export async function benchServer(): Promise<string> {
     "| scenario | clients | req/s | p50 ms | p99 ms | of ceiling | errors |",
     "|---|---:|---:|---:|---:|---:|---:|",
     ...rows,
+    "",
+    "Stores at 32 clients: a SQLite file, and PostgreSQL (a local cluster on loopback) with one instance and with two on one database (the clients split between them). The list is the team channel's newest 50 (page cache on, as shipped); a send writes a message.",
+    "",
+    "| store | instances | call | clients | req/s | p50 ms | p99 ms | errors |",
+    "|---|---:|---|---:|---:|---:|---:|---:|",
+    ...stores,
   ].join("\n");
+}
+
+const calls = (conversationId: string): [string, Call][] => [
+  ["list", { method: "GET", path: `/v1/messages?limit=50&conversation_id=${conversationId}` }],
+  [
+    "send",
+    {
+      method: "POST",
+      path: "/v1/messages",
+      body: (n) => `conversation_id=${conversationId}&message=bench+message+${n}`,
+    },
+  ],
+];
+
+/** SQLite (file) and PostgreSQL (one and two instances) side by side, 32 clients. */
+async function benchStores(): Promise<string[]> {
+  const rows: string[] = [];
+  const clients = 32;
+  const run = async (store: string, dbs: string[]) => {
+    const children: ChildProcess[] = [];
+    try {
+      const targets: Target[] = [];
+      for (const db of dbs) {
+        const started = await startChild("parley", db);
+        children.push(started.child);
+        targets.push(started.target);
+      }
+      for (const [name, call] of calls(targets[0]!.conversationId)) {
+        const r = await measure(targets, call, clients);
+        rows.push(
+          `| ${store} | ${dbs.length} | ${name} | ${clients} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`,
+        );
+      }
+    } finally {
+      await Promise.all(children.map(stopChild));
+    }
+  };
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
+  try {
+    await run("SQLite (file)", [join(dir, "bench.db")]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (!postgresBin()) {
+    rows.push("| PostgreSQL | – | not installed here: no rows | | | | | |");
+    return rows;
+  }
+  const cluster = await startCluster();
+  try {
+    await run("PostgreSQL", [await createDatabase(cluster.url, "bench")]);
+    const shared = await createDatabase(cluster.url, "bench");
+    await run("PostgreSQL", [shared, shared]);
+  } finally {
+    cluster.stop();
+  }
+  return rows;
 }
 
 if (import.meta.main) {
   const at = process.argv.indexOf("--serve");
-  if (at !== -1) await serve(process.argv[at + 1] ?? "parley");
+  if (at !== -1) await serve(process.argv[at + 1] ?? "parley", process.argv[at + 2]);
   else process.stdout.write(`${await benchServer()}\n`);
 }

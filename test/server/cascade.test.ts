@@ -3,16 +3,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { clientFor, contactConversation, deleted, message } from "./helpers.ts";
+import { freshDb, rawQuery } from "./stores.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-cascade-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("removes a deleted conversation's messages, reactions, attachments and memberships", async () => {
-  const db = join(dir, "cascade.db");
+  const db = await freshDb(join(dir, "cascade.db"));
   const server = await startServer({ db, demo: true, demoReplies: false });
   const [alice, bob] = ["alice", "bob"].map((name) =>
     clientFor(server.url, server.demoUsers.find((u) => u.username === name)!.token),
@@ -30,15 +30,15 @@ it("removes a deleted conversation's messages, reactions, attachments and member
   deleted(await bob.del(`/v1/conversations/${id}`), id);
   await server.close();
 
-  const raw = new DatabaseSync(db, { readOnly: true });
-  const count = (sql: string, ...params: string[]) =>
-    (raw.prepare(sql).get(...params) as { n: number }).n;
-  expect(count("SELECT count(*) AS n FROM messages WHERE conversation_id = ?", id)).toBe(0);
-  expect(count("SELECT count(*) AS n FROM memberships WHERE conversation_id = ?", id)).toBe(0);
+  const count = async (sql: string, ...params: string[]) =>
+    Number((await rawQuery<{ n: number }>(db, sql, params))[0]!.n);
+  expect(await count("SELECT count(*) AS n FROM messages WHERE conversation_id = $1", id)).toBe(0);
+  expect(await count("SELECT count(*) AS n FROM memberships WHERE conversation_id = $1", id)).toBe(
+    0,
+  );
   const orphans = (table: string) =>
     count(`SELECT count(*) AS n FROM ${table} WHERE message_id NOT IN (SELECT id FROM messages)`);
-  expect(orphans("reactions")).toBe(0);
-  expect(orphans("attachments")).toBe(0);
-  expect(count("SELECT count(*) AS n FROM reactions")).toBeGreaterThan(0);
-  raw.close();
+  expect(await orphans("reactions")).toBe(0);
+  expect(await orphans("attachments")).toBe(0);
+  expect(await count("SELECT count(*) AS n FROM reactions")).toBeGreaterThan(0);
 });

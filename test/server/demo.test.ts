@@ -15,6 +15,7 @@ import {
   useServer,
   waitFor,
 } from "./helpers.ts";
+import { freshDb } from "./stores.ts";
 
 describe("demo data", () => {
   const t = useServer();
@@ -101,7 +102,7 @@ describe("demo database on disk", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("seeds quickly, once, and brings the same tokens back on the next start", async () => {
-    const db = join(dir, "nested", "folder", "demo.db");
+    const db = await freshDb(join(dir, "nested", "folder", "demo.db"));
     const started = performance.now();
     const first = await startServer({ db, demo: true, demoReplies: false });
     expect(performance.now() - started).toBeLessThan(1000);
@@ -120,7 +121,7 @@ describe("demo database on disk", () => {
   });
 
   it("without demo, a fresh database gets the users but no conversations", async () => {
-    const server = await startServer({ db: join(dir, "plain.db") });
+    const server = await startServer({ db: await freshDb(join(dir, "plain.db")) });
     try {
       expect(server.demoUsers.map((u) => u.username)[0]).toBe("alice");
       const alice = clientFor(server.url, server.demoUsers[0]!.token);
@@ -194,6 +195,7 @@ describe("demo replies", () => {
   it("clears pending replies on close", async () => {
     const logged: string[] = [];
     const server = await startServer({
+      db: await freshDb(),
       demo: true,
       demoReplyDelayMs: [200, 200],
       log: (line) => logged.push(line),

@@ -1,4 +1,5 @@
-// Every acknowledged message survives the server being killed with SIGKILL.
+// Every acknowledged message survives the server being killed with SIGKILL, on SQLite and
+// (the "postgres" project) on PostgreSQL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientFor, contactConversation, message, messagePage } from "./helpers.ts";
+import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
 
@@ -53,7 +55,7 @@ describe("durability", () => {
   });
 
   it("keeps every acknowledged message across a SIGKILL", async () => {
-    const db = join(dir, "server.db");
+    const db = await freshDb(join(dir, "server.db"));
     const first = await spawnServer(db);
     children.push(first);
     const alice = clientFor(first.url, first.tokens.get("alice")!);
@@ -80,8 +82,57 @@ describe("durability", () => {
     await kill(second);
   });
 
+  it("keeps every message acknowledged before a SIGKILL that lands mid-burst", async () => {
+    const db = await freshDb(join(dir, "burst.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const alice = clientFor(first.url, first.tokens.get("alice")!);
+    const conversationId = await contactConversation(alice, "ct_erin");
+    const acknowledged: string[] = [];
+    let killed: Promise<void> | undefined;
+    // Eight senders in a loop; the kill comes after the 40th acknowledgement, with sends
+    // still on their way.
+    const sender = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const reply = await alice.post("/v1/messages", {
+            conversation_id: conversationId,
+            message: `burst ${n}.${i}`,
+          });
+          if (reply.status === 200 && !killed) acknowledged.push(reply.body.id);
+        } catch {
+          return; // the connection died with the server
+        }
+        if (acknowledged.length >= 40) killed ??= kill(first);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, n) => sender(n)));
+    await killed;
+
+    const second = await spawnServer(db);
+    children.push(second);
+    const again = clientFor(second.url, second.tokens.get("alice")!);
+    const stored = new Set<string>();
+    let after: string | undefined;
+    for (;;) {
+      const page = messagePage(
+        await again.get("/v1/messages", {
+          conversation_id: conversationId,
+          limit: 100,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      );
+      for (const m of page.data) stored.add(m.id);
+      if (!page.has_more) break;
+      after = page.data.at(-1)!.id;
+    }
+    expect(acknowledged.length).toBeGreaterThanOrEqual(40);
+    for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+    await kill(second);
+  });
+
   it("exits cleanly on SIGTERM", async () => {
-    const child = await spawnServer(join(dir, "term.db"));
+    const child = await spawnServer(await freshDb(join(dir, "term.db")));
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.process.once("exit", resolve));
     child.process.kill("SIGTERM");

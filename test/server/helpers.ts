@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { z } from "zod";
 import { Conversation, Deleted, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import { freshDb } from "./stores.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are whatever the server sent; the assertions check them
 export type Reply = { status: number; headers: Headers; body: any };
@@ -69,11 +70,15 @@ export type TestServer = {
   as(username: string): Client;
 };
 
-/** A demo server for the tests of one file (in memory, demo replies off unless asked). */
+/**
+ * A demo server for the tests of one file (in memory, or a fresh PostgreSQL database in the
+ * "postgres" project; demo replies off unless asked).
+ */
 export function useServer(options: StartOptions = {}): TestServer {
   const context = {} as { server: RunningServer; clients: Map<string, Client> };
   beforeAll(async () => {
-    context.server = await startServer({ port: 0, demo: true, demoReplies: false, ...options });
+    const db = options.db ?? (await freshDb());
+    context.server = await startServer({ port: 0, demo: true, demoReplies: false, ...options, db });
     context.clients = new Map(
       context.server.demoUsers.map((u) => [u.username, clientFor(context.server.url, u.token)]),
     );

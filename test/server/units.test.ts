@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createIdMaker } from "../../src/server/ids.ts";
 import { isLoopback, printServeBanner } from "../../src/server/main.ts";
+import { createPageCache } from "../../src/server/page-cache.ts";
 import { createRateLimiter } from "../../src/server/rate-limit.ts";
 
 describe("ids", () => {
@@ -15,6 +16,28 @@ describe("ids", () => {
     ids.push(next("msg_"));
     expect([...ids].sort()).toEqual(ids);
     expect(ids.every((id) => /^msg_[0-9a-z]{19}$/.test(id))).toBe(true);
+  });
+});
+
+describe("page cache", () => {
+  it("keeps a page until the version moves, and never one a write overlapped", async () => {
+    let version = 0;
+    const cache = createPageCache(() => String(version));
+    let builds = 0;
+    const build = async () => `page ${++builds}`;
+    const text = async () => Buffer.from(await cache.get("k", build)).toString();
+    expect(await text()).toBe("page 1");
+    expect(await text()).toBe("page 1");
+    version++;
+    expect(await text()).toBe("page 2");
+    // A write lands while the page is read (another instance's, heard by NOTIFY): the page
+    // is answered but not kept, as it may predate the write.
+    const overlapped = await cache.get("k2", async () => {
+      version++;
+      return "maybe stale";
+    });
+    expect(Buffer.from(overlapped).toString()).toBe("maybe stale");
+    expect(Buffer.from(await cache.get("k2", build)).toString()).toBe("page 3");
   });
 });
 

@@ -4,11 +4,9 @@
 // count as their writer being signed in. Nobody answers in the name of a person who is
 // signed in (a request with their token in the last minute): they answer for themselves.
 import type { Random } from "../ids.ts";
-import type { Store } from "../store/index.ts";
+import type { SentEvent, Store } from "../store/store.ts";
 import type { Presence } from "./presence.ts";
 import { pick } from "./random.ts";
-
-export type SentMessage = { id: string; conversationId: string; senderId: string; text: string };
 
 type Topic = { match: RegExp; replies: readonly string[]; reaction?: string };
 
@@ -105,7 +103,7 @@ export function replyTo(text: string, random: Random): { reply: string; reaction
   return { reply: pick(random, topic?.replies ?? GENERIC), reaction };
 }
 
-export type DemoReplier = { onMessageSent(message: SentMessage): void; close(): void };
+export type DemoReplier = { onMessageSent(message: SentEvent): void; close(): void };
 
 export function createDemoReplier(options: {
   store: Store;
@@ -121,40 +119,32 @@ export function createDemoReplier(options: {
   const timers = new Set<NodeJS.Timeout>();
   // One pending answer per conversation: a burst of messages gets one reply, not a flood.
   const pending = new Set<string>();
+  let closed = false;
 
-  function answer(message: SentMessage): void {
-    const s = store;
-    const original = s.messages.head(message.id);
-    const others = s.conversations
-      .members(message.conversationId)
-      .filter((m) => m.id !== message.senderId && !options.presence.signedIn(m.id));
-    if (!original || others.length === 0) return;
+  async function answer(message: SentEvent): Promise<void> {
+    const original = await store.messages.head(message.id);
+    if (!original) return;
+    const members = await store.conversations.members(message.conversationId);
+    const others: typeof members = [];
+    for (const member of members) {
+      if (member.id !== message.senderId && !(await options.presence.signedIn(member.id))) {
+        others.push(member);
+      }
+    }
+    if (closed || others.length === 0) return;
     const replier = pick(random, others);
-    const { reply, reaction } = replyTo(message.text, random);
+    const { reply, reaction } = replyTo(original.body, random);
     const roll = random();
     const react = roll < 0.25;
     const write = !(roll < 0.12);
     const now = options.now();
-    s.transaction(() => {
-      if (react) {
-        const current =
-          s.messages.get(message.id)?.reactions.find((r) => reaction in r)?.[reaction] ?? [];
-        if (!current.includes(replier.username)) {
-          s.messages.setReaction(message.id, reaction, [...current, replier.username]);
-        }
-      }
-      if (write) {
-        s.messages.insert({
-          id: options.newId("msg_"),
-          conversationId: message.conversationId,
-          senderId: replier.id,
-          body: reply,
-          createdAt: now,
-        });
-        s.conversations.setActivity(message.conversationId, now);
-        s.users.touch(replier.id, now);
-      }
-    });
+    if (react) await store.messages.addReaction(message.id, reaction, replier.username);
+    if (write) {
+      const id = options.newId("msg_");
+      const sent = { id, conversationId: message.conversationId, senderId: replier.id };
+      await store.messages.send({ ...sent, body: reply, createdAt: now }, []);
+      await store.users.touch(replier.id, now);
+    }
   }
 
   return {
@@ -166,17 +156,17 @@ export function createDemoReplier(options: {
         () => {
           timers.delete(timer);
           pending.delete(message.conversationId);
-          try {
-            answer(message);
-          } catch (error) {
-            options.log(`demo reply failed: ${(error as Error).stack ?? String(error)}`);
-          }
+          answer(message).catch((error: unknown) => {
+            if (!closed)
+              options.log(`demo reply failed: ${(error as Error).stack ?? String(error)}`);
+          });
         },
         min + random() * (max - min),
       );
       timers.add(timer);
     },
     close() {
+      closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       pending.clear();

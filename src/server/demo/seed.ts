@@ -2,7 +2,7 @@
 // of 600+ messages, spread over the last days. Deterministic apart from the clock: the
 // timestamps end a few minutes before the first start.
 import { type IdPrefix, idAt, type Random } from "../ids.ts";
-import type { Store } from "../store/index.ts";
+import type { DemoData, Store } from "../store/store.ts";
 import { between, pick, seededRandom } from "./random.ts";
 import {
   type Extras,
@@ -16,7 +16,6 @@ import {
 } from "./scripts.ts";
 import { contactId, type DemoUsername } from "./users.ts";
 
-const SEEDED = "demo_seeded";
 const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
@@ -25,23 +24,31 @@ const TEAM_SIZE = 620;
 type Planned = { sender: DemoUsername; text: string; at: number; extras: Extras };
 
 /** Seeds once: not when already done, nor into a database that has conversations of its own. */
-export function seedDemoConversations(store: Store, now: number): void {
-  store.transaction(() => {
-    if (store.meta.get(SEEDED) || store.conversations.any()) return;
-    const seeder = createSeeder(store, now, seededRandom(20240611));
+export async function seedDemoConversations(store: Store, now: number): Promise<void> {
+  await store.demo.seedOnce(() => {
+    const seeder = createSeeder(now, seededRandom(20240611));
     for (const script of SCRIPTS) seeder.add(script, timeline(script, now, seeder.random));
     seeder.add(
       { with: TEAM_GROUP, startDaysAgo: 7, endMinutesAgo: 3, lines: [] },
       teamChannel(now, seeder.random),
       now - 2 * HOUR,
     );
-    store.meta.set(SEEDED, String(now));
+    return seeder.data;
   });
 }
 
-function createSeeder(store: Store, now: number, random: Random) {
+function createSeeder(now: number, random: Random) {
   let counter = 0;
   const newId = (prefix: IdPrefix, at: number) => idAt(prefix, at * 1000, counter++, random);
+  const data: DemoData = {
+    groups: [],
+    conversations: [],
+    memberships: [],
+    messages: [],
+    attachments: [],
+    reactions: [],
+    activity: {},
+  };
 
   function add(script: Script, planned: Planned[], aliceOpenedAt?: number): void {
     const first = planned[0]?.at ?? now - DAY;
@@ -50,86 +57,91 @@ function createSeeder(store: Store, now: number, random: Random) {
     const target = script.with;
     const members = "group" in target ? target.members : target.contact;
     const conversationId = newId("conv_", createdAt);
-    if ("group" in target) {
-      store.users.insertGroup(
-        target.group,
-        target.group.slice(4),
-        createdAt - 30 * DAY,
-        members.map(contactId),
-      );
-      store.conversations.insert(conversationId, { groupId: target.group }, createdAt);
-      for (const member of members)
-        store.conversations.addMember(conversationId, contactId(member), null);
-    } else {
-      const [a, b] = target.contact.map(contactId) as [string, string];
-      store.conversations.insert(conversationId, { pairKey: [a, b].sort().join("|") }, createdAt);
-      store.conversations.addMember(conversationId, a, b);
-      store.conversations.addMember(conversationId, b, a);
-    }
-
+    const conversation: DemoData["conversations"][number] = {
+      id: conversationId,
+      group_id: null,
+      pair_key: null,
+      pinned_message_id: null,
+      last_active_at: last,
+      created_at: createdAt,
+    };
+    data.conversations.push(conversation);
     const unread = script.alice?.unread ?? 0;
     const openedByAlice =
       aliceOpenedAt ?? (unread > 0 ? planned[planned.length - unread]!.at - 30 : last + 60);
+    const archivedDaysAgo = script.alice?.archivedDaysAgo;
+    const membership = (member: DemoUsername, contact: string | null) => {
+      const own = member === "alice" ? script.alice : script.settings?.[member];
+      data.memberships.push({
+        user_id: contactId(member),
+        conversation_id: conversationId,
+        contact_id: contact,
+        is_pinned: own?.pinned ?? false,
+        is_muted: own?.muted ?? false,
+        archived_at:
+          member === "alice" && archivedDaysAgo !== undefined ? now - archivedDaysAgo * DAY : null,
+        last_opened_at: member === "alice" ? openedByAlice : last + 60,
+      });
+    };
+    if ("group" in target) {
+      data.groups.push({
+        id: target.group,
+        name: target.group.slice(4),
+        created_at: createdAt - 30 * DAY,
+        members: members.map(contactId),
+      });
+      conversation.group_id = target.group;
+      for (const member of members) membership(member, null);
+    } else {
+      const [a, b] = target.contact;
+      conversation.pair_key = [contactId(a), contactId(b)].sort().join("|");
+      membership(a, contactId(b));
+      membership(b, contactId(a));
+    }
+
     const folder = "group" in target ? target.group.slice(4) : target.contact.join("-");
     for (const line of planned) {
       const messageId = newId("msg_", line.at);
       const unseen =
         line.sender !== "alice" && members.includes("alice") && line.at > openedByAlice;
-      store.messages.insert({
+      data.messages.push({
         id: messageId,
-        conversationId,
-        senderId: contactId(line.sender),
+        conversation_id: conversationId,
+        sender_id: contactId(line.sender),
         body: line.text,
-        createdAt: line.at,
-        readAt: unseen ? null : Math.min(now, line.at + between(random, 30, 900)),
+        created_at: line.at,
+        read_at: unseen ? null : Math.min(now, line.at + between(random, 30, 900)),
       });
-      store.users.touch(contactId(line.sender), line.at);
+      const sender = contactId(line.sender);
+      data.activity[sender] = Math.max(data.activity[sender] ?? 0, line.at);
       const file = line.extras.file;
       if (file) {
         const [filename, fileType, fileSize] = file;
-        store.messages.addAttachments(
-          messageId,
-          [
-            {
-              id: newId("att_", line.at),
-              filename,
-              file_url: `https://files.example.com/${folder}/${filename}`,
-              file_type: fileType,
-              file_size: fileSize,
-            },
-          ],
-          line.at,
-        );
+        data.attachments.push({
+          id: newId("att_", line.at),
+          message_id: messageId,
+          filename,
+          file_url: `https://files.example.com/${folder}/${filename}`,
+          file_type: fileType,
+          file_size: fileSize,
+          created_at: line.at,
+        });
       }
-      for (const [name, users] of Object.entries(line.extras.react ?? {})) {
-        store.messages.setReaction(messageId, name, users);
-      }
-      if (line.extras.pin) store.conversations.setPinnedMessage(conversationId, messageId);
-    }
-    store.conversations.setActivity(conversationId, last);
-
-    for (const member of members) {
-      const id = contactId(member);
-      const own = member === "alice" ? script.alice : script.settings?.[member];
-      store.conversations.setOpened(
-        conversationId,
-        id,
-        member === "alice" ? openedByAlice : last + 60,
-      );
-      if (own?.pinned) store.conversations.setPinned(conversationId, id, true);
-      if (own?.muted) store.conversations.setMuted(conversationId, id, true);
-    }
-    const archivedDaysAgo = script.alice?.archivedDaysAgo;
-    if (archivedDaysAgo !== undefined) {
-      store.conversations.setArchived(
-        conversationId,
-        contactId("alice"),
-        now - archivedDaysAgo * DAY,
-      );
+      Object.entries(line.extras.react ?? {}).forEach(([name, users], index) => {
+        if (users.length > 0) {
+          data.reactions.push({
+            message_id: messageId,
+            name,
+            position: index + 1,
+            usernames: users,
+          });
+        }
+      });
+      if (line.extras.pin) conversation.pinned_message_id = messageId;
     }
   }
 
-  return { add, random };
+  return { add, random, data };
 }
 
 /** Times for a script: quick exchanges within a session, long pauses between sessions. */

@@ -1,7 +1,7 @@
 // The demo users. Every fresh database gets them, so the server is usable without --demo;
 // their tokens are stored, so the same tokens come back on every start.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store/index.ts";
+import type { Store } from "../store/store.ts";
 
 export type DemoUser = { username: string; token: string; contactId: string };
 
@@ -25,22 +25,19 @@ const newToken = () => `prly_${randomBytes(24).toString("base64url")}`;
 const DAY = 86_400;
 
 /** Creates the demo users when the database has no users yet; returns them, alice first. */
-export function ensureDemoUsers(store: Store, now: number): DemoUser[] {
-  store.transaction(() => {
-    if (store.users.all().length > 0) return;
-    DEMO_USERNAMES.forEach((username, index) => {
-      store.users.insert({
-        id: contactId(username),
-        username,
-        phone_number: PHONES[username],
-        avatar_url: `https://avatars.example.com/${username}.png`,
-        token: newToken(),
-        created_at: now - 120 * DAY + index * 3 * DAY,
-      });
-    });
-  });
+export async function ensureDemoUsers(store: Store, now: number): Promise<DemoUser[]> {
+  const stored = await store.users.ensure(
+    DEMO_USERNAMES.map((username, index) => ({
+      id: contactId(username),
+      username,
+      phone_number: PHONES[username],
+      avatar_url: `https://avatars.example.com/${username}.png`,
+      token: newToken(),
+      created_at: now - 120 * DAY + index * 3 * DAY,
+    })),
+  );
   return DEMO_USERNAMES.flatMap((username) => {
-    const user = store.users.byId(contactId(username));
+    const user = stored.find((u) => u.id === contactId(username));
     return user ? [{ username, token: user.token, contactId: user.id }] : [];
   });
 }

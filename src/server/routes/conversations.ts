@@ -45,38 +45,28 @@ export function conversationRoutes(s: Services) {
   const { conversations, messages, users } = s.store;
   const routes = new Hono<AppEnv>();
 
-  function visible(conversationId: string, userId: string) {
-    const conversation = conversations.visibleTo(conversationId, userId);
+  async function visible(conversationId: string, userId: string) {
+    const conversation = await conversations.visibleTo(conversationId, userId);
     if (!conversation) throw notFound("conversation", conversationId);
     return conversation;
   }
 
   /** The existing conversation with the contact, or a new one; both members see it. */
-  function withContact(userId: string, contactId: string): string {
+  async function withContact(userId: string, contactId: string): Promise<string> {
     if (contactId === userId) {
       throw invalid("contact_id", "You cannot start a conversation with yourself.");
     }
-    if (!users.byId(contactId)) {
+    if (!(await users.byId(contactId))) {
       throw new HttpError(404, "not_found", `No contact with id "${contactId}" exists.`, {
         param: "contact_id",
       });
     }
-    const pairKey = [userId, contactId].sort().join("|");
-    return s.store.transaction(() => {
-      let conversationId = conversations.idForPair(pairKey);
-      if (!conversationId) {
-        conversationId = s.newId("conv_");
-        conversations.insert(conversationId, { pairKey }, s.now());
-      }
-      conversations.addMember(conversationId, userId, contactId);
-      conversations.addMember(conversationId, contactId, userId);
-      return conversationId;
-    });
+    return conversations.openWithContact(userId, contactId, s.newId("conv_"), s.now());
   }
 
   /** The group's conversation, created on first use; every member of the group sees it. */
-  function withGroup(userId: string, groupId: string): string {
-    if (!users.isGroupMember(groupId, userId)) {
+  async function withGroup(userId: string, groupId: string): Promise<string> {
+    if (!(await users.isGroupMember(groupId, userId))) {
       throw new HttpError(
         404,
         "not_found",
@@ -84,30 +74,20 @@ export function conversationRoutes(s: Services) {
         { param: "group_id" },
       );
     }
-    return s.store.transaction(() => {
-      let conversationId = conversations.idForGroup(groupId);
-      if (!conversationId) {
-        conversationId = s.newId("conv_");
-        conversations.insert(conversationId, { groupId }, s.now());
-      }
-      for (const memberId of users.groupMembers(groupId)) {
-        conversations.addMember(conversationId, memberId, null);
-      }
-      return conversationId;
-    });
+    return conversations.openWithGroup(groupId, s.newId("conv_"), s.now());
   }
 
-  routes.get("/", (c) => {
+  routes.get("/", async (c) => {
     const query = validate(ListQuery, readQuery(c));
     const user = c.get("user");
-    const page = cursors(query, (cursorId) => conversations.cursor(cursorId, user.id));
+    const page = await cursors(query, (cursorId) => conversations.cursor(cursorId, user.id));
     const filter = {
       muted: query.muted,
       archived: query.archived,
       pinned: query.pinned,
       groupId: query.group_id,
     };
-    const items = conversations.list(user.id, filter, query.limit + 1, page);
+    const items = await conversations.list(user.id, filter, query.limit + 1, page);
     return json(c, toPage(items, query.limit, page));
   });
 
@@ -121,35 +101,34 @@ export function conversationRoutes(s: Services) {
       );
     }
     let conversationId: string;
-    if (params.contact_id !== undefined) conversationId = withContact(user.id, params.contact_id);
-    else if (params.group_id !== undefined) conversationId = withGroup(user.id, params.group_id);
-    else {
+    if (params.contact_id !== undefined) {
+      conversationId = await withContact(user.id, params.contact_id);
+    } else if (params.group_id !== undefined) {
+      conversationId = await withGroup(user.id, params.group_id);
+    } else {
       throw missing(
         "contact_id",
         "Send contact_id (a contact) or group_id (a group) to say who the conversation is with.",
       );
     }
-    return json(c, visible(conversationId, user.id));
+    return json(c, await visible(conversationId, user.id));
   });
 
-  routes.get("/:id", (c) => {
+  routes.get("/:id", async (c) => {
     const user = c.get("user");
-    const conversation = visible(c.req.param("id"), user.id);
+    const conversation = await visible(c.req.param("id"), user.id);
     const now = s.now();
-    s.store.transaction(() => {
-      conversations.setOpened(conversation.id, user.id, now);
-      conversations.markRead(conversation.id, user.id, now);
-    });
+    await conversations.markOpened(conversation.id, user.id, now);
     return json(c, { ...conversation, last_opened_at: now });
   });
 
   routes.put("/:id", async (c) => {
     const params = validate(UpdateBody, await readBody(c));
     const user = c.get("user");
-    const conversation = visible(c.req.param("id"), user.id);
+    const conversation = await visible(c.req.param("id"), user.id);
     const pin = params.pinned_message_id;
     if (pin) {
-      const message = messages.head(pin);
+      const message = await messages.head(pin);
       if (message?.conversation_id !== conversation.id) {
         throw invalid(
           "pinned_message_id",
@@ -157,22 +136,18 @@ export function conversationRoutes(s: Services) {
         );
       }
     }
-    s.store.transaction(() => {
-      if (pin !== undefined) conversations.setPinnedMessage(conversation.id, pin);
-      if (params.is_pinned !== undefined)
-        conversations.setPinned(conversation.id, user.id, params.is_pinned);
-      if (params.is_muted !== undefined)
-        conversations.setMuted(conversation.id, user.id, params.is_muted);
-      if (params.archived_at !== undefined) {
-        conversations.setArchived(conversation.id, user.id, params.archived_at);
-      }
+    await conversations.update(conversation.id, user.id, {
+      pinnedMessageId: pin,
+      isPinned: params.is_pinned,
+      isMuted: params.is_muted,
+      archivedAt: params.archived_at,
     });
-    return json(c, visible(conversation.id, user.id));
+    return json(c, await visible(conversation.id, user.id));
   });
 
-  routes.delete("/:id", (c) => {
-    const conversation = visible(c.req.param("id"), c.get("user").id);
-    conversations.remove(conversation.id);
+  routes.delete("/:id", async (c) => {
+    const conversation = await visible(c.req.param("id"), c.get("user").id);
+    await conversations.remove(conversation.id);
     return json(c, { id: conversation.id, deleted: true });
   });
 

@@ -16,7 +16,8 @@ import {
   validate,
 } from "../params.ts";
 import { json, jsonBytes, methodNotAllowed } from "../respond.ts";
-import { type MessageScope, newMessageJson } from "../store/messages.ts";
+import type { MessageScope, NewAttachment, NewMessage, User } from "../store/store.ts";
+import type { MessageJson } from "../wire.ts";
 
 const ListQuery = requestSchema(ListMessagesParams, {
   conversation_id: id.optional(),
@@ -34,6 +35,40 @@ const UpdateBody = requestSchema(UpdateMessageParams, {
   reactions: reactions.optional(),
   attachments: attachments.optional(),
 });
+
+/** A message just stored, as `messages.get` would read it back, without reading it back. */
+function newMessageJson(
+  message: NewMessage,
+  sender: User,
+  attachments: readonly NewAttachment[],
+): MessageJson {
+  return {
+    id: message.id,
+    conversation_id: message.conversationId,
+    contact: {
+      id: sender.id,
+      username: sender.username,
+      phone_number: sender.phone_number,
+      avatar_url: sender.avatar_url,
+      last_active_at: sender.last_active_at,
+      created_at: sender.created_at,
+    },
+    message: message.body,
+    reactions: [],
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      message_id: message.id,
+      filename: a.filename,
+      file_url: a.file_url,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      created_at: message.createdAt,
+    })),
+    read_at: null,
+    created_at: message.createdAt,
+    updated_at: null,
+  };
+}
 
 /** Without a filename the last segment of the URL's path names the file. */
 function filenameOf(a: AttachmentInput): string | null {
@@ -61,25 +96,25 @@ export function messageRoutes(s: Services) {
     }));
 
   /** The message, if the user is a member of its conversation. */
-  function visibleHead(messageId: string, userId: string) {
-    const head = messages.head(messageId);
-    if (!head || !conversations.isMember(head.conversation_id, userId)) {
+  async function visibleHead(messageId: string, userId: string) {
+    const head = await messages.head(messageId);
+    if (!head || !(await conversations.isMember(head.conversation_id, userId))) {
       throw notFound("message", messageId);
     }
     return head;
   }
 
-  routes.get("/", (c) => {
+  routes.get("/", async (c) => {
     const query = validate(ListQuery, readQuery(c));
     const user = c.get("user");
     let scope: MessageScope = { userId: user.id };
     if (query.conversation_id !== undefined) {
-      if (!conversations.isMember(query.conversation_id, user.id)) {
+      if (!(await conversations.isMember(query.conversation_id, user.id))) {
         throw notFound("conversation", query.conversation_id, "conversation_id");
       }
       scope = { conversationId: query.conversation_id };
     }
-    const page = cursors(query, (cursorId) => messages.cursor(cursorId, scope));
+    const page = await cursors(query, (cursorId) => messages.cursor(cursorId, scope));
     // Members see the same messages, so a conversation's pages are shared between them.
     const key = [
       "conversationId" in scope ? scope.conversationId : user.id,
@@ -87,8 +122,8 @@ export function messageRoutes(s: Services) {
       page.after?.id ?? "",
       page.before?.id ?? "",
     ].join(" ");
-    const bytes = s.pages.get(key, () =>
-      JSON.stringify(toPage(messages.list(scope, query.limit + 1, page), query.limit, page)),
+    const bytes = await s.pages.get(key, async () =>
+      JSON.stringify(toPage(await messages.list(scope, query.limit + 1, page), query.limit, page)),
     );
     return jsonBytes(c, bytes);
   });
@@ -96,7 +131,7 @@ export function messageRoutes(s: Services) {
   routes.post("/", async (c) => {
     const params = validate(SendBody, await readBody(c));
     const user = c.get("user");
-    if (!conversations.isMember(params.conversation_id, user.id)) {
+    if (!(await conversations.isMember(params.conversation_id, user.id))) {
       throw notFound("conversation", params.conversation_id, "conversation_id");
     }
     const sent = {
@@ -107,30 +142,28 @@ export function messageRoutes(s: Services) {
       createdAt: s.now(),
     };
     const files = newAttachments(params.attachments);
-    s.store.transaction(() => {
-      messages.insert(sent);
-      messages.addAttachments(sent.id, files, sent.createdAt);
-      conversations.setActivity(sent.conversationId, sent.createdAt);
-    });
-    s.onMessageSent({ ...sent, text: sent.body });
+    await messages.send(sent, files);
+    s.onMessageSent(sent);
     return json(c, newMessageJson(sent, user, files));
   });
 
-  routes.get("/:id", (c) => {
-    const head = visibleHead(c.req.param("id"), c.get("user").id);
-    return json(c, messages.get(head.id));
+  routes.get("/:id", async (c) => {
+    const head = await visibleHead(c.req.param("id"), c.get("user").id);
+    return json(c, await messages.get(head.id));
   });
 
   routes.put("/:id", async (c) => {
     const params = validate(UpdateBody, await readBody(c));
     const user = c.get("user");
-    const head = visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(c.req.param("id"), user.id);
     if (params.message !== undefined && head.sender_id !== user.id) {
       throw forbidden("Only the sender of a message can edit its text.");
     }
     const reactionList = Object.entries(params.reactions ?? {});
     if (reactionList.some(([, names]) => names.length > 0)) {
-      const members = new Set(conversations.members(head.conversation_id).map((m) => m.username));
+      const members = new Set(
+        (await conversations.members(head.conversation_id)).map((m) => m.username),
+      );
       for (const [name, names] of reactionList) {
         const stranger = names.find((username) => !members.has(username));
         if (stranger !== undefined) {
@@ -141,28 +174,24 @@ export function messageRoutes(s: Services) {
         }
       }
     }
-    const now = s.now();
-    s.store.transaction(() => {
-      if (params.message !== undefined) messages.setBody(head.id, params.message);
-      for (const [name, names] of reactionList) messages.setReaction(head.id, name, names);
-      messages.addAttachments(head.id, newAttachments(params.attachments), now);
-      // Only an edit of the text is an update a reader should see ("edited"); a reaction
-      // or an attachment is not. This narrows contract.md ("set by any successful PUT"):
-      // with that rule no client could show an honest "edited" marker.
-      if (params.message !== undefined) messages.setUpdated(head.id, now);
+    // Only an edit of the text is an update a reader should see ("edited"); a reaction
+    // or an attachment is not (the store sets `updated_at` with the text only). This narrows
+    // contract.md ("set by any successful PUT"): with that rule no client could show an
+    // honest "edited" marker.
+    await messages.update(head.id, {
+      body: params.message,
+      reactions: reactionList,
+      attachments: newAttachments(params.attachments),
+      at: s.now(),
     });
-    return json(c, messages.get(head.id));
+    return json(c, await messages.get(head.id));
   });
 
-  routes.delete("/:id", (c) => {
+  routes.delete("/:id", async (c) => {
     const user = c.get("user");
-    const head = visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(c.req.param("id"), user.id);
     if (head.sender_id !== user.id) throw forbidden("Only the sender of a message can delete it.");
-    s.store.transaction(() => {
-      messages.remove(head.id);
-      conversations.unpinMessage(head.id);
-      conversations.recomputeActivity(head.conversation_id);
-    });
+    await messages.remove(head);
     return json(c, { id: head.id, deleted: true });
   });
 

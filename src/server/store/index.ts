@@ -1,40 +1,14 @@
-// The storage of the reference server: one SQLite database, prepared statements only.
+// Opens the store a location names: a postgres:// URL is PostgreSQL (loaded only then),
+// anything else a SQLite file path or ":memory:".
+import { openSqliteStore } from "./sqlite/index.ts";
+import type { Store } from "./store.ts";
 
-import { createConversationStore } from "./conversations.ts";
-import { openDatabase, transaction } from "./db.ts";
-import { createIdempotencyStore } from "./idempotency.ts";
-import { createMessageStore } from "./messages.ts";
-import { createUserStore } from "./users.ts";
+export type { Store } from "./store.ts";
 
-export function openStore(path: string) {
-  const db = openDatabase(path);
-  const getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
-  const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
-  const changes = db.prepare("SELECT total_changes() AS changes");
-  const dataVersion = db.prepare("PRAGMA data_version");
-  return {
-    users: createUserStore(db),
-    conversations: createConversationStore(db),
-    messages: createMessageStore(db),
-    idempotency: createIdempotencyStore(db),
-    meta: {
-      get: (key: string) => (getMeta.get(key) as { value: string } | undefined)?.value,
-      set: (key: string, value: string) => setMeta.run(key, value),
-    },
-    transaction: <T>(fn: () => T): T => transaction(db, fn),
-    /**
-     * Changes whenever the data may have: rows changed through this connection
-     * (total_changes) or commits by any other connection to the same file (data_version).
-     */
-    version(): string {
-      const own = (changes.get() as { changes: number }).changes;
-      const others = (dataVersion.get() as { data_version: number }).data_version;
-      return `${own}.${others}`;
-    },
-    close(): void {
-      if (db.isOpen) db.close();
-    },
-  };
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+export async function openStore(location: string): Promise<Store> {
+  if (!isPostgresUrl(location)) return openSqliteStore(location);
+  const { openPostgresStore } = await import("./postgres/index.ts");
+  return openPostgresStore(location);
 }
-
-export type Store = ReturnType<typeof openStore>;

@@ -1,17 +1,6 @@
 // Users (each one a contact of the others) and groups.
 import type { DatabaseSync } from "node:sqlite";
-
-export type User = {
-  id: string;
-  username: string;
-  phone_number: string | null;
-  avatar_url: string | null;
-  token: string;
-  last_active_at: number | null;
-  created_at: number;
-};
-
-export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number | null };
+import type { NewUser, User } from "../store.ts";
 
 export function createUserStore(db: DatabaseSync) {
   const byToken = db.prepare("SELECT * FROM users WHERE token = ?");

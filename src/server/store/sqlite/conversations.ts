@@ -1,18 +1,11 @@
 // Conversations as each member sees them: shared fields plus the member's own settings.
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { ConversationJson } from "../wire.ts";
-import type { Cursor } from "./cursor.ts";
+import type { ConversationJson } from "../../wire.ts";
+import type { ConversationFilter, Cursor, DemoData } from "../store.ts";
 
 type Row = Omit<ConversationJson, "is_pinned" | "is_muted"> & {
   is_pinned: number;
   is_muted: number;
-};
-
-export type ConversationFilter = {
-  muted?: boolean | undefined;
-  archived?: boolean | undefined;
-  pinned?: boolean | undefined;
-  groupId?: string | undefined;
 };
 
 const SELECT = `
@@ -74,6 +67,16 @@ export function createConversationStore(db: DatabaseSync) {
   );
   const insertMembership = db.prepare(
     `INSERT OR IGNORE INTO memberships (user_id, conversation_id, contact_id) VALUES (?, ?, ?)`,
+  );
+  const insertRow = db.prepare(
+    `INSERT INTO conversations (id, group_id, pair_key, pinned_message_id, last_active_at, created_at)
+     VALUES (:id, :group_id, :pair_key, :pinned_message_id, :last_active_at, :created_at)`,
+  );
+  const insertMembershipRow = db.prepare(
+    `INSERT INTO memberships
+       (user_id, conversation_id, contact_id, is_pinned, is_muted, archived_at, last_opened_at)
+     VALUES (:user_id, :conversation_id, :contact_id, :is_pinned, :is_muted, :archived_at,
+       :last_opened_at)`,
   );
   const setPinned = db.prepare(
     "UPDATE memberships SET is_pinned = ? WHERE user_id = ? AND conversation_id = ?",
@@ -154,6 +157,13 @@ export function createConversationStore(db: DatabaseSync) {
         createdAt,
       );
     },
+    insertRow: (row: DemoData["conversations"][number]) => insertRow.run(row),
+    insertMembership: (row: DemoData["memberships"][number]) =>
+      insertMembershipRow.run({
+        ...row,
+        is_pinned: row.is_pinned ? 1 : 0,
+        is_muted: row.is_muted ? 1 : 0,
+      }),
     addMember(conversationId: string, userId: string, contactId: string | null): void {
       insertMembership.run(userId, conversationId, contactId);
     },

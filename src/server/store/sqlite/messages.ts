@@ -1,30 +1,18 @@
 // Messages with their sender, reactions and attachments. A page takes three queries
 // (messages, then the reactions and attachments of all of them), never one per message.
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AttachmentJson, ContactJson, MessageJson, ReactionJson } from "../wire.ts";
-import type { Cursor } from "./cursor.ts";
-import type { User } from "./users.ts";
+import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
+import { assembleMessages } from "../assemble.ts";
+import type {
+  Cursor,
+  DemoData,
+  MessageHead,
+  MessageRow,
+  MessageScope,
+  NewAttachment,
+} from "../store.ts";
 
-type Row = {
-  id: string;
-  conversation_id: string;
-  sender_id: string;
-  body: string;
-  read_at: number | null;
-  created_at: number;
-  updated_at: number | null;
-};
-
-/** The bare message, for permission checks. */
-export type MessageHead = { id: string; conversation_id: string; sender_id: string; body: string };
-
-export type NewAttachment = {
-  id: string;
-  filename: string | null;
-  file_url: string;
-  file_type: string | null;
-  file_size: number | null;
-};
+type Row = MessageRow;
 
 // Senders are read separately: a page has few of them, and joining them into every row
 // costs more than the extra query.
@@ -39,42 +27,6 @@ const NEWEST_FIRST = "ORDER BY m.created_at DESC, m.id DESC LIMIT :limit";
 const OLDEST_FIRST = "ORDER BY m.created_at ASC, m.id ASC LIMIT :limit";
 const OLDER = "(m.created_at, m.id) < (:key, :id)";
 const NEWER = "(m.created_at, m.id) > (:key, :id)";
-
-/** A message just inserted, as `get` would read it back, without reading it back. */
-export function newMessageJson(
-  message: { id: string; conversationId: string; body: string; createdAt: number },
-  sender: User,
-  attachments: readonly NewAttachment[],
-): MessageJson {
-  return {
-    id: message.id,
-    conversation_id: message.conversationId,
-    contact: {
-      id: sender.id,
-      username: sender.username,
-      phone_number: sender.phone_number,
-      avatar_url: sender.avatar_url,
-      last_active_at: sender.last_active_at,
-      created_at: sender.created_at,
-    },
-    message: message.body,
-    reactions: [],
-    attachments: attachments.map((a) => ({
-      id: a.id,
-      message_id: message.id,
-      filename: a.filename,
-      file_url: a.file_url,
-      file_type: a.file_type,
-      file_size: a.file_size,
-      created_at: message.createdAt,
-    })),
-    read_at: null,
-    created_at: message.createdAt,
-    updated_at: null,
-  };
-}
-
-export type MessageScope = { conversationId: string } | { userId: string };
 
 export function createMessageStore(db: DatabaseSync) {
   const one = db.prepare(`${SELECT} WHERE m.id = ?`);
@@ -111,6 +63,18 @@ export function createMessageStore(db: DatabaseSync) {
     `INSERT INTO attachments (id, message_id, filename, file_url, file_type, file_size, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertRow = db.prepare(
+    `INSERT INTO messages (id, conversation_id, sender_id, body, read_at, created_at)
+     VALUES (:id, :conversation_id, :sender_id, :body, :read_at, :created_at)`,
+  );
+  const insertAttachmentRow = db.prepare(
+    `INSERT INTO attachments (id, message_id, filename, file_url, file_type, file_size, created_at)
+     VALUES (:id, :message_id, :filename, :file_url, :file_type, :file_size, :created_at)`,
+  );
+  const insertReactionRow = db.prepare(
+    `INSERT INTO reactions (message_id, name, position, usernames)
+     VALUES (:message_id, :name, :position, :usernames)`,
+  );
   const setBody = db.prepare("UPDATE messages SET body = ? WHERE id = ?");
   const setUpdated = db.prepare("UPDATE messages SET updated_at = ? WHERE id = ?");
   const upsertReaction = db.prepare(
@@ -133,38 +97,16 @@ export function createMessageStore(db: DatabaseSync) {
   function hydrate(rows: Row[]): MessageJson[] {
     if (rows.length === 0) return [];
     const ids = JSON.stringify(rows.map((row) => row.id));
-    const reactions = new Map<string, ReactionJson[]>();
-    for (const r of reactionsOf.all(ids) as {
-      message_id: string;
-      name: string;
-      usernames: string;
-    }[]) {
-      const list = reactions.get(r.message_id) ?? [];
-      list.push({ [r.name]: JSON.parse(r.usernames) as string[] });
-      reactions.set(r.message_id, list);
-    }
-    const attachments = new Map<string, AttachmentJson[]>();
-    for (const a of attachmentsOf.all(ids) as AttachmentJson[]) {
-      const list = attachments.get(a.message_id) ?? [];
-      list.push({ ...a });
-      attachments.set(a.message_id, list);
-    }
-    const senders = new Map<string, ContactJson>();
+    const reactions = (
+      reactionsOf.all(ids) as { message_id: string; name: string; usernames: string }[]
+    ).map((r) => ({ ...r, usernames: JSON.parse(r.usernames) as string[] }));
     const senderIds = JSON.stringify([...new Set(rows.map((row) => row.sender_id))]);
-    for (const contact of sendersOf.all(senderIds) as ContactJson[]) {
-      senders.set(contact.id, { ...contact });
-    }
-    return rows.map((row) => ({
-      id: row.id,
-      conversation_id: row.conversation_id,
-      contact: senders.get(row.sender_id)!,
-      message: row.body,
-      reactions: reactions.get(row.id) ?? [],
-      attachments: attachments.get(row.id) ?? [],
-      read_at: row.read_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }));
+    return assembleMessages(
+      rows,
+      sendersOf.all(senderIds) as ContactJson[],
+      reactions,
+      attachmentsOf.all(ids) as AttachmentJson[],
+    );
   }
 
   return {
@@ -216,6 +158,10 @@ export function createMessageStore(db: DatabaseSync) {
         message.createdAt,
       );
     },
+    insertRow: (row: DemoData["messages"][number]) => insertRow.run(row),
+    insertAttachmentRow: (row: DemoData["attachments"][number]) => insertAttachmentRow.run(row),
+    insertReactionRow: (row: DemoData["reactions"][number]) =>
+      insertReactionRow.run({ ...row, usernames: JSON.stringify(row.usernames) }),
     addAttachments(messageId: string, list: readonly NewAttachment[], createdAt: number): void {
       for (const a of list) {
         insertAttachment.run(

@@ -1,0 +1,124 @@
+// Messages in PostgreSQL, with their sender, reactions and attachments. A page takes the
+// messages, then the senders, reactions and attachments of all of them at once.
+import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
+import { assembleMessages } from "../assemble.ts";
+import type {
+  Cursor,
+  MessageChanges,
+  MessageRow,
+  MessageScope,
+  NewAttachment,
+  Page,
+} from "../store.ts";
+import type { Q } from "./sql.ts";
+
+const COLUMNS =
+  "m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at";
+
+export async function listMessages(
+  q: Q,
+  scope: MessageScope,
+  limit: number,
+  page: Page,
+): Promise<MessageJson[]> {
+  const inScope =
+    "conversationId" in scope
+      ? q`m.conversation_id = ${scope.conversationId}`
+      : q`m.conversation_id IN (SELECT conversation_id FROM memberships WHERE user_id = ${scope.userId})`;
+  let rows: MessageRow[];
+  if (page.before) {
+    rows = await q<MessageRow[]>`
+      SELECT ${q.unsafe(COLUMNS)} FROM messages m
+      WHERE ${inScope} AND (m.created_at, m.id) > (${page.before.key}, ${page.before.id})
+      ORDER BY m.created_at ASC, m.id ASC LIMIT ${limit}`;
+    rows.reverse();
+  } else {
+    const older = page.after
+      ? q`AND (m.created_at, m.id) < (${page.after.key}, ${page.after.id})`
+      : q``;
+    rows = await q<MessageRow[]>`
+      SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE ${inScope} ${older}
+      ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`;
+  }
+  return hydrate(q, rows);
+}
+
+export async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
+  const rows = await q<
+    MessageRow[]
+  >`SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ${id}`;
+  return (await hydrate(q, rows))[0];
+}
+
+export async function messageCursor(
+  q: Q,
+  id: string,
+  scope: MessageScope,
+): Promise<Cursor | undefined> {
+  const [row] =
+    "conversationId" in scope
+      ? await q<Cursor[]>`SELECT created_at AS key, id FROM messages
+          WHERE id = ${id} AND conversation_id = ${scope.conversationId}`
+      : await q<Cursor[]>`SELECT m.created_at AS key, m.id FROM messages m
+          JOIN memberships ms ON ms.conversation_id = m.conversation_id AND ms.user_id = ${scope.userId}
+          WHERE m.id = ${id}`;
+  return row;
+}
+
+async function hydrate(q: Q, rows: MessageRow[]): Promise<MessageJson[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const senderIds = [...new Set(rows.map((row) => row.sender_id))];
+  const [reactionRows, attachmentRows, senderRows] = await Promise.all([
+    q<{ message_id: string; name: string; usernames: string[] }[]>`
+      SELECT message_id, name, usernames FROM reactions
+      WHERE message_id = ANY(${ids}::text[]) ORDER BY message_id, position`,
+    q<AttachmentJson[]>`
+      SELECT id, message_id, filename, file_url, file_type, file_size, created_at FROM attachments
+      WHERE message_id = ANY(${ids}::text[]) ORDER BY message_id, id`,
+    q<ContactJson[]>`
+      SELECT id, username, phone_number, avatar_url, last_active_at, created_at FROM users
+      WHERE id = ANY(${senderIds}::text[])`,
+  ]);
+  return assembleMessages(rows, senderRows, reactionRows, attachmentRows);
+}
+
+export async function insertAttachments(
+  q: Q,
+  messageId: string,
+  list: readonly NewAttachment[],
+  createdAt: number,
+): Promise<void> {
+  if (list.length === 0) return;
+  const rows = list.map((a) => ({ ...a, message_id: messageId, created_at: createdAt }));
+  await q`INSERT INTO attachments ${q(rows, "id", "message_id", "filename", "file_url", "file_type", "file_size", "created_at")}`;
+}
+
+/** Replaces one reaction name's list; an empty list removes the name. The message row is locked. */
+export async function setReaction(
+  q: Q,
+  id: string,
+  name: string,
+  usernames: readonly string[],
+): Promise<void> {
+  if (usernames.length === 0) {
+    await q`DELETE FROM reactions WHERE message_id = ${id} AND name = ${name}`;
+    return;
+  }
+  await q`
+    INSERT INTO reactions (message_id, name, position, usernames)
+    VALUES (${id}, ${name},
+      (SELECT coalesce(max(position), 0) + 1 FROM reactions WHERE message_id = ${id}),
+      ${q.json(usernames as string[])})
+    ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`;
+}
+
+/** In a transaction: the message row is locked, so changes to one message follow each other. */
+export async function updateMessage(q: Q, id: string, changes: MessageChanges): Promise<void> {
+  await q`SELECT id FROM messages WHERE id = ${id} FOR UPDATE`;
+  if (changes.body !== undefined) {
+    await q`UPDATE messages SET body = ${changes.body}, updated_at = ${changes.at} WHERE id = ${id}`;
+  }
+  for (const [name, names] of changes.reactions) await setReaction(q, id, name, names);
+  await insertAttachments(q, id, changes.attachments, changes.at);
+}

@@ -1,0 +1,100 @@
+// Ordered schema migrations for PostgreSQL. Append only: never edit one that has shipped.
+// They run in one transaction under an advisory lock (index.ts), so instances that start
+// together apply each one once and the others wait, then find the schema current.
+export const MIGRATIONS: readonly string[] = [
+  // 1: users, groups, conversations with per-user state, messages and what hangs off them;
+  // the remembered Idempotency-Key answers and who made a request lately.
+  `
+  CREATE TABLE users (
+    id text PRIMARY KEY,
+    username text NOT NULL UNIQUE,
+    phone_number text,
+    avatar_url text,
+    token text NOT NULL UNIQUE,
+    last_active_at bigint,
+    created_at bigint NOT NULL
+  );
+  CREATE TABLE groups (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    created_at bigint NOT NULL
+  );
+  CREATE TABLE group_members (
+    group_id text NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    PRIMARY KEY (group_id, user_id)
+  );
+  CREATE TABLE conversations (
+    id text PRIMARY KEY,
+    -- one conversation per group and per contact pair, whichever instance creates it
+    group_id text UNIQUE REFERENCES groups(id) ON DELETE CASCADE,
+    -- "<lower user id>|<higher user id>" for a conversation between two contacts
+    pair_key text UNIQUE,
+    pinned_message_id text,
+    last_active_at bigint,
+    created_at bigint NOT NULL,
+    CHECK ((group_id IS NULL) <> (pair_key IS NULL))
+  );
+  -- Who sees a conversation, and their own settings on it.
+  CREATE TABLE memberships (
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    conversation_id text NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    contact_id text REFERENCES users(id),
+    is_pinned boolean NOT NULL DEFAULT false,
+    is_muted boolean NOT NULL DEFAULT false,
+    archived_at bigint,
+    last_opened_at bigint,
+    PRIMARY KEY (user_id, conversation_id)
+  );
+  CREATE INDEX memberships_by_conversation ON memberships(conversation_id);
+  CREATE TABLE messages (
+    id text PRIMARY KEY,
+    conversation_id text NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    sender_id text NOT NULL REFERENCES users(id),
+    body text NOT NULL,
+    read_at bigint,
+    created_at bigint NOT NULL,
+    updated_at bigint
+  );
+  CREATE INDEX messages_by_conversation ON messages(conversation_id, created_at DESC, id DESC);
+  CREATE INDEX messages_by_time ON messages(created_at DESC, id DESC);
+  CREATE INDEX messages_unread ON messages(conversation_id) WHERE read_at IS NULL;
+  CREATE TABLE reactions (
+    message_id text NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    name text NOT NULL,
+    -- order in which the names were first used on the message
+    position integer NOT NULL,
+    usernames jsonb NOT NULL,
+    PRIMARY KEY (message_id, name)
+  );
+  CREATE TABLE attachments (
+    id text PRIMARY KEY,
+    message_id text NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    filename text,
+    file_url text NOT NULL,
+    file_type text,
+    file_size bigint,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX attachments_by_message ON attachments(message_id, id);
+  CREATE TABLE idempotency_keys (
+    user_id text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    -- 0 while the request that claimed the key runs
+    status integer NOT NULL,
+    body text NOT NULL,
+    created_at bigint NOT NULL,
+    PRIMARY KEY (user_id, key)
+  );
+  CREATE INDEX idempotency_keys_by_time ON idempotency_keys(created_at);
+  CREATE TABLE presence (
+    user_id text PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    seen_at bigint NOT NULL
+  );
+  CREATE TABLE meta (
+    key text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
+];

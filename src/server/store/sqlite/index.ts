@@ -1,0 +1,183 @@
+// The SQLite store: one database file (or memory) in this process, prepared statements
+// only. Every method runs synchronously inside; the interface is asynchronous for the
+// PostgreSQL store's sake.
+import type { Store } from "../store.ts";
+import { createConversationStore } from "./conversations.ts";
+import { openDatabase, transaction } from "./db.ts";
+import { createIdempotencyStore } from "./idempotency.ts";
+import { createMessageStore } from "./messages.ts";
+import { createUserStore } from "./users.ts";
+
+const SEEDED = "demo_seeded";
+
+export function openSqliteStore(path: string): Store {
+  const db = openDatabase(path);
+  const users = createUserStore(db);
+  const conversations = createConversationStore(db);
+  const messages = createMessageStore(db);
+  const idempotency = createIdempotencyStore(db);
+  const getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
+  const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+  const changes = db.prepare("SELECT total_changes() AS changes");
+  const dataVersion = db.prepare("PRAGMA data_version");
+  const tx = <T>(fn: () => T): T => transaction(db, fn);
+  const lastSeen = new Map<string, number>();
+  const sentListeners: ((event: Parameters<Store["publishSent"]>[0]) => void)[] = [];
+
+  return {
+    kind: "sqlite",
+    users: {
+      byToken: async (token) => users.byToken(token),
+      byId: async (id) => users.byId(id),
+      touch: async (id, now) => users.touch(id, now),
+      isGroupMember: async (groupId, userId) => users.isGroupMember(groupId, userId),
+      async ensure(list) {
+        tx(() => {
+          if (users.all().length > 0) return;
+          for (const user of list) users.insert(user);
+        });
+        return users.all();
+      },
+    },
+    conversations: {
+      visibleTo: async (id, userId) => conversations.visibleTo(id, userId),
+      isMember: async (id, userId) => conversations.isMember(id, userId),
+      cursor: async (id, userId) => conversations.cursor(id, userId),
+      list: async (userId, filter, limit, page) => conversations.list(userId, filter, limit, page),
+      async openWithContact(userId, contactId, newId, now) {
+        const pairKey = [userId, contactId].sort().join("|");
+        return tx(() => {
+          let id = conversations.idForPair(pairKey);
+          if (!id) {
+            id = newId;
+            conversations.insert(id, { pairKey }, now);
+          }
+          conversations.addMember(id, userId, contactId);
+          conversations.addMember(id, contactId, userId);
+          return id;
+        });
+      },
+      async openWithGroup(groupId, newId, now) {
+        return tx(() => {
+          let id = conversations.idForGroup(groupId);
+          if (!id) {
+            id = newId;
+            conversations.insert(id, { groupId }, now);
+          }
+          for (const memberId of users.groupMembers(groupId)) {
+            conversations.addMember(id, memberId, null);
+          }
+          return id;
+        });
+      },
+      async markOpened(id, userId, now) {
+        tx(() => {
+          conversations.setOpened(id, userId, now);
+          conversations.markRead(id, userId, now);
+        });
+      },
+      async update(id, userId, changes) {
+        tx(() => {
+          if (changes.pinnedMessageId !== undefined) {
+            conversations.setPinnedMessage(id, changes.pinnedMessageId);
+          }
+          if (changes.isPinned !== undefined) conversations.setPinned(id, userId, changes.isPinned);
+          if (changes.isMuted !== undefined) conversations.setMuted(id, userId, changes.isMuted);
+          if (changes.archivedAt !== undefined) {
+            conversations.setArchived(id, userId, changes.archivedAt);
+          }
+        });
+      },
+      async remove(id) {
+        conversations.remove(id);
+      },
+      members: async (id) => conversations.members(id),
+    },
+    messages: {
+      get: async (id) => messages.get(id),
+      head: async (id) => messages.head(id),
+      cursor: async (id, scope) => messages.cursor(id, scope),
+      list: async (scope, limit, page) => messages.list(scope, limit, page),
+      async send(message, attachments) {
+        tx(() => {
+          messages.insert(message);
+          messages.addAttachments(message.id, attachments, message.createdAt);
+          conversations.setActivity(message.conversationId, message.createdAt);
+        });
+      },
+      async update(id, changes) {
+        tx(() => {
+          if (changes.body !== undefined) {
+            messages.setBody(id, changes.body);
+            messages.setUpdated(id, changes.at);
+          }
+          for (const [name, names] of changes.reactions) messages.setReaction(id, name, names);
+          messages.addAttachments(id, changes.attachments, changes.at);
+        });
+      },
+      async addReaction(id, name, username) {
+        tx(() => {
+          const current = messages.get(id)?.reactions.find((r) => name in r)?.[name] ?? [];
+          if (!current.includes(username)) messages.setReaction(id, name, [...current, username]);
+        });
+      },
+      async remove(head) {
+        tx(() => {
+          messages.remove(head.id);
+          conversations.unpinMessage(head.id);
+          conversations.recomputeActivity(head.conversation_id);
+        });
+      },
+    },
+    idempotency: {
+      claim: async (userId, key, fingerprint, now) =>
+        idempotency.claim(userId, key, fingerprint, now),
+      complete: async (userId, key, response, now) =>
+        idempotency.complete(userId, key, response, now),
+      release: async (userId, key) => idempotency.release(userId, key),
+    },
+    demo: {
+      async seedOnce(build) {
+        tx(() => {
+          if (getMeta.get(SEEDED) || conversations.any()) return;
+          const data = build();
+          for (const g of data.groups) users.insertGroup(g.id, g.name, g.created_at, g.members);
+          for (const c of data.conversations) {
+            conversations.insertRow(c);
+          }
+          for (const m of data.memberships) conversations.insertMembership(m);
+          for (const m of data.messages) messages.insertRow(m);
+          for (const a of data.attachments) messages.insertAttachmentRow(a);
+          for (const r of data.reactions) messages.insertReactionRow(r);
+          for (const [id, at] of Object.entries(data.activity)) users.touch(id, at);
+          setMeta.run(SEEDED, "1");
+        });
+      },
+    },
+    presence: {
+      async seen(userId, now) {
+        lastSeen.set(userId, now);
+      },
+      lastSeen: async (userId) => lastSeen.get(userId),
+    },
+    /**
+     * Rows changed through this connection (total_changes) or commits by any other
+     * connection to the same file (data_version).
+     */
+    version() {
+      const own = (changes.get() as { changes: number }).changes;
+      const others = (dataVersion.get() as { data_version: number }).data_version;
+      return `${own}.${others}`;
+    },
+    publishSent(event) {
+      for (const listener of sentListeners) listener(event);
+    },
+    onSent(listener) {
+      sentListeners.push(listener);
+    },
+    isLeader: () => true,
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

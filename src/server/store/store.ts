@@ -1,0 +1,212 @@
+// The storage of the reference server, as the routes, the idempotency middleware and the
+// demo see it: one asynchronous interface, two implementations (sqlite/ and postgres/).
+// Each method is one unit of work: what must change together changes in one transaction
+// inside the store, so no caller composes transactions and no SQL lives outside the store.
+import type { AttachmentJson, ConversationJson, MessageJson } from "../wire.ts";
+
+export type User = {
+  id: string;
+  username: string;
+  phone_number: string | null;
+  avatar_url: string | null;
+  token: string;
+  last_active_at: number | null;
+  created_at: number;
+};
+
+export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number | null };
+
+/** Where a page starts: the sort key and id of the item named by `starting_after` / `ending_before`. */
+export type Cursor = { key: number; id: string };
+
+export type Page = { after?: Cursor; before?: Cursor };
+
+export type ConversationFilter = {
+  muted?: boolean | undefined;
+  archived?: boolean | undefined;
+  pinned?: boolean | undefined;
+  groupId?: string | undefined;
+};
+
+export type ConversationChanges = {
+  /** Shared by all members; null unpins. */
+  pinnedMessageId?: string | null | undefined;
+  /** The user's own settings. */
+  isPinned?: boolean | undefined;
+  isMuted?: boolean | undefined;
+  archivedAt?: number | null | undefined;
+};
+
+/** A row of the messages table, as both stores read it. */
+export type MessageRow = {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  body: string;
+  read_at: number | null;
+  created_at: number;
+  updated_at: number | null;
+};
+
+/** The bare message, for permission checks. */
+export type MessageHead = { id: string; conversation_id: string; sender_id: string; body: string };
+
+export type MessageScope = { conversationId: string } | { userId: string };
+
+export type NewMessage = {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  body: string;
+  createdAt: number;
+};
+
+export type NewAttachment = {
+  id: string;
+  filename: string | null;
+  file_url: string;
+  file_type: string | null;
+  file_size: number | null;
+};
+
+export type MessageChanges = {
+  /** New text; sets `updated_at` to `at`. */
+  body?: string | undefined;
+  /** Each name's list replaces the stored one; an empty list removes the name. */
+  reactions: readonly (readonly [name: string, usernames: readonly string[]])[];
+  attachments: readonly NewAttachment[];
+  at: number;
+};
+
+export type RememberedResponse = { fingerprint: string; status: number; body: string };
+
+/**
+ * What `idempotency.claim` found: the key is now this request's to answer ("claimed"),
+ * another request holds it ("pending"), or it was answered before ("done").
+ */
+export type Claim =
+  | { state: "claimed" }
+  | { state: "pending"; fingerprint: string }
+  | { state: "done"; response: RememberedResponse };
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** A claim older than this belongs to a request that died with its instance. */
+export const IDEMPOTENCY_ABANDONED_SECONDS = 60;
+
+/** The demo conversations, as rows: written once, in one transaction. */
+export type DemoData = {
+  groups: { id: string; name: string; created_at: number; members: string[] }[];
+  conversations: {
+    id: string;
+    group_id: string | null;
+    pair_key: string | null;
+    pinned_message_id: string | null;
+    last_active_at: number | null;
+    created_at: number;
+  }[];
+  memberships: {
+    user_id: string;
+    conversation_id: string;
+    contact_id: string | null;
+    is_pinned: boolean;
+    is_muted: boolean;
+    archived_at: number | null;
+    last_opened_at: number | null;
+  }[];
+  messages: Omit<MessageRow, "updated_at">[];
+  attachments: AttachmentJson[];
+  reactions: { message_id: string; name: string; position: number; usernames: string[] }[];
+  /** Each user's newest activity. */
+  activity: Record<string, number>;
+};
+
+/** A message was sent through some instance: what the demo replier needs to know. */
+export type SentEvent = { id: string; conversationId: string; senderId: string };
+
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+
+  users: {
+    byToken(token: string): Promise<User | undefined>;
+    byId(id: string): Promise<User | undefined>;
+    /** Records activity; writes only when the stored time is older than `now`. */
+    touch(id: string, now: number): Promise<void>;
+    isGroupMember(groupId: string, userId: string): Promise<boolean>;
+    /** Inserts `users` when there are no users at all (once, also with several instances); returns every user. */
+    ensure(users: readonly NewUser[]): Promise<User[]>;
+  };
+
+  conversations: {
+    /** The conversation as `userId` sees it, or undefined when they are not a member. */
+    visibleTo(id: string, userId: string): Promise<ConversationJson | undefined>;
+    isMember(id: string, userId: string): Promise<boolean>;
+    /** The sort key of a conversation the user sees, for a cursor. */
+    cursor(id: string, userId: string): Promise<Cursor | undefined>;
+    /** One more row than `limit` when there is more, in list order. */
+    list(
+      userId: string,
+      filter: ConversationFilter,
+      limit: number,
+      page: Page,
+    ): Promise<ConversationJson[]>;
+    /** The pair's one conversation (created with `newId` when there is none); both are members. */
+    openWithContact(userId: string, contactId: string, newId: string, now: number): Promise<string>;
+    /** The group's one conversation (created with `newId` when there is none); every member sees it. */
+    openWithGroup(groupId: string, newId: string, now: number): Promise<string>;
+    /** `last_opened_at` = now, and the messages of others in it are read. */
+    markOpened(id: string, userId: string, now: number): Promise<void>;
+    update(id: string, userId: string, changes: ConversationChanges): Promise<void>;
+    /** The conversation and all its messages, for every member. */
+    remove(id: string): Promise<void>;
+    members(id: string): Promise<{ id: string; username: string }[]>;
+  };
+
+  messages: {
+    get(id: string): Promise<MessageJson | undefined>;
+    head(id: string): Promise<MessageHead | undefined>;
+    /** The sort key of a message within the scope, for a cursor. */
+    cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;
+    /** Newest first; one more row than `limit` when there is more. */
+    list(scope: MessageScope, limit: number, page: Page): Promise<MessageJson[]>;
+    /** Stores the message with its attachments and makes it the conversation's latest activity. */
+    send(message: NewMessage, attachments: readonly NewAttachment[]): Promise<void>;
+    update(id: string, changes: MessageChanges): Promise<void>;
+    /** Adds `username` to the reaction `name` unless it is there (the demo's reactions). */
+    addReaction(id: string, name: string, username: string): Promise<void>;
+    /** Deletes it, unpins it, and moves the conversation's activity back. */
+    remove(head: MessageHead): Promise<void>;
+  };
+
+  idempotency: {
+    /** Claims (user, key) for this request, unless a live claim or an answer exists. */
+    claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
+    /** The answer to a claimed key, kept for 24 hours. */
+    complete(userId: string, key: string, response: RememberedResponse, now: number): Promise<void>;
+    /** Gives a claimed key back: the request failed and may be tried again. */
+    release(userId: string, key: string): Promise<void>;
+  };
+
+  demo: {
+    /** Writes the demo conversations unless seeded before or the database has conversations. */
+    seedOnce(build: () => DemoData): Promise<void>;
+  };
+
+  /**
+   * Who made a request recently, for the demo replies; shared by every instance of a
+   * PostgreSQL store.
+   */
+  presence: {
+    seen(userId: string, now: number): Promise<void>;
+    lastSeen(userId: string): Promise<number | undefined>;
+  };
+
+  /** Changes whenever the data may have, by this instance or another (for the page cache). */
+  version(): string;
+  /** Tells every instance (this one included) that a message was sent. */
+  publishSent(event: SentEvent): void;
+  onSent(listener: (event: SentEvent) => void): void;
+  /** True while this instance is the one that writes the demo replies. */
+  isLeader(): boolean;
+
+  close(): Promise<void>;
+}

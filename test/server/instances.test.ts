@@ -1,0 +1,212 @@
+// Several `parley serve` instances on one PostgreSQL database serve the same users: what
+// one instance writes, the others show at once (their page caches hear of it), and the
+// rules that must hold under concurrency hold across instances.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, createApi } from "../../src/api/client.ts";
+import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import {
+  clientFor,
+  contactConversation,
+  groupConversation,
+  messagePage,
+  waitFor,
+} from "./helpers.ts";
+import { freshDb, STORE } from "./stores.ts";
+
+type Pair = { a: RunningServer; b: RunningServer; on(server: RunningServer, user: string): Api };
+
+/** Two instances on one fresh database, started together. */
+function useTwoInstances(options: StartOptions = {}): Pair {
+  const context = {} as { a: RunningServer; b: RunningServer };
+  beforeAll(async () => {
+    const db = await freshDb();
+    const start = () => startServer({ demo: true, demoReplies: false, ...options, db });
+    [context.a, context.b] = await Promise.all([start(), start()]);
+  });
+  afterAll(async () => {
+    await Promise.all([context.a?.close(), context.b?.close()]);
+  });
+  return {
+    get a() {
+      return context.a;
+    },
+    get b() {
+      return context.b;
+    },
+    on(server, user) {
+      const token = server.demoUsers.find((u) => u.username === user)!.token;
+      return createApi({ baseUrl: server.url, token, retries: 0 });
+    },
+  };
+}
+
+const newest = async (api: Api, conversationId: string) =>
+  (await api.messages.list({ conversation_id: conversationId, limit: 20 })).data;
+
+describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
+  const t = useTwoInstances();
+
+  it("start together on an empty database: one schema, one set of users", () => {
+    expect(t.a.demoUsers).toEqual(t.b.demoUsers);
+    expect(t.a.demoUsers).toHaveLength(6);
+  });
+
+  it("alice on one and bob on the other chat live", async () => {
+    const alice = t.on(t.a, "alice");
+    const bob = t.on(t.b, "bob");
+    const id = (await alice.conversations.create({ contact_id: "ct_bob" })).id;
+    expect((await bob.conversations.create({ contact_id: "ct_alice" })).id).toBe(id);
+    // Each side has its newest page cached before the other writes.
+    for (let round = 0; round < 5; round++) {
+      await newest(alice, id);
+      await newest(bob, id);
+      const ping = await alice.messages.send({ conversation_id: id, message: `ping ${round}` });
+      const seenByBob = await waitFor(
+        async () => (await newest(bob, id)).find((m) => m.id === ping.id),
+        2000,
+      );
+      expect(seenByBob.message).toBe(`ping ${round}`);
+      const pong = await bob.messages.send({ conversation_id: id, message: `pong ${round}` });
+      await waitFor(async () => (await newest(alice, id)).find((m) => m.id === pong.id), 2000);
+    }
+    // A reaction and an edit through one instance show through the other.
+    const last = (await newest(bob, id))[0]!;
+    await alice.messages.update(last.id, { reactions: { heart: ["alice"] } });
+    await waitFor(async () => {
+      const [top] = await newest(bob, id);
+      return top?.reactions.length === 1 ? top : undefined;
+    }, 2000);
+  });
+
+  it("32 concurrent sends with one Idempotency-Key over both instances make one message", async () => {
+    const token = (server: RunningServer) => server.demoUsers[0]!.token;
+    const [onA, onB] = [clientFor(t.a.url, token(t.a)), clientFor(t.b.url, token(t.b))];
+    const id = await contactConversation(onA, "ct_dave");
+    const replies = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        (i % 2 === 0 ? onA : onB).post(
+          "/v1/messages",
+          { conversation_id: id, message: "exactly once" },
+          { headers: { "Idempotency-Key": "one-key-two-instances" } },
+        ),
+      ),
+    );
+    const ok = replies.filter((r) => r.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((r) => r.body.id)).size).toBe(1);
+    for (const r of replies.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.body.code).toBe("idempotency_conflict");
+    }
+    const stored = messagePage(await onB.get("/v1/messages", { conversation_id: id, limit: 100 }));
+    expect(stored.data.filter((m) => m.message === "exactly once")).toHaveLength(1);
+    // Once answered, the key replays the same message on either instance.
+    const again = await onB.post(
+      "/v1/messages",
+      { conversation_id: id, message: "exactly once" },
+      { headers: { "Idempotency-Key": "one-key-two-instances" } },
+    );
+    expect(again.body.id).toBe(ok[0]!.body.id);
+  });
+
+  it("creates one conversation per pair and per group under concurrency", async () => {
+    const user = (server: RunningServer, name: string) =>
+      clientFor(server.url, server.demoUsers.find((u) => u.username === name)!.token);
+    const pairs = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        i % 2 === 0
+          ? contactConversation(user(i % 4 === 0 ? t.a : t.b, "erin"), "ct_frank")
+          : contactConversation(user(i % 4 === 1 ? t.a : t.b, "frank"), "ct_erin"),
+      ),
+    );
+    expect(new Set(pairs).size).toBe(1);
+    // carol and erin are both in grp_design, and nobody has opened it in this database yet.
+    const groups = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        groupConversation(
+          user(i % 2 === 0 ? t.a : t.b, i % 3 === 0 ? "carol" : "erin"),
+          "grp_design",
+        ),
+      ),
+    );
+    expect(new Set(groups).size).toBe(1);
+  });
+
+  it("keeps every concurrent reaction name, each once, in one order for everyone", async () => {
+    const alice = t.on(t.a, "alice");
+    const id = (await alice.conversations.create({ group_id: "grp_oncall" })).id;
+    const target = await alice.messages.send({ conversation_id: id, message: "react to me" });
+    const names = Array.from({ length: 12 }, (_, i) => `r${i}`);
+    await Promise.all(
+      names.map((name, i) =>
+        t.on(i % 2 === 0 ? t.a : t.b, "bob").messages.update(target.id, {
+          reactions: { [name]: ["bob"] },
+        }),
+      ),
+    );
+    const [fromA, fromB] = await Promise.all([
+      t.on(t.a, "dave").messages.get(target.id),
+      t.on(t.b, "dave").messages.get(target.id),
+    ]);
+    const seen = fromA.reactions.flatMap((r) => Object.keys(r));
+    expect([...seen].sort()).toEqual([...names].sort());
+    expect(fromB.reactions).toEqual(fromA.reactions);
+  });
+});
+
+describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
+  const t = useTwoInstances({ demoReplies: true, demoReplyDelayMs: [30, 80] });
+
+  it("come from one instance only, never twice", async () => {
+    const alice = t.on(t.a, "alice");
+    const viaB = t.on(t.b, "alice");
+    const id = (await alice.conversations.create({ contact_id: "ct_carol" })).id;
+    let written = 0;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const sender = attempt % 2 === 0 ? alice : viaB;
+      const sent = await sender.messages.send({ conversation_id: id, message: `hi ${attempt}` });
+      const answered = await waitFor(async () => {
+        const message = await alice.messages.get(sent.id);
+        const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
+        return message.reactions.length + replies.length > 0 ? { message } : undefined;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
+      expect(replies.length).toBeLessThanOrEqual(1);
+      written += replies.length;
+      const reacted = (await alice.messages.get(sent.id)).reactions.flatMap(
+        (r) => Object.values(r)[0] ?? [],
+      );
+      expect(reacted.length).toBeLessThanOrEqual(1);
+      expect(answered).toBeDefined();
+    }
+    expect(written).toBeGreaterThan(0);
+  });
+
+  it("not as someone signed in through the other instance", async () => {
+    const bobOnB = t.on(t.b, "bob");
+    await bobOnB.conversations.list();
+    const alice = t.on(t.a, "alice");
+    const id = (await alice.conversations.create({ contact_id: "ct_bob" })).id;
+    const sent = await alice.messages.send({ conversation_id: id, message: "hello bob" });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await newest(alice, id)).filter((m) => m.id > sent.id)).toEqual([]);
+    expect((await alice.messages.get(sent.id)).reactions).toEqual([]);
+  });
+
+  it("go on from the other instance when one stops", async () => {
+    await t.a.close();
+    const alice = t.on(t.b, "alice");
+    const id = (await alice.conversations.create({ contact_id: "ct_dave" })).id;
+    // Whichever held the lock before, the one left answers within a few seconds.
+    const deadline = Date.now() + 8000;
+    for (let attempt = 0; Date.now() < deadline; attempt++) {
+      const sent = await alice.messages.send({ conversation_id: id, message: `anyone ${attempt}` });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
+      const reactions = (await alice.messages.get(sent.id)).reactions;
+      if (replies.length + reactions.length > 0) return;
+    }
+    throw new Error("no demo reply after the other instance stopped");
+  });
+});

@@ -1,0 +1,36 @@
+// Which store the server tests run on: the vitest project "postgres" runs the server suite
+// and the client's API tests again with PARLEY_TEST_STORE=postgres (test/vitest.config.ts).
+import { inject } from "vitest";
+import { createDatabase } from "../postgres/cluster.ts";
+
+export const STORE: "sqlite" | "postgres" =
+  process.env.PARLEY_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * A fresh database for one server: `sqlitePath` (default ":memory:") on SQLite, a new
+ * database on the run's cluster on PostgreSQL.
+ */
+export async function freshDb(sqlitePath = ":memory:"): Promise<string> {
+  if (STORE === "sqlite") return sqlitePath;
+  return createDatabase(inject("postgresUrl"));
+}
+
+/** Runs one query on the database directly (`$1`-style parameters), for tests that look inside. */
+export async function rawQuery<T>(db: string, text: string, params: string[] = []): Promise<T[]> {
+  if (STORE === "sqlite") {
+    const { DatabaseSync } = await import("node:sqlite");
+    const raw = new DatabaseSync(db, { readOnly: true });
+    try {
+      return raw.prepare(text.replace(/\$\d+/g, "?")).all(...params) as T[];
+    } finally {
+      raw.close();
+    }
+  }
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(db, { max: 1, onnotice: () => {} });
+  try {
+    return (await sql.unsafe(text, params)) as unknown as T[];
+  } finally {
+    await sql.end();
+  }
+}
