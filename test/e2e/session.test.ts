@@ -273,13 +273,12 @@ describe.skipIf(!hasTmux())("a long session in a real terminal", () => {
     expect(relay.sends.slice(lost + 1).map((s) => s.key)).toContain(relay.sends[lost]!.key);
   }, 240_000);
 
-  // Known bug (found by this file, not fixed yet): a row's preview is fetched again only
-  // when the conversation's last_active_at changes, which counts whole seconds; a second
-  // message in the same second as one the row already shows never reaches the row (nor its
-  // unread count) until something else happens there. `it.fails` until the client is
-  // fixed, then `it`. Only the assertion may fail it: a second that cannot be hit (five
-  // tries) ends the test without an error, so `it.fails` reports that too.
-  it.fails("shows a message that came in the same second as the one the row shows", async () => {
+  // A bug this file found: a row's preview was fetched again only when the conversation's
+  // last_active_at changed, which counts whole seconds, so a second message in the same
+  // second as one the row showed never reached the row (nor its unread count). The
+  // preview's key now also holds the newest message the inbox saw there. A second that
+  // cannot be hit (five tries) ends the test without an error.
+  it("shows a message that came in the same second as the one the row shows", async () => {
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
     cleanups.push(() => server.close());
     const alice = server.demoUsers.find((u) => u.username === "alice")!;

@@ -3,7 +3,7 @@
 // conversations (the inbox, which rings and notifies).
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import type { Conversation, Message } from "../../api/schema.ts";
+import type { Conversation, Message, Page } from "../../api/schema.ts";
 import { learnIdentityFrom, type Session, useSession } from "../session.tsx";
 import { isUnread } from "../unread.ts";
 import { usePoll, usePollPace } from "./polling.ts";
@@ -17,11 +17,17 @@ export type Preview = { newest: Message | undefined; unread: number; unreadMore:
 /**
  * A sidebar row's newest messages. Keyed by the conversation's last activity, so it is
  * fetched again only when something new happened there (opening it changes nothing the
- * row shows but the unread count, which is worked out here from the open time).
+ * row shows but the unread count, which is worked out here from the open time). The
+ * activity is in whole seconds, so the key also holds the newest message of this
+ * conversation the inbox has seen: a second message within the same second changes that.
  */
-export function previewOptions(session: Session, conversation: Conversation) {
+export function previewOptions(
+  session: Session,
+  conversation: Conversation,
+  newestSeen: string | null,
+) {
   return queryOptions({
-    queryKey: keys.messages.preview(conversation.id, conversation.last_active_at),
+    queryKey: keys.messages.preview(conversation.id, conversation.last_active_at, newestSeen),
     queryFn: async () => {
       const page = await session.api.messages.list({
         conversation_id: conversation.id,
@@ -41,7 +47,14 @@ export function usePreview(
   conversation: Conversation,
   me: string | undefined,
 ): Preview | undefined {
-  const { data } = useQuery(previewOptions(useSession(), conversation));
+  const session = useSession();
+  // Read from the inbox the notifications poll; this row never fetches it itself.
+  const { data: newestSeen = null } = useQuery({
+    ...inboxOptions(session),
+    staleTime: Number.POSITIVE_INFINITY,
+    select: (inbox) => inbox.find((m) => m.conversation_id === conversation.id)?.id ?? null,
+  });
+  const { data } = useQuery(previewOptions(session, conversation, newestSeen));
   return useMemo(() => {
     if (!data) return undefined;
     const unreadMessages = data.data.filter((m) => isUnread(m, conversation.last_opened_at, me));
@@ -66,8 +79,11 @@ export function useFindUnread(me: string | undefined) {
       for (let step = 0; step < conversations.length; step++) {
         const c = conversations[(start + step) % conversations.length]!;
         if (c.id === skipId || c.is_muted) continue;
-        const page = queryClient.getQueryData(previewOptions(session, c).queryKey);
-        if (page?.data.some((m) => isUnread(m, c.last_opened_at, me))) return c;
+        const rows = queryClient.getQueriesData<Page<Message>>({
+          queryKey: keys.messages.preview(c.id, c.last_active_at),
+        });
+        if (rows.some(([, page]) => page?.data.some((m) => isUnread(m, c.last_opened_at, me))))
+          return c;
       }
       return undefined;
     },

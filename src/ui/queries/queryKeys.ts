@@ -24,8 +24,10 @@ export const keys = {
     /** The newest page, polled and merged into the history. */
     latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
     /** Preview and unread count of a sidebar row; refetched only when the activity changes. */
-    preview: (conversationId: string, lastActiveAt: number | null) =>
-      [...keys.messages.all(), "preview", conversationId, lastActiveAt] as const,
+    preview: (conversationId: string, lastActiveAt: number | null, newestSeen?: string | null) =>
+      newestSeen === undefined
+        ? ([...keys.messages.all(), "preview", conversationId, lastActiveAt] as const)
+        : ([...keys.messages.all(), "preview", conversationId, lastActiveAt, newestSeen] as const),
   },
   mutations: {
     /** One attempt at a change from the outbox (send, edit, react, pin…). */
