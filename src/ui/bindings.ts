@@ -155,7 +155,7 @@ export const BINDINGS = [
     id: "app.nextUnread",
     scope: "not typing",
     keys: [{ input: "u" }],
-    does: "open the next conversation with unread messages",
+    does: "next conversation with unread messages",
     label: "u",
     readme: {
       does: "open the next conversation with unread messages (after the open one, else from the selected one, in the list's order; muted ones skipped), with the messages pane focused so `u` again goes on",
