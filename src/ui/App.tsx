@@ -20,7 +20,7 @@ import { useAnywhereKeys } from "./hooks/useAnywhereKeys.ts";
 import { useConversationBrowser } from "./hooks/useConversationBrowser.ts";
 import { useConversationItems } from "./hooks/useConversationItems.ts";
 import { useDialog } from "./hooks/useDialog.ts";
-import { useDraftAttachments, useDrafts, useDraftValue } from "./hooks/useDrafts.ts";
+import { useComposerRows, useDrafts } from "./hooks/useDrafts.ts";
 import { useFocus } from "./hooks/useFocus.ts";
 import { useNotice } from "./hooks/useNotice.ts";
 import { useNotifications } from "./hooks/useNotifications.ts";
@@ -62,9 +62,8 @@ function TooSmallScreen(props: ScreenProps) {
 type ScreenProps = { columns: number; rows: number; onQuit: () => void };
 
 function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
-  const session = useSession();
   const me = useMe();
-  const { status } = session;
+  const { status } = useSession();
   const connection = useStore(status.connection);
   const notice = useNotice(status);
   const browser = useConversationBrowser();
@@ -86,17 +85,14 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     browser.open(c);
     setFocus("composer");
   };
-  const conversations = useConversationActions({
-    confirm: dialogs.confirm,
-    show,
-    started: (c) => {
-      browser.showFilter("all");
-      show(c);
-    },
-    forget: (id) => {
-      if (openId === id) browser.open(undefined);
-    },
-  });
+  const started = (c: Conversation) => {
+    browser.showFilter("all");
+    show(c);
+  };
+  const forget = (id: string) => {
+    if (openId === id) browser.open(undefined);
+  };
+  const conversations = useConversationActions({ confirm: dialogs.confirm, show, started, forget });
   const messages = useMessageActions({
     conversation: open,
     drafts,
@@ -113,10 +109,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   useScreenKeys({ focus, cycle, setFocus, browser, dialogs, onQuit, endEdit });
 
   const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
-  const attached = useDraftAttachments(drafts, openId).length;
-  const draftRows = useDraftValue(drafts, openId, (draft) =>
-    composerHeight(draft, mainWidth, editing ? 0 : attached),
-  );
+  const draftRows = useComposerRows(drafts, openId, mainWidth, composerHeight);
   const paneHeight = messagePaneHeight(bodyHeight, {
     composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
     picker: dialog?.kind === "react" || dialog?.kind === "links",
@@ -130,11 +123,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
 
   return (
     <Box flexDirection="column" width={columns} height={rows}>
-      <Header
-        width={columns}
-        me={me}
-        server={session.serverLabel ?? session.baseUrl.replace(/^https?:\/\//, "")}
-      />
+      <Header width={columns} />
       {dialog?.kind === "help" ? (
         <Help width={columns} height={bodyHeight} mouse={mouseOn} onClose={dialogs.close} />
       ) : (

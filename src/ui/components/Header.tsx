@@ -1,18 +1,15 @@
+// The top line: who you are, on which server (as a person knows it), and where help is.
 import { Box, Text } from "ink";
+import { useMe, useSession } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
 
-export function Header({
-  width,
-  me,
-  server,
-}: {
-  width: number;
-  me: string | undefined;
-  server: string;
-}) {
+export function Header({ width }: { width: number }) {
   const theme = useTheme();
+  const session = useSession();
+  const me = useMe();
+  const server = session.serverLabel ?? session.baseUrl.replace(/^https?:\/\//, "");
   const right = "? help";
   const left = truncate(
     ` parley · ${me ? screenText(me) : "(you: not known yet)"} @ ${server}`,

@@ -106,3 +106,19 @@ export function useDraftAttachments(
   const read = () => drafts.attachmentsOf(id);
   return useSyncExternalStore(drafts.attachments.subscribe, read, read);
 }
+
+/** Rows the composer takes for the open conversation's draft and its attachments. */
+export function useComposerRows(
+  drafts: Drafts,
+  id: string | undefined,
+  width: number,
+  height: (draft: EditorState, width: number, attachments: number) => number,
+): number {
+  const editing = useSyncExternalStore(
+    drafts.editing.subscribe,
+    drafts.editing.get,
+    drafts.editing.get,
+  );
+  const attached = useDraftAttachments(drafts, id).length;
+  return useDraftValue(drafts, id, (draft) => height(draft, width, editing ? 0 : attached));
+}

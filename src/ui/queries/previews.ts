@@ -72,7 +72,6 @@ export function usePreview(
  * already fetched.
  */
 export function useFindUnread(me: string | undefined) {
-  const session = useSession();
   const queryClient = useQueryClient();
   return useCallback(
     (conversations: readonly Conversation[], start: number, skipId: string | undefined) => {
@@ -87,7 +86,7 @@ export function useFindUnread(me: string | undefined) {
       }
       return undefined;
     },
-    [session, queryClient, me],
+    [queryClient, me],
   );
 }
 
