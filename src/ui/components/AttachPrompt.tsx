@@ -1,8 +1,7 @@
 // The prompt A opens on a message: the URL of a file to attach to it (and, after a space, a
 // file name), added by the server to the attachments it has.
 import { matchBinding } from "../bindings.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
-import { useLineInput } from "./LineInput.tsx";
+import { useLineInput, usePromptKeys } from "./LineInput.tsx";
 import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
@@ -13,24 +12,19 @@ type Props = {
 
 export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
   const line = useLineInput("");
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("attach", input, key)) {
-        case "attach.cancel":
-          onCancel();
-          break;
-        case "attach.add":
-          if (line.state.value.trim()) onSubmit(line.state.value);
-          break;
-        // Everything else is typing, for the text input only: no global key may see it.
-        case "attach.type":
-          return line.type(input, key);
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog, onPaste: line.paste },
-  );
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("attach", input, key)) {
+      case "attach.cancel":
+        onCancel();
+        return;
+      case "attach.add":
+        if (line.state.value.trim()) onSubmit(line.state.value);
+        return;
+      // Everything else is typing, for the text input only: no global key may see it.
+      case "attach.type":
+        return "type";
+    }
+  });
   return (
     <PromptBox
       width={width}

@@ -3,7 +3,9 @@
 // it does not take itself, so every key goes through the app's one dispatcher.
 import { type Key, Text } from "ink";
 import { useState } from "react";
+import { matchBinding } from "../bindings.ts";
 import type { EditorState } from "../editor.ts";
+import { PRIORITY, useKeypress } from "../input.tsx";
 import { applyLineKey, isTextThenEnter, lineState, lineView, pasteLine } from "../lineInput.ts";
 import { createStore, useStore } from "../store.ts";
 import { useTheme } from "../theme.ts";
@@ -71,5 +73,22 @@ export function LineInput(props: { state: EditorState; width: number; placeholde
       <Text inverse>{view.under || " "}</Text>
       {view.after}
     </Text>
+  );
+}
+
+/**
+ * A prompt's keys, above everything but Ctrl+C: `act` takes the prompt's own keys (Enter,
+ * Esc, ↑↓…) and answers "type" for the rest, which edit the line; pastes go to the line.
+ */
+export function usePromptKeys(
+  line: LineInputState,
+  act: (input: string, key: Key) => "type" | undefined,
+): void {
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      return act(input, key) === "type" ? line.type(input, key) : true;
+    },
+    { priority: PRIORITY.dialog, onPaste: line.paste },
   );
 }

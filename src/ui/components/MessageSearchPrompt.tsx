@@ -1,10 +1,9 @@
 // The message pane's search prompt, on its title line: it owns the keys while open
 // (Enter searches, Esc cancels, the rest is typing).
-import { Box, type Key, Text } from "ink";
+import { Box, Text } from "ink";
 import { matchBinding } from "../bindings.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
 import { useTheme } from "../theme.ts";
-import { LineInput, useLineInput } from "./LineInput.tsx";
+import { LineInput, useLineInput, usePromptKeys } from "./LineInput.tsx";
 
 export function MessageSearchPrompt(props: {
   query: string;
@@ -15,24 +14,19 @@ export function MessageSearchPrompt(props: {
 }) {
   const theme = useTheme();
   const line = useLineInput(props.query, props.onChange);
-  useKeypress(
-    (input: string, key: Key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("message search", input, key)) {
-        case "messageSearch.run":
-          props.onSubmit();
-          break;
-        case "messageSearch.cancel":
-          props.onCancel();
-          break;
-        // Everything else is typing, for the prompt only: no other key handler may see it.
-        case "messageSearch.type":
-          return line.type(input, key);
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog, onPaste: line.paste },
-  );
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("message search", input, key)) {
+      case "messageSearch.run":
+        props.onSubmit();
+        return;
+      case "messageSearch.cancel":
+        props.onCancel();
+        return;
+      // Everything else is typing, for the prompt only: no other key handler may see it.
+      case "messageSearch.type":
+        return "type";
+    }
+  });
   return (
     <Box height={1}>
       <Text color={theme.accent}>/ </Text>

@@ -3,11 +3,10 @@
 import { Text } from "ink";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
 import { useContacts } from "../session.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
-import { useLineInput } from "./LineInput.tsx";
+import { useLineInput, usePromptKeys } from "./LineInput.tsx";
 import { PromptBox } from "./PromptBox.tsx";
 
 type Props = {
@@ -33,32 +32,27 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         !query || c.username.toLowerCase().includes(query) || c.id.toLowerCase().includes(query),
     )
     .slice(0, 5);
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("new conversation", input, key)) {
-        case "newConversation.cancel":
-          onCancel();
-          break;
-        case "newConversation.down":
-          setPick((p) => Math.min(suggestions.length - 1, p + 1));
-          break;
-        case "newConversation.up":
-          setPick((p) => Math.max(-1, p - 1));
-          break;
-        case "newConversation.start": {
-          const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
-          if (chosen) onSubmit(chosen);
-          break;
-        }
-        // Everything else is typing, for the text input only: no global key may see it.
-        case "newConversation.type":
-          return line.type(input, key);
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("new conversation", input, key)) {
+      case "newConversation.cancel":
+        onCancel();
+        return;
+      case "newConversation.down":
+        setPick((p) => Math.min(suggestions.length - 1, p + 1));
+        return;
+      case "newConversation.up":
+        setPick((p) => Math.max(-1, p - 1));
+        return;
+      case "newConversation.start": {
+        const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
+        if (chosen) onSubmit(chosen);
+        return;
       }
-      return true;
-    },
-    { priority: PRIORITY.dialog, onPaste: line.paste },
-  );
+      // Everything else is typing, for the text input only: no global key may see it.
+      case "newConversation.type":
+        return "type";
+    }
+  });
   return (
     <PromptBox
       width={width}

@@ -15,7 +15,7 @@ import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
-import { LineInput, useLineInput } from "./LineInput.tsx";
+import { LineInput, useLineInput, usePromptKeys } from "./LineInput.tsx";
 import { Panel } from "./Panel.tsx";
 
 const FILTER_LABELS: Record<Filter, string> = {
@@ -231,30 +231,25 @@ function SearchPrompt(props: {
 }) {
   const theme = useTheme();
   const line = useLineInput(props.initial, props.onChange);
-  useKeypress(
-    (input: string, key: Key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("search", input, key)) {
-        case "search.clear":
-          props.onDone(false);
-          break;
-        case "search.up":
-          props.onMove(-1);
-          break;
-        case "search.down":
-          props.onMove(1);
-          break;
-        case "search.open":
-          props.onDone(true);
-          break;
-        // Everything else is typing, for the search only: no global key may see it.
-        case "search.type":
-          return line.type(input, key);
-      }
-      return true;
-    },
-    { priority: PRIORITY.dialog, onPaste: line.paste },
-  );
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("search", input, key)) {
+      case "search.clear":
+        props.onDone(false);
+        return;
+      case "search.up":
+        props.onMove(-1);
+        return;
+      case "search.down":
+        props.onMove(1);
+        return;
+      case "search.open":
+        props.onDone(true);
+        return;
+      // Everything else is typing, for the search only: no global key may see it.
+      case "search.type":
+        return "type";
+    }
+  });
   return (
     <Box height={1}>
       <Text color={theme.accent}>/ </Text>
