@@ -34,13 +34,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/** runuser lives in sbin, which a root shell's PATH need not hold (a bare CI, `env -i`). */
+function runuser(): string {
+  return ["/usr/sbin/runuser", "/sbin/runuser"].find((path) => existsSync(path)) ?? "runuser";
+}
+
 export async function startCluster(): Promise<Cluster> {
   const bin = postgresBin();
   if (!bin) throw new Error("PostgreSQL is not installed (apt-get install postgresql).");
   const dir = mkdtempSync(join(tmpdir(), "parley-pg-"));
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) => {
-    const command = asRoot ? "runuser" : join(bin, tool);
+    const command = asRoot ? runuser() : join(bin, tool);
     const argv = asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
     execFileSync(command, argv, { stdio: ["ignore", "ignore", "pipe"] });
   };
