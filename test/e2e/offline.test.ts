@@ -19,12 +19,26 @@ beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe.skipIf(!hasTmux())("what is typed survives", () => {
   it("keeps a queued send and a draft through kill -9 and a start without the server", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
     const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    // The client killed with its pane still writes its kept files on the way out.
+    cleanups.push(() =>
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+    );
     const db = join(dir, "server.db");
     let server: RunningServer = await startServer({ port: 0, db, demo: true, demoReplies: false });
     const { port } = server;
@@ -40,7 +54,15 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
           XDG_CACHE_HOME: join(home, "cache"),
         },
       });
-      cleanups.push(() => pane.kill());
+      // The client ends (and writes its kept files) before its folders are removed.
+      cleanups.push(async () => {
+        const pid = pane.nodePid();
+        if (pid !== undefined) {
+          process.kill(pid, "SIGTERM");
+          for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+        }
+        pane.kill();
+      });
       return pane;
     };
 
