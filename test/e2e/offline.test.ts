@@ -91,7 +91,14 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
       "the list kept from the last run",
       30_000,
     );
-    second.send("Enter");
+    // The kept list shows before the client has finished starting (it may still be asking
+    // the terminal what it supports), so Enter goes again until the conversation opens.
+    // (The composer then shows the kept draft, not its placeholder.)
+    const opened = (s: string) => s.includes("draft before the crash") || s.includes("Message bob");
+    for (let i = 0; i < 10 && !opened(second.screen()); i++) {
+      second.send("Enter");
+      await second.waitFor(opened, "the conversation open", 3000).catch(() => undefined);
+    }
     await second.waitFor(
       (s) => s.includes("draft before the crash") && s.includes("queued before the crash"),
       "the draft and the queued send",
