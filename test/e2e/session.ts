@@ -53,6 +53,11 @@ export type Expectation = {
   conversation: string;
   /** Whether it was the open conversation when the message was sent. */
   open: boolean;
+  /**
+   * Alice had left that conversation less than 2 s before: its last poll may still have
+   * marked the message read (the API's times are whole seconds), so no unread count is due.
+   */
+  justLeft?: boolean;
   /** Date.now() when the send request started. */
   sentAt: number;
   /** The server was cut off from alice when it was sent. */
@@ -216,8 +221,13 @@ export function shows(screen: string, e: Expectation): boolean {
   }
   const row = sidebarRow(screen, e.conversation);
   if (row === undefined || row.preview !== previewOf(e)) return false;
-  // An unread count, unless it is the conversation open on this screen.
-  return row.unread > 0 || openConversation(screen).name === e.conversation;
+  // An unread count, unless it is the conversation open on this screen (or was, just now).
+  return (
+    row.unread > 0 ||
+    e.open ||
+    e.justLeft === true ||
+    openConversation(screen).name === e.conversation
+  );
 }
 
 /** The conversation of `api`'s user with `other`: a user name ("alice") or a group ("#design"). */
@@ -323,6 +333,8 @@ export async function runSession(options: {
   const end = startedAt + plan.durationMs;
   const log: SessionLog = { startedAt, sends: [], problems: [] };
   const state = { open: options.open, paused: false, aliceTyping: false };
+  /** When alice last left each conversation. */
+  const leftAt = new Map<string, number>();
   const since = (at: number) => `+${((at - startedAt) / 1000).toFixed(1)}s`;
 
   // Where alice is at `offset` into the plan, and where her lines typed in outages go.
@@ -384,7 +396,8 @@ export async function runSession(options: {
       const text = `${person.name}-${String(++n).padStart(2, "0")}`;
       const sentAt = Date.now();
       const open = name === state.open;
-      const common = { text, sender: person.name, conversation: name, open, sentAt };
+      const justLeft = sentAt - (leftAt.get(name) ?? Number.NEGATIVE_INFINITY) < 2000;
+      const common = { text, sender: person.name, conversation: name, open, justLeft, sentAt };
       watcher.expect({ kind: "list", ...common });
       if (open) watcher.expect({ kind: "open", ...common });
       await person.api.messages.send({
@@ -450,7 +463,9 @@ export async function runSession(options: {
         LIST_MS + ALLOWANCE_MS + 2 * CAPTURE_MS,
       );
       try {
+        const from = state.open;
         await openByName(pane, watcher, to);
+        leftAt.set(from, Date.now());
         state.open = to;
       } catch (error) {
         log.problems.push(`switching to ${to} at ${since(Date.now())}: ${String(error)}`);
