@@ -1,7 +1,7 @@
 // A one-line prompt's text: its editing state (lineInput.ts, the composer's model on one
 // line) and how it is drawn, cursor included. The prompt that owns it passes it the keys
 // it does not take itself, so every key goes through the app's one dispatcher.
-import { type Key, Text } from "ink";
+import { Box, type Key, Text } from "ink";
 import { useState } from "react";
 import { matchBinding } from "../bindings.ts";
 import type { EditorState } from "../editor.ts";
@@ -90,5 +90,16 @@ export function usePromptKeys(
       return act(input, key) === "type" ? line.type(input, key) : true;
     },
     { priority: PRIORITY.dialog, onPaste: line.paste },
+  );
+}
+
+/** A search prompt's line: `/ ` and the text being typed (the list's and the messages'). */
+export function SearchLine(props: { state: EditorState; width: number; placeholder: string }) {
+  const theme = useTheme();
+  return (
+    <Box height={1}>
+      <Text color={theme.accent}>/ </Text>
+      <LineInput state={props.state} width={props.width} placeholder={props.placeholder} />
+    </Box>
   );
 }

@@ -1,9 +1,5 @@
-// The message pane's search prompt, on its title line: it owns the keys while open
-// (Enter searches, Esc cancels, the rest is typing).
-import { Box, Text } from "ink";
 import { matchBinding } from "../bindings.ts";
-import { useTheme } from "../theme.ts";
-import { LineInput, useLineInput, usePromptKeys } from "./LineInput.tsx";
+import { SearchLine, useLineInput, usePromptKeys } from "./LineInput.tsx";
 
 export function MessageSearchPrompt(props: {
   query: string;
@@ -12,7 +8,6 @@ export function MessageSearchPrompt(props: {
   onSubmit: () => void;
   onCancel: () => void;
 }) {
-  const theme = useTheme();
   const line = useLineInput(props.query, props.onChange);
   usePromptKeys(line, (input, key) => {
     switch (matchBinding("message search", input, key)) {
@@ -28,13 +23,10 @@ export function MessageSearchPrompt(props: {
     }
   });
   return (
-    <Box height={1}>
-      <Text color={theme.accent}>/ </Text>
-      <LineInput
-        state={line.state}
-        width={Math.max(1, props.width - 2)}
-        placeholder="search this conversation · Enter searches · Esc cancels"
-      />
-    </Box>
+    <SearchLine
+      state={line.state}
+      width={Math.max(1, props.width - 2)}
+      placeholder="search this conversation · Enter searches · Esc cancels"
+    />
   );
 }

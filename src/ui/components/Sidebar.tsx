@@ -15,7 +15,7 @@ import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, truncate } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
-import { LineInput, useLineInput, usePromptKeys } from "./LineInput.tsx";
+import { SearchLine, useLineInput, usePromptKeys } from "./LineInput.tsx";
 import { Panel } from "./Panel.tsx";
 
 const FILTER_LABELS: Record<Filter, string> = {
@@ -229,7 +229,6 @@ function SearchPrompt(props: {
   onMove: (delta: number) => void;
   onDone: (open: boolean) => void;
 }) {
-  const theme = useTheme();
   const line = useLineInput(props.initial, props.onChange);
   usePromptKeys(line, (input, key) => {
     switch (matchBinding("search", input, key)) {
@@ -251,14 +250,11 @@ function SearchPrompt(props: {
     }
   });
   return (
-    <Box height={1}>
-      <Text color={theme.accent}>/ </Text>
-      <LineInput
-        state={line.state}
-        width={props.width}
-        placeholder="any conversation by name · Enter opens · Esc clears"
-      />
-    </Box>
+    <SearchLine
+      state={line.state}
+      width={props.width}
+      placeholder="any conversation by name · Enter opens · Esc clears"
+    />
   );
 }
 
