@@ -175,7 +175,7 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
   });
   usePoll(keys.conversations.detail(id ?? ""), usePollPace().openMs, id !== undefined);
   useEffect(() => {
-    if (query.data) replaceInLists(queryClient, query.data);
+    if (query.data) replaceInLists(queryClient, query.data.id, query.data);
   }, [queryClient, query.data]);
   return useMemo(
     () => (query.data ? (changedConversation(query.data, changes) ?? undefined) : undefined),
@@ -183,9 +183,14 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
   );
 }
 
-function replaceInLists(queryClient: QueryClient, conversation: Conversation): void {
+/** Puts `next` in place of conversation `id` in every loaded list (null: takes it out). */
+export function replaceInLists(
+  queryClient: QueryClient,
+  id: string,
+  next: Conversation | null,
+): void {
   queryClient.setQueriesData<ConversationPages>({ queryKey: keys.conversations.lists() }, (data) =>
-    mapConversations(data, (c) => (c.id === conversation.id ? conversation : c)),
+    mapConversations(data, (c) => (c.id === id ? next : c)),
   );
 }
 

@@ -17,8 +17,9 @@ import { newIdempotencyKey } from "../../api/client.ts";
 import type { Conversation, Message, NewAttachment } from "../../api/schema.ts";
 import { learnIdentity, type Session, useSession } from "../session.tsx";
 import { createStore, type Store, useStore } from "../store.ts";
-import { mapConversations, mapMessages, prependMessage } from "./cache.ts";
+import { mapMessages, prependMessage } from "./cache.ts";
 import { alreadyDone, type Change, isTransient, type QueuedChange } from "./changes.ts";
+import { replaceInLists } from "./conversations.ts";
 import { updateConversationMessages } from "./history.ts";
 import { backoffDelay } from "./polling.ts";
 import { keys } from "./queryKeys.ts";
@@ -198,9 +199,7 @@ function settle(
       mapMessages(data, (m) => (m.id === id ? next : m)),
     );
   const patchConversation = (next: Conversation | null) => {
-    queryClient.setQueriesData({ queryKey: keys.conversations.lists() }, (data) =>
-      mapConversations(data as never, (c) => (c.id === conversationId ? next : c)),
-    );
+    replaceInLists(queryClient, conversationId, next);
     if (next) queryClient.setQueryData(keys.conversations.detail(conversationId), next);
     void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
   };
