@@ -229,6 +229,11 @@ export class Pty {
     live.add(this.child.pid!);
     this.exited = exitOf(this.child);
     this.child.stdin!.on("error", () => {});
+    // Answer as a terminal would (DA1 for parley's start-up query, cursor reports): a pty
+    // nobody answers makes parley wait out its 200 ms query timeout, which no terminal does.
+    this.term.onData((answer) => {
+      if (this.child.stdin!.writable) this.child.stdin!.write(answer);
+    });
     this.child.stderr!.resume();
     this.child.stdout!.on("data", (chunk: Buffer) => {
       const now = performance.now();
@@ -548,46 +553,48 @@ async function benchStartup(): Promise<string[]> {
     }
     log(`first-run start-ups: ${seeding.map(ms).join(", ")} ms`);
 
-    // One data dir, seeded by an untimed first start, for every normal start. The runs
-    // of each kind alternate, so a busy moment of the machine hits all of them alike.
+    // One set of folders, seeded by an untimed first start, for every usual start: the demo
+    // database and what the client kept of the last run (its query cache, drawn before the
+    // server answers). "No kept cache": the same database, the cache removed before each
+    // run, so the first frame waits for the server's answers. The runs of each kind
+    // alternate, so a busy moment of the machine hits all of them alike.
     const seeded = freshHome();
     used.push(seeded.home);
     await timeToConversations(seeded.env);
     const floorPty: number[] = [];
     const floorBare: number[] = [];
     const firstByte: number[] = [];
-    const normal: number[] = [];
+    const usual: number[] = [];
+    const uncached: number[] = [];
     for (let i = 0; i < STARTUP_RUNS; i++) {
       floorPty.push(await timeToExit(["-e", "0"], bare.env, true));
       floorBare.push(await timeToExit(["-e", "0"], bare.env, false));
       const run = await timeToConversations(seeded.env);
       firstByte.push(run.first);
-      normal.push(run.list);
+      usual.push(run.list);
+      rmSync(seeded.env.XDG_CACHE_HOME!, { recursive: true, force: true });
+      uncached.push((await timeToConversations(seeded.env)).list);
     }
-    log(`normal start-ups: ${normal.map(ms).join(", ")} ms`);
+    log(`usual start-ups: ${usual.map(ms).join(", ")} ms`);
+    log(`start-ups without the kept cache: ${uncached.map(ms).join(", ")} ms`);
 
     const floor = median(floorPty);
     const row = (name: string, runs: number[], aim = "") =>
       `| ${name} | ${runs.length} | ${ms(median(runs))} | ${ms(Math.min(...runs))} | ${ms(Math.max(...runs))} | ${ratio(median(runs), floor)} | ${aim} |`;
-    const normalRatio = median(normal) / floor;
+    const aim = (runs: number[]) => `< ${AIM}x: ${verdict(median(runs) / floor < AIM)}`;
     return [
       "### 1. Start-up: spawn to the first frame listing conversations",
       "",
-      `Embedded demo server, ${COLUMNS}x${ROWS} pty; the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits. The import rows spawn \`node -e "await import(…)"\` plainly until it exits: what loading the client's modules (Ink, React, TanStack Query, zod, …) and the embedded server's (Hono, zod, node:sqlite, …) alone costs.`,
+      `Embedded demo server, ${COLUMNS}x${ROWS} pty answering as a terminal does (DA1); the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits. A usual start has the demo database and the query cache the last run kept, and draws the list from it while the embedded server starts on its own thread; without the kept cache the first frame waits for the server's first answers; a first run also creates and seeds the database.`,
       "",
       "| what | runs | median ms | min ms | max ms | vs floor | aim |",
       "|---|---:|---:|---:|---:|---:|---|",
       row("`node -e 0` in the same pty wrapper (**floor**)", floorPty),
       row("`node -e 0`, plain spawn, no pty", floorBare),
-      row("parley, seeded data dir: first output byte", firstByte),
-      row(
-        "**parley, seeded data dir: first frame with conversations**",
-        normal,
-        `< ${AIM}x: ${verdict(normalRatio < AIM)}`,
-      ),
+      row("parley, usual start: first output byte (the terminal query)", firstByte),
+      row("**parley, usual start: first frame with conversations**", usual, aim(usual)),
+      row("**parley, no kept cache: first frame with conversations**", uncached, aim(uncached)),
       row("parley, first run (seeds the demo db): first frame with conversations", seeding),
-      "",
-      `Aim < ${AIM}x the floor: ${verdict(normalRatio < AIM)} (${ratio(median(normal), floor)}).${normalRatio < AIM ? "" : ` What dominates: loading and compiling modules (the CLI is one bundle, dist/cli.js and its chunks); parley's first byte comes at ${ms(median(firstByte))} ms, and the conversation list ${ms(median(normal) - median(firstByte))} ms later (embedded server's first requests, first layout).`}`,
     ];
   } finally {
     for (const home of used) removeHome(home);
