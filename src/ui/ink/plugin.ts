@@ -3,6 +3,7 @@
 //   build/output.js, from renderer.js          -> output.ts (caches kept across frames)
 //   sanitize-ansi.js, from squash-text-nodes.js -> sanitize-ansi.ts (remembered)
 //   widest-line, from any Ink module            -> widest-line.ts (remembered)
+//   string-width, from anywhere but the copy    -> string-width.ts (by grapheme, remembered)
 // Ink exports only its index, so `ink-original/<file>` names one of Ink's own build files,
 // for the wrappers and for the test that compares the two Outputs. The copies are ports of
 // one Ink version; any other stops the build rather than mixing two, and so does a build
@@ -16,6 +17,7 @@ export const PORTED_INK_VERSION = "8.0.0";
 const OURS = import.meta.dirname;
 const ROOT = join(OURS, "..", "..", "..");
 const ORIGINAL = "ink-original/";
+const STRING_WIDTH = join(OURS, "string-width.ts");
 // Under Vite (the tests), imported last by Ink's index.js: loaded once Ink's whole graph is.
 const CHECK = "virtual:parley-ink-swaps";
 
@@ -84,6 +86,7 @@ export function inkPlugin() {
       if (source.startsWith(ORIGINAL)) return join(inkBuild, source.slice(ORIGINAL.length));
       if (!importer) return null;
       const from = importer.split("?")[0]!;
+      if (source === "string-width" && from !== STRING_WIDTH) return STRING_WIDTH;
       if (inInk(from)) {
         inkSeen = true;
         if (source === "./output.js" && named(from, "renderer.js")) {

@@ -1,7 +1,7 @@
 // Display width: the columns text takes in a terminal, and cutting or padding text to a
 // number of columns, by grapheme. Pure; runs on every visible line of every frame, so short
 // printable ASCII takes a fast path without allocating.
-import stringWidth from "string-width";
+import stringWidth, { graphemeWidth as measuredGraphemeWidth } from "../ink/string-width.ts";
 
 /** Anything but printable ASCII: text without it is one column a character. */
 export const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
@@ -26,23 +26,13 @@ export function displayWidth(s: string): number {
 
 export const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
-// Widths of graphemes seen lately: string-width costs about a microsecond per call on
-// non-ASCII, a Map lookup a few dozen nanoseconds. Bounded; cleared when full.
-const widthCache = new Map<string, number>();
-
-/** Columns of one grapheme. */
+/** Columns of one grapheme (remembered by src/ui/ink/string-width.ts). */
 export function graphemeWidth(g: string): number {
   if (g.length === 1) {
     const c = g.charCodeAt(0);
     if (c >= 0x20 && c < 0x7f) return 1;
   }
-  let w = widthCache.get(g);
-  if (w === undefined) {
-    if (widthCache.size >= 4096) widthCache.clear();
-    w = stringWidth(terminalForm(g));
-    widthCache.set(g, w);
-  }
-  return w;
+  return measuredGraphemeWidth(terminalForm(g));
 }
 
 /**
