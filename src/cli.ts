@@ -110,9 +110,12 @@ async function client(args: string[]): Promise<void> {
   // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
   setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
   const { runClient } = await import("./client/main.ts");
+  // Built, the embedded server's thread script sits beside this file (rolldown.config.ts).
+  const serverScript = new URL("./server-worker.js", import.meta.url);
   const code = await runClient({
     baseUrl: values["base-url"],
     tokenFile: values["token-file"],
+    serverScript: existsSync(serverScript) ? serverScript : undefined,
   });
   // Exit now, even if a socket or timer lingers: a dropped SSH session must not leave us running.
   process.exit(code);

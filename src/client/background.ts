@@ -2,7 +2,8 @@
 // `auto` theme can pick light or dark. The query is followed by a Primary Device
 // Attributes request (DA1), which every terminal answers, in order: a DA1 answer with no
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
-// the timeout. The answers are read here, in raw mode, and never reach the UI.
+// the timeout. The answers are read here, in raw mode, and never reach the UI; keys
+// typed meanwhile do.
 import { contrast, type Rgb } from "../ui/contrast.ts";
 
 export type Background = "dark" | "light";
@@ -10,6 +11,8 @@ export type Background = "dark" | "light";
 const OSC11 =
   /\x1b\]11;rgba?:([\da-f]{1,4})\/([\da-f]{1,4})\/([\da-f]{1,4})(?:\/[\da-f]{1,4})?(?:\x07|\x1b\\)/i;
 const DA1 = /\x1b\[\?[\d;]*c/;
+const OSC11_ANY = new RegExp(OSC11.source, "gi");
+const DA1_ANY = new RegExp(DA1.source, "g");
 
 /** The colour in a terminal's OSC 11 answer (`rgb:ffff/ffff/ffff`, 1 to 4 hex digits each). */
 export function parseBackgroundReply(reply: string): Rgb | undefined {
@@ -27,33 +30,50 @@ export function backgroundKind(rgb: Rgb): Background {
 
 type Tty = NodeJS.ReadStream & { setRawMode?: (on: boolean) => unknown; isRaw?: boolean };
 
+export type BackgroundQueryOptions = {
+  /** How long a terminal that answers neither question is waited for. Default 200 ms. */
+  timeoutMs?: number;
+  /** Stops waiting (the config turned out not to want the answer); a late answer is not a key. */
+  signal?: AbortSignal;
+};
+
 /**
- * The terminal's background, or undefined when it does not answer within `timeoutMs`.
- * Inside tmux the query goes to tmux, which answers with its own pane's colours.
+ * The terminal's background, or undefined when it does not answer within the timeout.
+ * Inside tmux the query goes to tmux, which answers with its own pane's colours. Sent as
+ * early as possible, so the answer travels (over SSH, a round trip) while parley loads.
+ * Anything else read meanwhile (keys typed early) is handed back to stdin for the UI.
  */
 export function queryBackground(
   stdin: Tty,
   stdout: NodeJS.WritableStream,
-  timeoutMs = 200,
+  { timeoutMs = 200, signal }: BackgroundQueryOptions = {},
 ): Promise<Background | undefined> {
-  if (!stdin.isTTY || typeof stdin.setRawMode !== "function") return Promise.resolve(undefined);
+  if (!stdin.isTTY || typeof stdin.setRawMode !== "function" || signal?.aborted) {
+    return Promise.resolve(undefined);
+  }
   const wasRaw = stdin.isRaw === true;
   return new Promise((resolve) => {
+    // latin1: one character per byte, so what is handed back is the bytes that came.
     let got = "";
     const done = (result: Background | undefined) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
       stdin.off("data", onData);
       if (!wasRaw) stdin.setRawMode?.(false);
       stdin.pause();
+      const typed = got.replace(OSC11_ANY, "").replace(DA1_ANY, "");
+      if (typed !== "") stdin.unshift(Buffer.from(typed, "latin1"));
       resolve(result);
     };
     const onData = (chunk: Buffer | string) => {
-      got += chunk.toString();
+      got += typeof chunk === "string" ? chunk : chunk.toString("latin1");
       const rgb = parseBackgroundReply(got);
       if (rgb) done(backgroundKind(rgb));
       else if (DA1.test(got)) done(undefined);
     };
-    const timer = setTimeout(() => done(undefined), timeoutMs);
+    const abort = () => done(undefined);
+    const timer = setTimeout(abort, timeoutMs);
+    signal?.addEventListener("abort", abort);
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
     stdin.resume();

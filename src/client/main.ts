@@ -1,46 +1,30 @@
-// Starts the full-screen client: resolves server and token (starting the embedded demo
-// server when none is configured), renders with Ink in the alternate screen, and makes
-// sure the terminal is restored on every way out: q, Ctrl+C, SIGTERM, SIGHUP (a dropped
-// SSH connection), and an uncaught error (logged to a file, named in one line on exit);
-// and for a while on Ctrl+Z or SIGTSTP, until `fg` (src/client/job-control.ts).
-import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+// Starts the full-screen client: checks the terminal, asks it for its background, reads
+// the config and, when no server is configured, starts the embedded demo server; then
+// src/client/run.ts mounts the UI. Ordered for a quick first frame: the terminal's answer
+// travels and the server's thread starts while the UI's modules (the bulk of start-up)
+// load, imported only then.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  ConfigError,
-  type Paths,
-  parleyPaths,
-  rememberedUsername,
-  rememberUsername,
-  resolveClientConfig,
-} from "../config.ts";
-import { waitingCount } from "../ui/queries/changes.ts";
-import { terminalOut } from "../ui/terminal.ts";
+import { parleyPaths, type ResolvedClientConfig, resolveClientConfig } from "../config.ts";
 import { queryBackground } from "./background.ts";
-import { createExternalEditor } from "./external-editor.ts";
-import { createJobControl } from "./job-control.ts";
-import { mountClient } from "./mount.tsx";
-import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
-import { platformOpener } from "./opener.ts";
-import { createClientSession } from "./session.ts";
+import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 
-export type ClientArgs = { baseUrl?: string; tokenFile?: string };
+export type ClientArgs = {
+  baseUrl?: string;
+  tokenFile?: string;
+  /** The built embedded server's thread script (dist/server-worker.js), when there is one. */
+  serverScript?: URL;
+};
 
-function identityKey(baseUrl: string, token: string): string {
-  return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
-}
-
-function writeCrashLog(paths: Paths, error: unknown): string {
-  const file = join(paths.state, `crash-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
-  try {
-    mkdirSync(paths.state, { recursive: true, mode: 0o700 });
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    writeFileSync(file, `${new Date().toISOString()}\n${detail}\n`, { mode: 0o600 });
-  } catch {
-    return "(the crash log could not be written)";
-  }
-  return file;
-}
+/** Who the client talks to, as the UI is mounted. */
+export type Target = {
+  baseUrl: string;
+  token: string | undefined;
+  username: string | undefined;
+  label?: string;
+  /** What the kept files are keyed by: the address, or the embedded server's database. */
+  identity: string;
+};
 
 export async function runClient(args: ClientArgs): Promise<number> {
   const env = process.env;
@@ -56,158 +40,53 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
     return 1;
   }
-  const paths = parleyPaths();
-  const config = resolveClientConfig({
-    ...args,
-    env,
-    paths,
-    warn: (line) => process.stderr.write(`parley: warning: ${line}\n`),
+  // Asked before anything loads; not waited for when the config names a theme.
+  const notWanted = new AbortController();
+  const background = queryBackground(process.stdin, process.stdout, {
+    signal: notWanted.signal,
   });
-
-  let target: {
-    baseUrl: string;
-    token: string | undefined;
-    username: string | undefined;
-    label?: string;
-    /** What the kept files are keyed by: the address, or the embedded server's database. */
-    identity: string;
-  };
-  let embedded: { close(): Promise<void> } | undefined;
-  if (config.baseUrl === undefined) {
-    const { startServer } = await import("../server/index.ts");
-    mkdirSync(paths.data, { recursive: true, mode: 0o700 });
-    const db = join(paths.data, "parley.db");
-    const server = await startServer({
-      db,
-      demo: true,
-      demoReplies: true,
+  let embedded: EmbeddedServer | undefined;
+  try {
+    const paths = parleyPaths();
+    const config: ResolvedClientConfig = resolveClientConfig({
+      baseUrl: args.baseUrl,
+      tokenFile: args.tokenFile,
+      env,
+      paths,
+      warn: (line) => process.stderr.write(`parley: warning: ${line}\n`),
     });
-    const user = server.demoUsers[0]!;
-    embedded = server;
-    target = {
-      baseUrl: server.url,
-      token: user.token,
-      username: user.username,
-      label: "the demo (embedded server)",
-      identity: `embedded ${db}`,
-    };
-  } else {
+    if (config.theme !== "auto") notWanted.abort();
+    let target: Target;
+    if (config.baseUrl === undefined) {
+      mkdirSync(paths.data, { recursive: true, mode: 0o700 });
+      const db = join(paths.data, "parley.db");
+      const starting = startEmbeddedServer(
+        { db, demo: true, demoReplies: true },
+        args.serverScript,
+      );
+      const [{ runInteractive }, server] = await Promise.all([import("./run.ts"), starting]);
+      embedded = server;
+      const user = server.demoUsers[0]!;
+      target = {
+        baseUrl: server.url,
+        token: user.token,
+        username: user.username,
+        label: "the demo (embedded server)",
+        identity: `embedded ${db}`,
+      };
+      return await runInteractive({ env, paths, config, target, embedded, background });
+    }
     target = {
       baseUrl: config.baseUrl,
       token: config.token,
       username: config.username,
       identity: config.baseUrl,
     };
+    const { runInteractive } = await import("./run.ts");
+    return await runInteractive({ env, paths, config, target, background });
+  } finally {
+    notWanted.abort();
+    await background;
+    await embedded?.close().catch(() => {});
   }
-  const { baseUrl, token } = target;
-  if (!token) {
-    throw new ConfigError(
-      `No token for ${baseUrl}. Set PARLEY_TOKEN, put "token" in ${paths.configFile}, or use --token-file PATH.`,
-    );
-  }
-  const key = identityKey(baseUrl, token);
-  const files = offlineFiles(paths, target.identity, token);
-  const jobs = createJobControl();
-  const client = createClientSession({
-    api: { baseUrl, token },
-    username: target.username ?? rememberedUsername(paths, key),
-    serverLabel: target.label,
-    onIdentity: (name) => rememberUsername(paths, key, name),
-    notify: {
-      bell: config.bell,
-      desktop: config.notifications,
-      level: config.notify,
-      conversations: config.notifyConversations,
-    },
-    terminal: terminalOut(process.stdout, env),
-    openUrl: platformOpener(env),
-    suspend: jobs.suspend,
-    editText: createExternalEditor({ env, handOver: jobs.handOver }),
-    carried: loadCarriedOver(files),
-  });
-  const { session } = client;
-  const serverData = await keepServerData(client.queryClient, session, files);
-  session.status.lastSynced.set(serverData.restoredAt);
-  const unsent = keepCarriedOver(session, files);
-
-  // The `auto` theme asks the terminal for its background, before Ink reads the keys.
-  const background =
-    config.theme === "auto" ? await queryBackground(process.stdin, process.stdout) : undefined;
-
-  let crash: unknown;
-  const mounted = mountClient({
-    ...client,
-    env,
-    theme: config.theme,
-    background,
-    // Not inside GNU screen (STY): with the mouse on, screen 4 holds a lone Esc back until
-    // the next key comes, so Esc would seem dead.
-    mouse: config.mouse && env.STY === undefined,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    onRenderError: (error) => {
-      crash ??= error;
-    },
-    onExit: () => {
-      serverData.stop();
-      serverData.flush();
-      unsent.stop();
-    },
-  });
-
-  const { instance } = mounted;
-  jobs.attach({
-    suspendTerminal: mounted.suspendTerminal,
-    redraw: () => process.stdout.emit("resize"),
-  });
-  const finish = (error?: unknown) => {
-    if (error !== undefined) crash ??= error;
-    instance.unmount();
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    exitCode = signal === "SIGHUP" ? 129 : 143;
-    finish();
-  };
-  let exitCode = 0;
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
-  process.on("uncaughtException", finish);
-  process.on("unhandledRejection", finish);
-  // A dropped SSH connection also shows as a terminal that ends or fails (EIO). The
-  // stdin listener stays: Ink's last setRawMode(false) on a terminal that is gone fails
-  // after the unmount, and must not become an uncaught error.
-  const hangUp = () => {
-    if (exitCode === 0) exitCode = 129;
-    finish();
-  };
-  process.stdout.on("error", hangUp);
-  process.stdin.on("error", hangUp);
-  process.stdin.on("end", hangUp);
-
-  try {
-    await instance.waitUntilExit();
-  } catch (error) {
-    crash ??= error;
-  }
-  jobs.detach();
-  process.off("SIGTERM", onSignal);
-  process.off("SIGHUP", onSignal);
-  process.off("uncaughtException", finish);
-  process.off("unhandledRejection", finish);
-  await embedded?.close().catch(() => {});
-  const waiting = waitingCount(session.outbox.changes.get());
-  if (waiting > 0) {
-    process.stdout.write(
-      `parley: ${waiting === 1 ? "1 change is" : `${waiting} changes are`} not on the server yet; ${waiting === 1 ? "it goes" : "they go"} out at the next start.\n`,
-    );
-  }
-  if (crash !== undefined) {
-    const file = writeCrashLog(paths, crash);
-    process.stderr.write(
-      `parley: ${crash instanceof Error ? crash.message : String(crash)} (details in ${file})\n`,
-    );
-    return 1;
-  }
-  return exitCode;
 }

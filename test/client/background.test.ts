@@ -12,11 +12,15 @@ class FakeTty extends EventEmitter {
   setRawMode(on: boolean) {
     this.isRaw = on;
   }
+  unshifted: Buffer[] = [];
   resume() {}
   pause() {}
+  unshift(chunk: Buffer) {
+    this.unshifted.push(chunk);
+  }
 }
 
-function ask(answer: string | null, timeoutMs = 100) {
+function ask(answer: string | null, timeoutMs = 100, signal?: AbortSignal) {
   const stdin = new FakeTty();
   const written: string[] = [];
   const stdout = {
@@ -29,7 +33,7 @@ function ask(answer: string | null, timeoutMs = 100) {
   return {
     stdin,
     written,
-    result: queryBackground(stdin as never, stdout as never, timeoutMs),
+    result: queryBackground(stdin as never, stdout as never, { timeoutMs, signal }),
   };
 }
 
@@ -61,5 +65,21 @@ describe("the terminal's background (OSC 11)", () => {
     expect(await ask("\x1b[?1;2c", 5_000).result).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(await ask(null, 50).result).toBeUndefined();
+  });
+
+  it("hands keys typed while it waited back to stdin, without the answers", async () => {
+    const q = ask("j\x1b]11;rgb:0000/0000/0000\x07k\x1b[?62;22c");
+    expect(await q.result).toBe("dark");
+    // The DA1 answer came after the one that settled it, in the same chunk: not a key either.
+    expect(Buffer.concat(q.stdin.unshifted).toString("latin1")).toBe("jk");
+  });
+
+  it("stops when told, and gives raw mode back", async () => {
+    const stop = new AbortController();
+    const q = ask(null, 5_000, stop.signal);
+    stop.abort();
+    expect(await q.result).toBeUndefined();
+    expect(q.stdin.isRaw).toBe(false);
+    expect(q.stdin.listenerCount("data")).toBe(0);
   });
 });

@@ -38,8 +38,12 @@ export const inFilter: Record<Filter, (c: Conversation) => boolean> = {
 
 // "All" is two lists so that pinned conversations come first however far down the
 // activity order they are: every pinned one, then the rest page by page.
-const PINNED_FIRST: ListConversationsParams = { pinned: true, archived: false, limit: PAGE };
-const UNPINNED: ListConversationsParams = { pinned: false, archived: false, limit: PAGE };
+export const PINNED_FIRST: ListConversationsParams = {
+  pinned: true,
+  archived: false,
+  limit: PAGE,
+};
+export const UNPINNED: ListConversationsParams = { pinned: false, archived: false, limit: PAGE };
 const FILTER_PARAMS: Record<Exclude<Filter, "all">, ListConversationsParams> = {
   pinned: PINNED_FIRST,
   muted: { muted: true, archived: false, limit: PAGE },

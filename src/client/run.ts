@@ -1,0 +1,183 @@
+// The client once its server is known: the session, the kept files, the UI mounted with
+// Ink in the alternate screen, and the terminal restored on every way out: q, Ctrl+C,
+// SIGTERM, SIGHUP (a dropped SSH connection), and an uncaught error (logged to a file,
+// named in one line on exit); and for a while on Ctrl+Z or SIGTSTP, until `fg`
+// (src/client/job-control.ts). Loaded by src/client/main.ts once start-up is under way.
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  ConfigError,
+  type Paths,
+  type ResolvedClientConfig,
+  rememberedUsername,
+  rememberUsername,
+} from "../config.ts";
+import { waitingCount } from "../ui/queries/changes.ts";
+import { prefetchStartScreen } from "../ui/queries/start.ts";
+import { terminalOut } from "../ui/terminal.ts";
+import type { Background } from "./background.ts";
+import type { EmbeddedServer } from "./embedded.ts";
+import { createExternalEditor } from "./external-editor.ts";
+import { createJobControl } from "./job-control.ts";
+import type { Target } from "./main.ts";
+import { mountClient } from "./mount.tsx";
+import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
+import { platformOpener } from "./opener.ts";
+import { createClientSession } from "./session.ts";
+
+/** The longest the first frame waits for the server's first answers. */
+const START_DATA_WAIT_MS = 100;
+
+export type InteractiveOptions = {
+  env: NodeJS.ProcessEnv;
+  paths: Paths;
+  config: ResolvedClientConfig;
+  target: Target;
+  /** The embedded demo server, when parley started one. */
+  embedded?: EmbeddedServer;
+  /** The terminal's answer to the background question, asked at start. */
+  background: Promise<Background | undefined>;
+};
+
+function identityKey(baseUrl: string, token: string): string {
+  return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
+}
+
+function writeCrashLog(paths: Paths, error: unknown): string {
+  const file = join(paths.state, `crash-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
+  try {
+    mkdirSync(paths.state, { recursive: true, mode: 0o700 });
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeFileSync(file, `${new Date().toISOString()}\n${detail}\n`, { mode: 0o600 });
+  } catch {
+    return "(the crash log could not be written)";
+  }
+  return file;
+}
+
+export async function runInteractive(options: InteractiveOptions): Promise<number> {
+  const { env, paths, config, target, embedded } = options;
+  const { baseUrl, token } = target;
+  if (!token) {
+    throw new ConfigError(
+      `No token for ${baseUrl}. Set PARLEY_TOKEN, put "token" in ${paths.configFile}, or use --token-file PATH.`,
+    );
+  }
+  const key = identityKey(baseUrl, token);
+  const files = offlineFiles(paths, target.identity, token);
+  const jobs = createJobControl();
+  const client = createClientSession({
+    api: { baseUrl, token },
+    username: target.username ?? rememberedUsername(paths, key),
+    serverLabel: target.label,
+    onIdentity: (name) => rememberUsername(paths, key, name),
+    notify: {
+      bell: config.bell,
+      desktop: config.notifications,
+      level: config.notify,
+      conversations: config.notifyConversations,
+    },
+    terminal: terminalOut(process.stdout, env),
+    openUrl: platformOpener(env),
+    suspend: jobs.suspend,
+    editText: createExternalEditor({ env, handOver: jobs.handOver }),
+    carried: loadCarriedOver(files),
+  });
+  const { session } = client;
+  const serverData = await keepServerData(client.queryClient, session, files);
+  session.status.lastSynced.set(serverData.restoredAt);
+  const unsent = keepCarriedOver(session, files);
+
+  // Unless kept data can show at once, the start screen's data is asked for now, and the
+  // first frame waits a little for it: a server that answers quickly is drawn in one frame
+  // rather than "loading…" then the list. (Kept data is drawn first, then refreshed.)
+  const startData =
+    serverData.restoredAt === undefined
+      ? prefetchStartScreen(client.queryClient, session)
+      : undefined;
+  // Settled before Ink reads the keys: its answer is not one.
+  const background = await options.background;
+  if (startData)
+    await Promise.race([startData, delay(START_DATA_WAIT_MS, undefined, { ref: false })]);
+
+  let crash: unknown;
+  const mounted = mountClient({
+    ...client,
+    env,
+    theme: config.theme,
+    background,
+    // Not inside GNU screen (STY): with the mouse on, screen 4 holds a lone Esc back until
+    // the next key comes, so Esc would seem dead.
+    mouse: config.mouse && env.STY === undefined,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onRenderError: (error) => {
+      crash ??= error;
+    },
+    onExit: () => {
+      serverData.stop();
+      serverData.flush();
+      unsent.stop();
+    },
+  });
+
+  const { instance } = mounted;
+  jobs.attach({
+    suspendTerminal: mounted.suspendTerminal,
+    redraw: () => process.stdout.emit("resize"),
+  });
+  const finish = (error?: unknown) => {
+    if (error !== undefined) crash ??= error;
+    instance.unmount();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    exitCode = signal === "SIGHUP" ? 129 : 143;
+    finish();
+  };
+  let exitCode = 0;
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+  process.on("uncaughtException", finish);
+  process.on("unhandledRejection", finish);
+  // A dropped SSH connection also shows as a terminal that ends or fails (EIO). The
+  // stdin listener stays: Ink's last setRawMode(false) on a terminal that is gone fails
+  // after the unmount, and must not become an uncaught error.
+  const hangUp = () => {
+    if (exitCode === 0) exitCode = 129;
+    finish();
+  };
+  process.stdout.on("error", hangUp);
+  process.stdin.on("error", hangUp);
+  process.stdin.on("end", hangUp);
+  // The embedded server's thread failing is the client's crash too.
+  void embedded?.crashed.then(finish);
+
+  try {
+    await instance.waitUntilExit();
+  } catch (error) {
+    crash ??= error;
+  }
+  jobs.detach();
+  process.off("SIGTERM", onSignal);
+  process.off("SIGHUP", onSignal);
+  process.off("uncaughtException", finish);
+  process.off("unhandledRejection", finish);
+  await embedded?.close().catch(() => {});
+  const waiting = waitingCount(session.outbox.changes.get());
+  if (waiting > 0) {
+    process.stdout.write(
+      `parley: ${waiting === 1 ? "1 change is" : `${waiting} changes are`} not on the server yet; ${waiting === 1 ? "it goes" : "they go"} out at the next start.\n`,
+    );
+  }
+  if (crash !== undefined) {
+    const file = writeCrashLog(paths, crash);
+    process.stderr.write(
+      `parley: ${crash instanceof Error ? crash.message : String(crash)} (details in ${file})\n`,
+    );
+    return 1;
+  }
+  return exitCode;
+}
