@@ -3,7 +3,6 @@
 // ofetch makes the request: its timeout on every attempt, its retries with the rule and the
 // delays of retry.ts, its hooks to turn each failure into an ApiError. Requests: form bodies
 // in bracket notation, `Authorization: Bearer`. Answers: read with the shared zod schemas.
-import { FetchError, ofetch } from "ofetch";
 import type { z } from "zod";
 import {
   ApiError,
@@ -47,14 +46,63 @@ export type Http = {
   request(call: Call): Promise<Answer>;
 };
 
-export function createHttp({
-  baseUrl,
-  token,
-  timeoutMs,
-  policy,
-  fetch = globalThis.fetch,
-}: HttpOptions): Http {
-  const $fetch = ofetch.create(
+/**
+ * ofetch, loaded with the first request: loading it reads `globalThis.Headers`, which loads
+ * Node's fetch (undici, some 25 ms), and a start that draws from the kept cache has then
+ * drawn its first frame already.
+ */
+let ofetchModule: Promise<typeof import("ofetch")> | undefined;
+type $Fetch = ReturnType<typeof import("ofetch")["ofetch"]["create"]>;
+const loadOfetch = () => {
+  ofetchModule ??= import("ofetch");
+  return ofetchModule;
+};
+
+export function createHttp(options: HttpOptions): Http {
+  const { baseUrl } = options;
+  let created: Promise<$Fetch> | undefined;
+  const $fetch = () => {
+    created ??= loadOfetch().then(({ ofetch }) => createFetch(ofetch, options));
+    return created;
+  };
+
+  return {
+    async request(call) {
+      const query = call.query ? encode(call.query) : "";
+      const body = call.body ? encode(call.body) : undefined;
+      const headers: Record<string, string> = {};
+      if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
+      if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+      try {
+        // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
+        const response = await (await $fetch()).raw(query ? `${call.path}?${query}` : call.path, {
+          method: call.method,
+          headers,
+          ...(body !== undefined && { body }),
+          retryStatusCodes: retryRule(call.method).statuses,
+        });
+        return {
+          status: response.status,
+          body: bodyText(response._data),
+          contentType: response.headers.get("content-type"),
+        };
+      } catch (error) {
+        // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything
+        // else that stopped the request is reported as no answer, as fetch's own failures are.
+        const { FetchError } = await loadOfetch();
+        const cause = error instanceof FetchError ? error.cause : undefined;
+        throw isApiError(cause) ? cause : networkError(baseUrl, error);
+      }
+    },
+  };
+}
+
+/** ofetch set up for one server: the timeout, the retries and the errors (see the top). */
+function createFetch(
+  ofetch: typeof import("ofetch")["ofetch"],
+  { baseUrl, token, timeoutMs, policy, fetch = globalThis.fetch }: HttpOptions,
+): $Fetch {
+  return ofetch.create(
     {
       baseURL: baseUrl,
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
@@ -91,35 +139,6 @@ export function createHttp({
     },
     { fetch: readingBody(fetch) },
   );
-
-  return {
-    async request(call) {
-      const query = call.query ? encode(call.query) : "";
-      const body = call.body ? encode(call.body) : undefined;
-      const headers: Record<string, string> = {};
-      if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
-      if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
-      try {
-        // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
-        const response = await $fetch.raw(query ? `${call.path}?${query}` : call.path, {
-          method: call.method,
-          headers,
-          ...(body !== undefined && { body }),
-          retryStatusCodes: retryRule(call.method).statuses,
-        });
-        return {
-          status: response.status,
-          body: bodyText(response._data),
-          contentType: response.headers.get("content-type"),
-        };
-      } catch (error) {
-        // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything
-        // else that stopped the request is reported as no answer, as fetch's own failures are.
-        const cause = error instanceof FetchError ? error.cause : undefined;
-        throw isApiError(cause) ? cause : networkError(baseUrl, error);
-      }
-    },
-  };
 }
 
 /**

@@ -1,0 +1,60 @@
+// What the built client loads before its first frame: a usual start (the demo's database
+// and the cache the last run kept) draws the list before it loads what only talking to
+// the server needs, which the embedded server's own thread loads meanwhile.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
+
+const PROBE = join(ROOT, "test/e2e/first-frame-probe.mjs");
+
+type Loaded = { files: string[]; builtins: string[] };
+
+/** The bundle's files that hold a module from this package (rolldown marks each with its path). */
+function filesHolding(loaded: Loaded, pkg: string): string[] {
+  return loaded.files.filter((url) => {
+    if (!url.startsWith("file:")) return false;
+    const text = readFileSync(new URL(url), "utf8");
+    return text.includes(`// node_modules/${pkg}/`);
+  });
+}
+
+let pane: Pane | undefined;
+let home: string | undefined;
+afterEach(() => {
+  pane?.kill();
+  pane = undefined;
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasTmux())("start-up", () => {
+  it("draws a usual start's first frame before loading fetch, ofetch or the server", async () => {
+    home = mkdtempSync(join(tmpdir(), "parley-startup-"));
+    const probe = join(home, "probe.jsonl");
+    const client = `PARLEY_PROBE_FILE=${probe} node --import ${PROBE} ${CLI}`;
+    // The first run creates the demo database and keeps the cache when it quits.
+    pane = startPane({ home, command: `${client}; echo first done; ${client}; echo usual done` });
+    const listed = (s: string) => s.includes("#team") && s.includes("online");
+    await pane.waitFor(listed, "the first run's list", 30_000);
+    pane.send("q");
+    await pane.waitFor((s) => s.includes("first done"), "the first run to end");
+    await pane.waitFor(listed, "the usual start's list", 30_000);
+    pane.send("q");
+    await pane.waitFor((s) => s.includes("usual done"), "the usual start to end");
+
+    expect(existsSync(probe)).toBe(true);
+    const [first, usual] = readFileSync(probe, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Loaded);
+    // The probe sees what it should: the first run (no kept cache) asks the server first.
+    expect(first!.builtins).toContain("NativeModule internal/deps/undici/undici");
+    expect(filesHolding(first!, "ofetch")).not.toEqual([]);
+    // A usual start draws from the kept cache first.
+    expect(usual!.builtins).not.toContain("NativeModule internal/deps/undici/undici");
+    for (const pkg of ["ofetch", "hono", "@hono/node-server", "ssh2", "postgres"]) {
+      expect(filesHolding(usual!, pkg), pkg).toEqual([]);
+    }
+  });
+});
