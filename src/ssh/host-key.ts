@@ -18,6 +18,29 @@ export function fingerprint(publicBlob: Buffer): string {
 
 export type HostKey = { privateKey: string; fingerprint: string; path: string; created: boolean };
 
+type KeyPair = { private: string; public: string };
+
+/**
+ * A new ed25519 key pair that ssh2 can read back. ssh2 1.17 strips the leading zero bytes
+ * of the public key it writes, so about one ed25519 key in 256 comes out malformed
+ * (mscdex/ssh2#1513, open): such a key would stop `parley ssh` at its first start, and
+ * every start after. A key that does not parse is made again.
+ */
+export function newHostKey(
+  generate: () => KeyPair = () =>
+    utils.generateKeyPairSync("ed25519", { comment: "parley ssh host key" }),
+): KeyPair {
+  for (let attempt = 1; ; attempt++) {
+    const pair = generate();
+    const key = utils.parseKey(pair.private);
+    if (!(key instanceof Error) && key.isPrivateKey()) return pair;
+    if (attempt >= 16)
+      throw new HostKeyError(
+        `Cannot make a host key ssh can use: ${key instanceof Error ? key.message : "not a private key"}`,
+      );
+  }
+}
+
 /**
  * Reads the host key at `path`, or makes an ed25519 one there (mode 0600, folders
  * created) when there is none. A key that exists but does not parse is an error: making a
@@ -34,7 +57,7 @@ export function loadOrCreateHostKey(path: string): HostKey {
   }
   let created = false;
   if (text === undefined) {
-    const pair = utils.generateKeyPairSync("ed25519", { comment: "parley ssh host key" });
+    const pair = newHostKey();
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     try {
       // "wx": two servers starting at once must not overwrite each other's key.
