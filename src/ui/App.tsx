@@ -179,6 +179,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
               onMessageAction={messages.act}
               onLeaveMessages={() => setFocus("sidebar")}
               onFocusMessages={dialog === null ? () => setFocus("messages") : undefined}
+              onFocusComposer={dialog === null ? () => setFocus("composer") : undefined}
               onLeaveComposer={() => {
                 drafts.endEdit(openId);
                 setFocus("messages");

@@ -166,6 +166,13 @@ describe("the mouse", () => {
     const before = selectedRow(screen);
     await harness.press("\x1b[<65;5;8M");
     await harness.waitFor((s) => selectedRow(s) !== before, "the list's selection moved");
+    // A click in the composer (the row above the bottom border and the status bar)
+    // focuses it: what is typed then goes into the draft.
+    const composerRow = harness.screen().split("\n").length - 2;
+    await harness.press(`\x1b[<0;60;${composerRow}M`, `\x1b[<0;60;${composerRow}m`);
+    await harness.waitFor((s) => s.includes("Enter send ·"), "the composer's hints");
+    await harness.type("typed after a click");
+    await harness.waitFor((s) => s.includes("typed after a click"), "the draft");
     // Mouse reports are never typed into the composer.
     expect(harness.screen()).not.toMatch(/\[<\d/);
   });

@@ -2,14 +2,14 @@
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft. The draft's
 // attachments (added with /attach) show above its text, one `📎 name (type)` row each.
-import { type Key, Text } from "ink";
+import { type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { matchBinding } from "../bindings.ts";
 import { attachmentLabel, type DraftAttachment } from "../composerCommands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
 import { type Drafts, useDraft, useDraftAttachments } from "../hooks/useDrafts.ts";
 import { useExternalEditor } from "../hooks/useExternalEditor.ts";
-import { PRIORITY, useKeypress } from "../input.tsx";
+import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
 import { useStore } from "../store.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
@@ -28,6 +28,8 @@ type Props = {
   onSubmit: (text: string) => void;
   onEscape: () => void;
   onEditLast: () => void;
+  /** A click on the composer focuses it; absent while a dialog is open. */
+  onFocus?: () => void;
 };
 
 /** At most this many attachment rows; with more, the last says how many are not shown. */
@@ -138,6 +140,15 @@ export function Composer(props: Props) {
     },
   );
 
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "press" && event.button === 0) props.onFocus?.();
+    },
+    { isActive: props.onFocus !== undefined && !focused },
+  );
+
   const layout = layoutDraft(draft, inner);
   const rows = Math.min(COMPOSER_MAX_LINES, Math.max(1, layout.lines.length));
   const first = Math.max(0, Math.min(layout.cursorLine - rows + 1, layout.lines.length - rows));
@@ -150,6 +161,7 @@ export function Composer(props: Props) {
       height={rows + 2 + attachmentLines.length}
       focused={focused}
       paddingX={1}
+      boxRef={box}
     >
       {attachmentLines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole

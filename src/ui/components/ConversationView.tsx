@@ -43,6 +43,8 @@ type Props = {
   onLeaveMessages: () => void;
   /** A click on the messages focuses them; absent while a dialog is open. */
   onFocusMessages?: () => void;
+  /** A click on the composer focuses it; absent while a dialog is open. */
+  onFocusComposer?: () => void;
   onLeaveComposer: () => void;
 };
 
@@ -149,6 +151,7 @@ export function ConversationView(props: Props) {
           onSubmit={messages.submit}
           onEscape={props.onLeaveComposer}
           onEditLast={() => messages.editLast(history.messages)}
+          onFocus={props.onFocusComposer}
         />
       ) : null}
     </Box>
