@@ -328,10 +328,19 @@ describe("the client against the embedded server", () => {
 
   it("draws the whole screen again with Ctrl+L", async () => {
     harness = await startHarness();
-    const before = await harness.waitFor(
+    await harness.waitFor(
       (s) => s.includes("● online") && s.includes("●2") && s.includes("bob: confirmed, thanks"),
-      "the list with every preview",
+      "the list",
     );
+    // Every row's preview comes in on its own: the screen to compare with is the one that
+    // has stopped changing.
+    let before = harness.screen();
+    for (let still = 0; still < 10; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = harness.screen();
+      still = now === before ? still + 1 : 0;
+      before = now;
+    }
     const written = harness.written().length;
     await harness.press(KEYS.ctrlL);
     const redraw = () => harness!.written().slice(written);
