@@ -35,6 +35,12 @@ export type BackgroundQueryOptions = {
   timeoutMs?: number;
   /** Stops waiting (the config turned out not to want the answer); a late answer is not a key. */
   signal?: AbortSignal;
+  /**
+   * Leaves the terminal in raw mode when done, for the UI about to take it: in between,
+   * cooked mode would echo keys typed early onto the screen the first frame is drawn on.
+   * The caller turns raw mode off if the UI never comes.
+   */
+  stayRaw?: boolean;
 };
 
 /**
@@ -46,7 +52,7 @@ export type BackgroundQueryOptions = {
 export function queryBackground(
   stdin: Tty,
   stdout: NodeJS.WritableStream,
-  { timeoutMs = 200, signal }: BackgroundQueryOptions = {},
+  { timeoutMs = 200, signal, stayRaw = false }: BackgroundQueryOptions = {},
 ): Promise<Background | undefined> {
   if (!stdin.isTTY || typeof stdin.setRawMode !== "function" || signal?.aborted) {
     return Promise.resolve(undefined);
@@ -59,7 +65,7 @@ export function queryBackground(
       clearTimeout(timer);
       signal?.removeEventListener("abort", abort);
       stdin.off("data", onData);
-      if (!wasRaw) stdin.setRawMode?.(false);
+      if (!wasRaw && !stayRaw) stdin.setRawMode?.(false);
       stdin.pause();
       const typed = got.replace(OSC11_ANY, "").replace(DA1_ANY, "");
       if (typed !== "") stdin.unshift(Buffer.from(typed, "latin1"));

@@ -26,6 +26,14 @@ export type Target = {
   identity: string;
 };
 
+function cookedMode(stdin: NodeJS.ReadStream): void {
+  try {
+    if (stdin.isRaw) stdin.setRawMode(false);
+  } catch {
+    // a terminal that is gone (a dropped SSH connection) has no mode to restore
+  }
+}
+
 export async function runClient(args: ClientArgs): Promise<number> {
   const env = process.env;
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
@@ -40,11 +48,20 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
     return 1;
   }
-  // Asked before anything loads; not waited for when the config names a theme.
+  // Asked before anything loads; not waited for when the config names a theme. The
+  // terminal stays raw from here on (no echo of keys typed early), Ink's from the mount.
   const notWanted = new AbortController();
   const background = queryBackground(process.stdin, process.stdout, {
     signal: notWanted.signal,
+    stayRaw: true,
   });
+  // Until run.ts handles them: a start ended by SIGTERM or SIGHUP gives the terminal back.
+  const endStart = (signal: NodeJS.Signals) => {
+    cookedMode(process.stdin);
+    process.exit(signal === "SIGHUP" ? 129 : 143);
+  };
+  process.on("SIGTERM", endStart);
+  process.on("SIGHUP", endStart);
   let embedded: EmbeddedServer | undefined;
   try {
     const paths = parleyPaths();
@@ -57,6 +74,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     });
     if (config.theme !== "auto") notWanted.abort();
     let target: Target;
+    let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
       mkdirSync(paths.data, { recursive: true, mode: 0o700 });
       const db = join(paths.data, "parley.db");
@@ -64,29 +82,36 @@ export async function runClient(args: ClientArgs): Promise<number> {
         { db, demo: true, demoReplies: true },
         args.serverScript,
       );
-      const [{ runInteractive }, server] = await Promise.all([import("./run.ts"), starting]);
-      embedded = server;
-      const user = server.demoUsers[0]!;
+      interactive = import("./run.ts");
+      embedded = await starting;
+      const user = embedded.demoUsers[0]!;
       target = {
-        baseUrl: server.url,
+        baseUrl: embedded.url,
         token: user.token,
         username: user.username,
         label: "the demo (embedded server)",
         identity: `embedded ${db}`,
       };
-      return await runInteractive({ env, paths, config, target, embedded, background });
+    } else {
+      interactive = import("./run.ts");
+      target = {
+        baseUrl: config.baseUrl,
+        token: config.token,
+        username: config.username,
+        identity: config.baseUrl,
+      };
     }
-    target = {
-      baseUrl: config.baseUrl,
-      token: config.token,
-      username: config.username,
-      identity: config.baseUrl,
-    };
-    const { runInteractive } = await import("./run.ts");
-    return await runInteractive({ env, paths, config, target, background });
+    const { runInteractive } = await interactive;
+    process.off("SIGTERM", endStart);
+    process.off("SIGHUP", endStart);
+    return await runInteractive({ env, paths, config, target, embedded, background });
   } finally {
+    process.off("SIGTERM", endStart);
+    process.off("SIGHUP", endStart);
     notWanted.abort();
     await background;
+    // Ink turns raw mode off when it ends; this is for a start that failed before it began.
+    cookedMode(process.stdin);
     await embedded?.close().catch(() => {});
   }
 }

@@ -57,4 +57,22 @@ describe.skipIf(!hasTmux())("start-up", () => {
       expect(filesHolding(usual!, pkg), pkg).toEqual([]);
     }
   });
+
+  it("takes keys typed while it starts, and draws its first frame on a clean screen", async () => {
+    home = mkdtempSync(join(tmpdir(), "parley-startup-"));
+    pane = startPane({ home, command: `node ${CLI}; echo first done; node ${CLI}` });
+    const listed = (s: string) => s.includes("#team") && s.includes("online");
+    await pane.waitFor(listed, "the first run's list", 30_000);
+    pane.send("q");
+    await pane.waitFor((s) => s.includes("first done"), "the first run to end");
+    // Typed at once: the second run is still starting, so the keys wait in the terminal.
+    pane.send("j");
+    const screen = await pane.waitFor(listed, "the second run's list", 30_000);
+    const lines = screen.split("\n");
+    // Nothing echoed onto the screen the first frame went to: the header is the top line.
+    expect(lines[0]).toMatch(/^ parley · alice/);
+    // j moved the selection from the first row (bob) to the second.
+    const selected = await pane.waitFor((s) => /▸📌 #design/u.test(s), "j taken", 5_000);
+    expect(selected).not.toMatch(/▸📌 bob/u);
+  });
 });
