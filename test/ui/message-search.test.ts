@@ -1,7 +1,7 @@
 // Search in the open conversation and where unread messages start (pure).
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
-import type { Item } from "../../src/ui/messageLines.ts";
+import { type Item, type Line, layoutItem } from "../../src/ui/messageLines.ts";
 import { highlight, newerMatch, olderMatch } from "../../src/ui/messageSearch.ts";
 import { firstUnreadKey } from "../../src/ui/unread.ts";
 
@@ -38,6 +38,47 @@ describe("search in a conversation", () => {
       { text: " ", tone: "plain" },
       { text: "ab", tone: "plain", inverse: true },
     ]);
+  });
+});
+
+describe("the match marked in a message's lines", () => {
+  const marked = (lines: Line[]) =>
+    lines.map((line) =>
+      line
+        .filter((s) => s.inverse)
+        .map((s) => s.text)
+        .join(""),
+    );
+
+  it("marks a match the wrap cut at a space, without the next line's indent", () => {
+    const lines: Line[] = [
+      [{ text: "  " }, { text: "ship it on" }],
+      [{ text: "  " }, { text: "Friday please" }],
+    ];
+    expect(marked(highlight(lines, "on friday"))).toEqual(["on", "Friday"]);
+  });
+
+  it("marks a word cut at the edge, and a match across a link's segments", () => {
+    const cut: Line[] = [[{ text: "  abcdef" }], [{ text: "  ghij" }]];
+    expect(marked(highlight(cut, "efgh"))).toEqual(["ef", "gh"]);
+    const link: Line[] = [
+      [{ text: "  see " }, { text: "example.com", link: { url: "https://example.com", id: "l" } }],
+    ];
+    const [line] = highlight(link, "see ex");
+    expect(line!.filter((s) => s.inverse).map((s) => s.text)).toEqual(["see ", "ex"]);
+    // The link's piece keeps its link.
+    expect(line!.find((s) => s.text === "ex")?.link?.url).toBe("https://example.com");
+  });
+
+  it("marks a match that wraps in a real layout", () => {
+    const text = "the quick brown fox jumps over the lazy dog";
+    const message = item("m", text);
+    if (message.kind === "message") {
+      Object.assign(message.message, { attachments: [], reactions: [] });
+    }
+    const lines = layoutItem(message, undefined, { width: 14, me: "alice", now: 100 });
+    const shown = marked(highlight(lines, "fox jumps over")).join("|");
+    expect(shown.replace(/\|/g, " ").replace(/\s+/g, " ").trim()).toBe("fox jumps over");
   });
 });
 
