@@ -205,7 +205,10 @@ describe("A on a message", () => {
     const baseUrl = await answerLostOnce(server.url);
     harness = await startHarness({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
     await openFirst(harness, "bob");
-    await harness.press(KEYS.escape, "A");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("r react"), "the messages pane");
+    await harness.press("A");
+    await harness.waitFor((s) => s.includes("attach to this message:"), "the prompt");
     await harness.type("https://x.test/once.txt");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("Attached once.txt."), "the attachment added", 20_000);
