@@ -58,6 +58,11 @@ const loadOfetch = () => {
   return ofetchModule;
 };
 
+/** Loads ofetch (and Node's fetch) ahead of the first request, when that is known to come. */
+export function prepareHttp(): void {
+  void loadOfetch();
+}
+
 export function createHttp(options: HttpOptions): Http {
   const { baseUrl } = options;
   let created: Promise<$Fetch> | undefined;

@@ -3,9 +3,14 @@
 // src/client/run.ts mounts the UI. Ordered for a quick first frame: the terminal's answer
 // travels and the server's thread starts while the UI's modules (the bulk of start-up)
 // load, imported only then.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parleyPaths, type ResolvedClientConfig, resolveClientConfig } from "../config.ts";
+import {
+  type Paths,
+  parleyPaths,
+  type ResolvedClientConfig,
+  resolveClientConfig,
+} from "../config.ts";
 import { queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 
@@ -25,6 +30,15 @@ export type Target = {
   /** What the kept files are keyed by: the address, or the embedded server's database. */
   identity: string;
 };
+
+/** Whether an earlier run kept a query cache here (for anyone: this only guides a guess). */
+function keptAnything(paths: Paths): boolean {
+  try {
+    return readdirSync(paths.cache).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
+}
 
 function cookedMode(stdin: NodeJS.ReadStream): void {
   try {
@@ -83,6 +97,9 @@ export async function runClient(args: ClientArgs): Promise<number> {
         args.serverScript,
       );
       interactive = import("./run.ts");
+      // A first run (nothing kept) waits for the server's answers before its first frame:
+      // HTTP's modules load while the server's thread is still starting.
+      if (!keptAnything(paths)) void interactive.then((ui) => ui.prepareHttp());
       embedded = await starting;
       const user = embedded.demoUsers[0]!;
       target = {

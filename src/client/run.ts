@@ -14,6 +14,7 @@ import {
   rememberedUsername,
   rememberUsername,
 } from "../config.ts";
+
 import { waitingCount } from "../ui/queries/changes.ts";
 import { prefetchStartScreen } from "../ui/queries/start.ts";
 import { terminalOut } from "../ui/terminal.ts";
@@ -26,6 +27,9 @@ import { mountClient } from "./mount.tsx";
 import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
 import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
+
+// For main.ts, which has this module only once start-up is under way.
+export { prepareHttp } from "../api/http.ts";
 
 /** The longest the first frame waits for the server's first answers. */
 const START_DATA_WAIT_MS = 100;
