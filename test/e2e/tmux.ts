@@ -141,7 +141,8 @@ export function startPane(options: {
       } catch {
         // already gone
       }
-      if (!options.home) rmSync(home, { recursive: true, force: true });
+      // The client may still be writing its kept files on its way out (its SIGHUP).
+      if (!options.home) rmSync(home, { recursive: true, force: true, maxRetries: 20 });
     },
   };
   return pane;
