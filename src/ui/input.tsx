@@ -70,14 +70,34 @@ export function KeypressProvider({
     }
     return false;
   };
-  // Keys split from one read wait for a render each (setImmediate comes after Ink's
-  // synchronous render and layout effects), so a dialog opened by one sees the next.
+  // Keys split from one read wait for a render each (setImmediate usually comes after
+  // Ink's render and layout effects), so a dialog opened by one sees the next. Usually:
+  // a change can take more than one render to reach the handlers. So after an Esc that
+  // was taken (it moves the focus or closes something) the next key waits until the
+  // handlers have changed, and a queued key nobody takes is offered again: each a few
+  // times over the next 100 ms, after which the key goes as it is (Esc then r, and Esc
+  // then ↑, lost their second key now and then).
   const queue = useRef<[string, Key][]>([]);
+  const offered = useRef(0);
   const drain = () => {
-    const next = queue.current.shift();
+    const next = queue.current[0];
     if (!next) return;
-    dispatch(...next);
-    if (queue.current.length > 0) setImmediate(drain);
+    const before = entries.current;
+    const taken = dispatch(...next);
+    if (!taken && offered.current < RETRIES) {
+      offered.current++;
+      setTimeout(drain, RETRY_MS);
+      return;
+    }
+    queue.current.shift();
+    offered.current = 0;
+    if (queue.current.length === 0) return;
+    if (taken && next[1].escape) afterChange(before, 0);
+    else setImmediate(drain);
+  };
+  const afterChange = (before: Entry[], waited: number) => {
+    if (entries.current !== before || waited >= RETRIES) drain();
+    else setTimeout(() => afterChange(before, waited + 1), RETRY_MS);
   };
   useInput((input, key) => {
     if (isTerminalReply(input)) return;
@@ -121,6 +141,19 @@ export function KeypressProvider({
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 const ALT_BINDINGS = new Set(["b", "f", "d"]);
+const ALT_UNBOUND_KEYS = [
+  "upArrow",
+  "downArrow",
+  "pageUp",
+  "pageDown",
+  "home",
+  "end",
+  "tab",
+  "escape",
+] as const;
+/** How often, and how far apart, a queued key waits for the handlers to catch up. */
+const RETRIES = 10;
+const RETRY_MS = 10;
 
 function plainKey(key: Key, overrides: Partial<Key> = {}): Key {
   const off = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
@@ -141,6 +174,15 @@ export function splitTypeahead(input: string, key: Key): [string, Key][] {
     return [
       ["", plainKey(key, { escape: true })],
       [input, plainKey(key)],
+    ];
+  }
+  // Likewise Esc and then ↑, ↓, Page Up/Down, Home, End, Tab or Esc: Ink reads them as
+  // Alt and the key (Esc then ↑ arriving within Ink's 20 ms, over SSH or on a busy
+  // machine), and parley binds Alt to none of them (only ← and →, the word moves).
+  if (key.meta && !key.ctrl && ALT_UNBOUND_KEYS.some((name) => key[name])) {
+    return [
+      ["", plainKey(key, { escape: true })],
+      [input, { ...key, meta: false }],
     ];
   }
   const modified = key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace;

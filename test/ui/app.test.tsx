@@ -613,6 +613,18 @@ describe("the client against the embedded server", () => {
     );
   });
 
+  it("takes Esc and ↑ in one read as Esc, then ↑ (what Ink reads as Alt+↑)", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press("\x1b\x1b[A");
+    const marked = (s: string) => s.split("\n").filter((l) => /[│║]▌/.test(l));
+    const screen = await harness.waitFor(
+      (s) => marked(s).some((l) => l.includes("Ship it Friday?")),
+      "the messages pane, one message up from the newest",
+    );
+    expect(marked(screen).join("\n")).not.toContain("QA signs off");
+  });
+
   it("takes Esc and a letter in one read as Esc, then the letter, also when Esc closes a dialog", async () => {
     harness = await startHarness();
     await harness.waitFor((s) => s.includes("#team"), "the list");
