@@ -206,7 +206,7 @@ describe("A on a message", () => {
     harness = await startHarness({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
     await openFirst(harness, "bob");
     await harness.press(KEYS.escape);
-    await harness.waitFor((s) => s.includes("r react"), "the messages pane");
+    await harness.waitFor((s) => /[│║]▌/.test(s), "a message selected in the messages pane");
     await harness.press("A");
     await harness.waitFor((s) => s.includes("attach to this message:"), "the prompt");
     await harness.type("https://x.test/once.txt");

@@ -77,6 +77,8 @@ describe("the outbox", () => {
     const server = await restartableServer();
     harness = await startHarness({ server: server.first, pollPace });
     await openFirst(harness, "bob");
+    // The history in, before the server goes: A is for a message above the send.
+    await harness.waitFor((s) => s.includes("QA signs off tomorrow"), "bob's messages");
     await server.stop();
 
     await harness.type("/attach https://x.test/away.png");
@@ -88,7 +90,10 @@ describe("the outbox", () => {
       "the send waiting, with its attachment",
     );
     // A on the message above the send: shown on it at once.
-    await harness.press(KEYS.escape, KEYS.up, "A");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => /[│║]▌/.test(s), "a message selected in the messages pane");
+    await harness.press(KEYS.up, "A");
+    await harness.waitFor((s) => s.includes("attach to this message:"), "the prompt");
     await harness.type("https://x.test/later.pdf");
     await harness.press(KEYS.enter);
     await harness.waitFor(
