@@ -56,6 +56,11 @@ export function mountClient(
   stdout.on("resize", repaint);
   let suspendTerminal: SuspendTerminal | undefined;
   const input = options.mouse ? withMouseInput(options.stdin) : undefined;
+  // Ink draws its first frame from where the cursor is, and the alternate screen keeps
+  // the column: a key typed before parley read the terminal, echoed by it, left the
+  // cursor one column in, and every row of the frame wrapped (the header scrolled off).
+  // A frame that starts at column 0 fills the screen whatever the row.
+  stdout.write("\r");
   const instance = render(
     <TerminalControl
       onReady={(suspend) => {

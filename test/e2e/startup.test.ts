@@ -60,12 +60,14 @@ describe.skipIf(!hasTmux())("start-up", () => {
 
   it("takes keys typed while it starts, and draws its first frame on a clean screen", async () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
-    pane = startPane({ home, command: `node ${CLI}; echo first done; node ${CLI}` });
+    // The pause before the second run: a key typed then is echoed by the terminal, which
+    // leaves the cursor a column in.
+    pane = startPane({ home, command: `node ${CLI}; echo first done; sleep 0.5; node ${CLI}` });
     const listed = (s: string) => s.includes("#team") && s.includes("online");
     await pane.waitFor(listed, "the first run's list", 30_000);
     pane.send("q");
     await pane.waitFor((s) => s.includes("first done"), "the first run to end");
-    // Typed at once: the second run is still starting, so the keys wait in the terminal.
+    // Typed at once: the second run has not started, so the key waits in the terminal.
     pane.send("j");
     await pane.waitFor(listed, "the second run's list", 30_000);
     // j moved the selection from the first row (bob) to the second, and nothing was
