@@ -84,8 +84,6 @@ export function helpFor(command: Command = "client"): string {
   ].join("\n");
 }
 
-export const USAGE = helpFor();
-
 export const SERVE_OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "4317" },

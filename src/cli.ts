@@ -164,8 +164,7 @@ async function main(argv: string[]): Promise<void> {
   return client(argv);
 }
 
-main(process.argv.slice(2)).catch(async (error: unknown) => {
-  const { ConfigError } = await import("./config.ts");
+main(process.argv.slice(2)).catch((error: unknown) => {
   if (
     error instanceof UsageError ||
     (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
@@ -173,7 +172,8 @@ main(process.argv.slice(2)).catch(async (error: unknown) => {
     process.stderr.write(`parley: ${(error as Error).message}\nTry "parley --help".\n`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || (error as { expected?: boolean }).expected === true) {
+  // A ConfigError, or another failure marked expected (also from the server's thread).
+  if ((error as { expected?: boolean }).expected === true) {
     process.stderr.write(`parley: ${(error as Error).message}\n`);
     process.exit(1);
   }

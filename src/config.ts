@@ -1,11 +1,13 @@
 // Where parley keeps things and how it finds its server and token.
 // Precedence, highest first: command-line flag, environment variable, config file.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import envPaths from "env-paths";
 import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
+import { writePrivateFile } from "./client/files.ts";
 import type { NotifyLevel } from "./ui/mentions.ts";
+import type { ThemeSetting } from "./ui/theme.ts";
 
 export type Paths = {
   config: string;
@@ -38,6 +40,8 @@ export function parleyPaths(env: NodeJS.ProcessEnv = process.env): Paths {
   };
 }
 
+const NotifyLevelSetting = z.enum(["all", "mentions", "none"] satisfies NotifyLevel[]);
+
 export const ConfigFile = z
   .object({
     baseUrl: z.string().url().optional(),
@@ -45,15 +49,18 @@ export const ConfigFile = z
     username: z.string().min(1).optional(),
     bell: z.boolean().optional(),
     notifications: z.boolean().optional(),
-    theme: z.enum(["auto", "dark", "light", "high-contrast"]).optional(),
-    notify: z.enum(["all", "mentions", "none"]).optional(),
-    notifyConversations: z.record(z.string(), z.enum(["all", "mentions", "none"])).optional(),
+    theme: z.enum(["auto", "dark", "light", "high-contrast"] satisfies ThemeSetting[]).optional(),
+    notify: NotifyLevelSetting.optional(),
+    notifyConversations: z.record(z.string(), NotifyLevelSetting).optional(),
     mouse: z.boolean().optional(),
   })
   .loose();
 export type ConfigFile = z.output<typeof ConfigFile>;
 
-export class ConfigError extends Error {}
+/** A failure the person can act on: the command line prints its message as one line. */
+export class ConfigError extends Error {
+  readonly expected = true;
+}
 
 /**
  * The config file, or {} if there is none. A key parley does not know is not an error (a
@@ -125,7 +132,7 @@ export type ResolvedClientConfig = {
   username?: string;
   bell: boolean;
   notifications: boolean;
-  theme: "auto" | "dark" | "light" | "high-contrast";
+  theme: ThemeSetting;
   /** What rings and notifies: every message, only those that mention you, or none. */
   notify: NotifyLevel;
   /** Per conversation id, over `notify`. */
@@ -193,8 +200,7 @@ export function rememberUsername(paths: Paths, key: string, username: string): v
   const state = readState(paths);
   state.identities = { ...state.identities, [key]: username };
   try {
-    mkdirSync(dirname(stateFile(paths)), { recursive: true, mode: 0o700 });
-    writeFileSync(stateFile(paths), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    writePrivateFile(stateFile(paths), `${JSON.stringify(state, null, 2)}\n`);
   } catch {
     // Remembering is a convenience; a read-only home must not stop the client.
   }

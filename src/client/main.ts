@@ -3,7 +3,7 @@
 // src/client/run.ts mounts the UI. Ordered for a quick first frame: the terminal's answer
 // travels and the server's thread starts while the UI's modules (the bulk of start-up)
 // load, imported only then.
-import { mkdirSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Paths,
@@ -90,7 +90,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
-      mkdirSync(paths.data, { recursive: true, mode: 0o700 });
       const db = join(paths.data, "parley.db");
       const starting = startEmbeddedServer(
         { db, demo: true, demoReplies: true },

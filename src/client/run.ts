@@ -4,7 +4,7 @@
 // named in one line on exit); and for a while on Ctrl+Z or SIGTSTP, until `fg`
 // (src/client/job-control.ts). Loaded by src/client/main.ts once start-up is under way.
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -21,6 +21,7 @@ import { terminalOut } from "../ui/terminal.ts";
 import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";
+import { writePrivateFile } from "./files.ts";
 import { createJobControl } from "./job-control.ts";
 import type { Target } from "./main.ts";
 import { mountClient } from "./mount.tsx";
@@ -39,7 +40,7 @@ export type InteractiveOptions = {
   paths: Paths;
   config: ResolvedClientConfig;
   target: Target;
-  /** The embedded demo server, when parley started one. */
+  /** The embedded demo server, when parley started one (main.ts closes it on every way out). */
   embedded?: EmbeddedServer;
   /** The terminal's answer to the background question, asked at start. */
   background: Promise<Background | undefined>;
@@ -52,9 +53,8 @@ function identityKey(baseUrl: string, token: string): string {
 function writeCrashLog(paths: Paths, error: unknown): string {
   const file = join(paths.state, `crash-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
   try {
-    mkdirSync(paths.state, { recursive: true, mode: 0o700 });
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    writeFileSync(file, `${new Date().toISOString()}\n${detail}\n`, { mode: 0o600 });
+    writePrivateFile(file, `${new Date().toISOString()}\n${detail}\n`);
   } catch {
     return "(the crash log could not be written)";
   }
@@ -169,7 +169,6 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);
   process.off("unhandledRejection", finish);
-  await embedded?.close().catch(() => {});
   const waiting = waitingCount(session.outbox.changes.get());
   if (waiting > 0) {
     process.stdout.write(

@@ -1,6 +1,6 @@
 // `parley ssh`: the embedded API server and the SSH server together, the banner saying
 // where to connect, and a clean stop on SIGINT, SIGTERM and SIGHUP.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
@@ -79,7 +79,6 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     };
   }
 
-  mkdirSync(paths.data, { recursive: true, mode: 0o700 });
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.

@@ -10,7 +10,6 @@ import { createContext, useContext } from "react";
 export type ThemeName = "dark" | "light" | "high-contrast";
 /** What the config file's `theme` may say; `auto` asks the terminal (OSC 11). */
 export type ThemeSetting = ThemeName | "auto";
-export const THEME_SETTINGS = ["auto", "dark", "light", "high-contrast"] as const;
 
 export type Theme = {
   name: ThemeName | "monochrome";
@@ -97,9 +96,6 @@ export const monochromeTheme: Theme = {
   color: false,
   faint: true,
 };
-
-/** Kept for code that wants "the colour theme": the dark one. */
-export const colorTheme = darkTheme;
 
 export const THEMES: Record<ThemeName, Theme> = {
   dark: darkTheme,
