@@ -94,13 +94,19 @@ function attachmentLines(message: Message, key: string, firstId: number, width: 
 
 /**
  * The text wrapped below its header, indented. Its links stay links on every line they
- * reach: each piece carries the same address and id, so the terminal joins them.
+ * reach: each piece carries the same address and id, so the terminal joins them. Also how
+ * many links the text holds (attachments' link ids come after them).
  */
-function bodyLines(text: string, width: number, tone: Tone = "plain", key?: string): Line[] {
+function bodyLines(
+  text: string,
+  width: number,
+  tone: Tone = "plain",
+  key?: string,
+): { lines: Line[]; links: number } {
   const shown = sanitize(text, { keepNewlines: true });
   const room = Math.max(1, width - INDENT.length);
   const links = key === undefined ? [] : findLinks(shown);
-  return wrapSpans(shown, room).map(({ start, end, tooWide }) => {
+  const lines = wrapSpans(shown, room).map(({ start, end, tooWide }) => {
     if (tooWide) return [{ text: INDENT + truncate(shown.slice(start, end), room), tone }];
     const line: Line = [{ text: INDENT }];
     let at = start;
@@ -115,11 +121,7 @@ function bodyLines(text: string, width: number, tone: Tone = "plain", key?: stri
     if (end > at || line.length === 1) line.push({ text: shown.slice(at, end), tone });
     return line;
   });
-}
-
-/** How many links the text of a message holds (attachments' link ids come after them). */
-function textLinkCount(text: string): number {
-  return findLinks(sanitize(text, { keepNewlines: true })).length;
+  return { lines, links: links.length };
 }
 
 /** A line across the pane with a label in the middle: `──── Today ────`. */
@@ -162,14 +164,14 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       state,
     ]);
     lines.push(
-      ...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key),
+      ...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key).lines,
     );
     for (const a of entry.attachments) {
       lines.push([{ text: `${INDENT}📎 ${sanitize(a.filename || a.file_url)}`, tone: "dim" }]);
     }
     // Why, under the text, wrapped whole: a reason cut off at the border helps nobody.
     if (entry.status !== "pending" && entry.error) {
-      lines.push(...bodyLines(`✗ ${entry.error}`, width, "error"));
+      lines.push(...bodyLines(`✗ ${entry.error}`, width, "error").lines);
     }
     return truncateLines(lines, width);
   }
@@ -190,8 +192,9 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
-  lines.push(...bodyLines(message.message, width, mentioned ? "mention" : "plain", item.key));
-  lines.push(...attachmentLines(message, item.key, textLinkCount(message.message), width));
+  const body = bodyLines(message.message, width, mentioned ? "mention" : "plain", item.key);
+  lines.push(...body.lines);
+  lines.push(...attachmentLines(message, item.key, body.links, width));
   const reactions = reactionsLine(message, me);
   if (reactions) lines.push(reactions);
   return truncateLines(lines, width);

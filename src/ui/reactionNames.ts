@@ -2,10 +2,8 @@
 // completion of a typed name: from the names already used in the conversation, the quick
 // row, and every short code node-emoji knows.
 import { search } from "node-emoji";
-import type { Message } from "../api/schema.ts";
+import { type Message, REACTION_NAME } from "../api/schema.ts";
 import { COMMON_REACTIONS } from "./emoji.ts";
-
-export const REACTION_NAME = /^[a-z0-9_+-]{1,32}$/;
 
 export function isReactionName(name: string): boolean {
   return REACTION_NAME.test(name);

@@ -85,6 +85,30 @@ export type ConversationList = {
   loadMore: () => void;
 };
 
+/**
+ * The conversations of several lists in order, each once, with the queued changes laid
+ * over them, and only those `keep` wants (after the changes: a queued mute moves a row).
+ */
+function mergeLists(
+  lists: readonly (ConversationPages | undefined)[],
+  changes: Parameters<typeof changedConversation>[1],
+  keep: (c: Conversation) => boolean = () => true,
+): Conversation[] {
+  const seen = new Set<string>();
+  const out: Conversation[] = [];
+  for (const data of lists) {
+    for (const page of data?.pages ?? []) {
+      for (const listed of page.data) {
+        const c = changedConversation(listed, changes);
+        if (!c || seen.has(c.id) || !keep(c)) continue;
+        seen.add(c.id);
+        out.push(c);
+      }
+    }
+  }
+  return out;
+}
+
 export function useConversationList(filter: Filter): ConversationList {
   const isAll = filter === "all";
   const first = useConversationPages(isAll ? PINNED_FIRST : FILTER_PARAMS[filter], true);
@@ -93,22 +117,10 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
-  const conversations = useMemo(() => {
-    const seen = new Set<string>();
-    const out: Conversation[] = [];
-    const sources = isAll ? [first.data, rest.data] : [first.data];
-    for (const data of sources) {
-      for (const page of data?.pages ?? []) {
-        for (const listed of page.data) {
-          const c = changedConversation(listed, changes);
-          if (!c || seen.has(c.id) || !inFilter[filter](c)) continue;
-          seen.add(c.id);
-          out.push(c);
-        }
-      }
-    }
-    return out;
-  }, [isAll, filter, first.data, rest.data, changes]);
+  const conversations = useMemo(
+    () => mergeLists(isAll ? [first.data, rest.data] : [first.data], changes, inFilter[filter]),
+    [isAll, filter, first.data, rest.data, changes],
+  );
   return {
     conversations,
     isLoading: first.isLoading || (isAll && rest.isLoading),
@@ -133,21 +145,10 @@ export function useEveryConversation(enabled: boolean): ConversationList {
   useLoadAll(rest, enabled);
   useLoadAll(archived, enabled);
   const changes = useQueuedChanges();
-  const conversations = useMemo(() => {
-    const seen = new Set<string>();
-    const out: Conversation[] = [];
-    for (const data of [pinned.data, rest.data, archived.data]) {
-      for (const page of data?.pages ?? []) {
-        for (const listed of page.data) {
-          const c = changedConversation(listed, changes);
-          if (!c || seen.has(c.id)) continue;
-          seen.add(c.id);
-          out.push(c);
-        }
-      }
-    }
-    return out;
-  }, [pinned.data, rest.data, archived.data, changes]);
+  const conversations = useMemo(
+    () => mergeLists([pinned.data, rest.data, archived.data], changes),
+    [pinned.data, rest.data, archived.data, changes],
+  );
   const all = [pinned, rest, archived];
   return {
     conversations,
