@@ -788,13 +788,15 @@ export type ScopeBinding<S extends Scope> = IdIn<Entry, S>;
 type IdIn<E, S> = E extends { scope: S; id: infer Id } ? Id : never;
 
 /** The modifiers a matcher asks for, with an input's unnamed Ctrl and Alt as not held. */
-export function modifiersOf(m: Matcher): Modifiers {
+function modifiersOf(m: Matcher): Modifiers {
   if (m.input === undefined) return m;
   return { ...m, ctrl: m.ctrl ?? false, meta: m.meta ?? false };
 }
 
-function matches(matcher: Matcher, input: string, key: Key): boolean {
-  const m = { ...matcher, ...modifiersOf(matcher) };
+/** `m` as `matches` reads it: with modifiersOf's defaults filled in (once, at load). */
+export const normalised = (m: Matcher): Matcher => ({ ...m, ...modifiersOf(m) });
+
+function matches(m: Matcher, input: string, key: Key): boolean {
   if (m.input !== undefined && input !== m.input) return false;
   if (m.key !== undefined && !key[m.key]) return false;
   if (m.ctrl !== undefined && key.ctrl !== m.ctrl) return false;
@@ -803,9 +805,10 @@ function matches(matcher: Matcher, input: string, key: Key): boolean {
   return true;
 }
 
-const byScope = new Map<Scope, Binding[]>();
-for (const binding of BINDINGS as readonly Binding[]) {
-  byScope.set(binding.scope, [...(byScope.get(binding.scope) ?? []), binding]);
+const byScope = new Map<Scope, { id: string; keys: readonly Matcher[] | "other" }[]>();
+for (const { scope, id, keys } of BINDINGS as readonly Binding[]) {
+  const entry = { id, keys: keys === "other" ? keys : keys.map(normalised) };
+  byScope.set(scope, [...(byScope.get(scope) ?? []), entry]);
 }
 
 /**
@@ -817,7 +820,7 @@ export function matchBinding<S extends Scope>(
   input: string,
   key: Key,
 ): ScopeBinding<S> | undefined {
-  let found: Binding | undefined;
+  let found: { id: string } | undefined;
   for (const binding of byScope.get(scope) ?? []) {
     if (binding.keys === "other") found ??= binding;
     else if (binding.keys.some((m) => matches(m, input, key))) {

@@ -9,7 +9,7 @@ import {
   HINTS,
   type Matcher,
   matchBinding,
-  modifiersOf,
+  normalised,
   type Scope,
   SECTION,
 } from "../../src/ui/bindings.ts";
@@ -80,8 +80,8 @@ describe("matchBinding", () => {
 
 /** Whether some key press could match both (each field that both name agrees). */
 function overlap(first: Matcher, second: Matcher): boolean {
-  const a = { ...first, ...modifiersOf(first) } as Matcher;
-  const b = { ...second, ...modifiersOf(second) } as Matcher;
+  const a = normalised(first);
+  const b = normalised(second);
   const fields = ["input", "key", "ctrl", "meta", "shift"] as const;
   if (a.input !== undefined && b.key !== undefined && a.input !== "") {
     // A key flag arrives with an input of its own ("\r", "\t", or ""), never a printable one.
