@@ -10,7 +10,14 @@ import { startServer } from "../../src/server/index.ts";
 import { keys } from "../../src/ui/queries/queryKeys.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  newestMessage,
+  openFirst,
+  selectRow,
+  sidebarNames,
+} from "./helpers.ts";
 
 let harness: Harness | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -47,12 +54,9 @@ describe("the client against the embedded server", () => {
       "the sent message",
     );
     await harness.waitFor((s) => !s.includes("sending…"), "the send to finish");
-    const page = await bob.messages.list({
-      conversation_id: (await conversationWith(bob, "alice")).id,
-      limit: 1,
-    });
-    expect(page.data[0]?.message).toBe("hello from the test");
-    expect(page.data[0]?.contact.username).toBe("alice");
+    const received = await newestMessage(bob, "alice");
+    expect(received?.message).toBe("hello from the test");
+    expect(received?.contact.username).toBe("alice");
     const alice = apiFor(harness.server);
     const opened = await conversationWith(alice, "bob");
     expect(opened.last_opened_at).not.toBeNull();
@@ -73,8 +77,7 @@ describe("the client against the embedded server", () => {
   it("reacts with the picker and removes the reaction with the same pick", async () => {
     harness = await startHarness();
     const alice = apiFor(harness.server);
-    const bobChat = await conversationWith(alice, "bob");
-    const [newest] = (await alice.messages.list({ conversation_id: bobChat.id, limit: 1 })).data;
+    const newest = await newestMessage(alice, "bob");
     await openFirst(harness, "bob");
     await harness.press(KEYS.escape); // to the messages; the newest is selected
     await harness.press("r");
@@ -112,8 +115,7 @@ describe("the client against the embedded server", () => {
       (s) => s.includes("second version") && s.includes("edited") && !s.includes("saving…"),
       "the edit, saved",
     );
-    const chat = await conversationWith(alice, "bob");
-    const [edited] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    const edited = await newestMessage(alice, "bob");
     expect(edited?.message).toBe("second version");
     expect(edited?.updated_at).not.toBeNull();
 
@@ -587,8 +589,7 @@ describe("the client against the embedded server", () => {
       (s) => !s.includes("sending…") && s.includes("third"),
       "the message sent",
     );
-    const chat = await conversationWith(alice, "bob");
-    const [sent] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    const sent = await newestMessage(alice, "bob");
     expect(sent?.message).toBe("first line\nsecond line\nthird");
   });
 
@@ -656,8 +657,7 @@ describe("the client against the embedded server", () => {
       (s) => s.includes("typed ahead over a slow link") && !s.includes("sending…"),
       "the message sent",
     );
-    const chat = await conversationWith(alice, "bob");
-    const [sent] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    const sent = await newestMessage(alice, "bob");
     expect(sent?.message).toBe("typed ahead over a slow link");
   });
 });

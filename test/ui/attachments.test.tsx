@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { startServer } from "../../src/server/index.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, newestMessage, openFirst } from "./helpers.ts";
 
 let harness: Harness | undefined;
 const cleanups: (() => unknown)[] = [];
@@ -46,13 +46,7 @@ async function answerLostOnce(target: string): Promise<string> {
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
-async function newest(api: Api, name: string) {
-  const page = await api.messages.list({
-    conversation_id: (await conversationWith(api, name)).id,
-    limit: 1,
-  });
-  return page.data[0]!;
-}
+const newest = async (api: Api, name: string) => (await newestMessage(api, name))!;
 
 /** Types a line into the composer and presses Enter. */
 async function enter(h: Harness, line: string) {

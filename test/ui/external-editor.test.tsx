@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, newestMessage, openFirst } from "./helpers.ts";
 
 let harness: Harness | undefined;
 const dirs: string[] = [];
@@ -31,9 +31,7 @@ const APPEND = 'printf "\\nwritten in the editor\\n" >> "$1"';
 const CTRL_G = "\x07";
 
 async function latest(h: Harness, name: string): Promise<string | undefined> {
-  const api = apiFor(h.server);
-  const chat = await conversationWith(api, name);
-  return (await api.messages.list({ conversation_id: chat.id, limit: 1 })).data[0]?.message;
+  return (await newestMessage(apiFor(h.server), name))?.message;
 }
 
 describe("the draft in $EDITOR", () => {

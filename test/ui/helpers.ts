@@ -1,7 +1,7 @@
 // Helpers for tests of the whole client: the server's side over its API, and the screen
 // read as a person reads it (rows of the sidebar by name, the cursor, the composer).
 import { type Api, createApi } from "../../src/api/client.ts";
-import type { Conversation } from "../../src/api/schema.ts";
+import type { Conversation, Message } from "../../src/api/schema.ts";
 import type { RunningServer } from "../../src/server/index.ts";
 import { type Harness, KEYS } from "./harness.tsx";
 
@@ -17,6 +17,12 @@ export async function conversationWith(api: Api, name: string): Promise<Conversa
     if (found) return found;
   }
   throw new Error(`no conversation with ${name}`);
+}
+
+/** The newest message of the conversation with `name`, as `api`'s user sees it. */
+export async function newestMessage(api: Api, name: string): Promise<Message | undefined> {
+  const { id } = await conversationWith(api, name);
+  return (await api.messages.list({ conversation_id: id, limit: 1 })).data[0];
 }
 
 /** Rows of the sidebar, top to bottom, as the names they show. */

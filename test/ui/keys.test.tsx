@@ -3,7 +3,7 @@
 // in the status bar fades after a while or at the next key.
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst, sidebarNames } from "./helpers.ts";
+import { apiFor, newestMessage, openFirst, sidebarNames } from "./helpers.ts";
 
 let harness: Harness | undefined;
 
@@ -93,9 +93,7 @@ describe("a new line in the composer", () => {
     ]);
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("Message bob"), "the composer empty again");
-    const alice = apiFor(harness.server);
-    const bob = await conversationWith(alice, "bob");
-    const [sent] = (await alice.messages.list({ conversation_id: bob.id, limit: 1 })).data;
+    const sent = await newestMessage(apiFor(harness.server), "bob");
     expect(sent?.message).toBe("one\ntwo\nthree\nfour");
   });
 });

@@ -2,7 +2,7 @@
 // an unknown but valid name, and the who-reacted list, read from the screen and the server.
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, newestMessage, openFirst } from "./helpers.ts";
 
 let harness: Harness | undefined;
 
@@ -16,8 +16,7 @@ describe("reactions by name", () => {
     harness = await startHarness();
     const alice = apiFor(harness.server);
     const bob = apiFor(harness.server, 1);
-    const chat = await conversationWith(alice, "bob");
-    const [newest] = (await alice.messages.list({ conversation_id: chat.id, limit: 1 })).data;
+    const newest = await newestMessage(alice, "bob");
     // Bob has used a name node-emoji does not know: it completes here too.
     await bob.messages.update(newest!.id, { reactions: { partyparrot: ["bob"] } });
     await openFirst(harness, "bob");
