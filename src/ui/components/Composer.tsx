@@ -7,10 +7,9 @@ import { useRef } from "react";
 import { matchBinding } from "../bindings.ts";
 import { attachmentLabel, type DraftAttachment } from "../composerCommands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "../editor.ts";
-import { type Drafts, useDraft, useDraftAttachments } from "../hooks/useDrafts.ts";
+import { type Drafts, useDraft, useShownAttachments } from "../hooks/useDrafts.ts";
 import { useExternalEditor } from "../hooks/useExternalEditor.ts";
 import { PRIORITY, useKeypress, useMouse } from "../input.tsx";
-import { useStore } from "../store.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { useTheme } from "../theme.ts";
@@ -75,10 +74,7 @@ export function Composer(props: Props) {
   const theme = useTheme();
   const { drafts, conversationId, focused } = props;
   const draft = useDraft(drafts, conversationId);
-  // An edit borrows the composer: the draft's attachments wait aside with its text.
-  const editing = useStore(drafts.editing) !== null;
-  const attached = useDraftAttachments(drafts, conversationId);
-  const attachments = editing ? [] : attached;
+  const attachments = useShownAttachments(drafts, conversationId);
   const edit = (change: (current: EditorState) => EditorState) =>
     drafts.update(conversationId, change);
   const inner = Math.max(1, props.width - 4);

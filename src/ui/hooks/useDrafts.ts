@@ -11,7 +11,7 @@ import type { Message } from "../../api/schema.ts";
 import type { DraftAttachment } from "../composerCommands.ts";
 import { type EditorState, fromText } from "../editor.ts";
 import { useSession } from "../session.tsx";
-import { createStore } from "../store.ts";
+import { createStore, useStore } from "../store.ts";
 
 const EMPTY_DRAFT = fromText("");
 const NO_ATTACHMENTS: readonly DraftAttachment[] = [];
@@ -107,6 +107,21 @@ export function useDraftAttachments(
   return useSyncExternalStore(drafts.attachments.subscribe, read, read);
 }
 
+const NONE: readonly DraftAttachment[] = [];
+
+/**
+ * The draft's attachments as the composer shows them: none while an edit borrows the
+ * composer (they wait aside with the draft's text).
+ */
+export function useShownAttachments(
+  drafts: Drafts,
+  id: string | undefined,
+): readonly DraftAttachment[] {
+  const editing = useStore(drafts.editing) !== null;
+  const attached = useDraftAttachments(drafts, id);
+  return editing ? NONE : attached;
+}
+
 /** Rows the composer takes for the open conversation's draft and its attachments. */
 export function useComposerRows(
   drafts: Drafts,
@@ -114,11 +129,6 @@ export function useComposerRows(
   width: number,
   height: (draft: EditorState, width: number, attachments: number) => number,
 ): number {
-  const editing = useSyncExternalStore(
-    drafts.editing.subscribe,
-    drafts.editing.get,
-    drafts.editing.get,
-  );
-  const attached = useDraftAttachments(drafts, id).length;
-  return useDraftValue(drafts, id, (draft) => height(draft, width, editing ? 0 : attached));
+  const attached = useShownAttachments(drafts, id).length;
+  return useDraftValue(drafts, id, (draft) => height(draft, width, attached));
 }
