@@ -16,6 +16,7 @@ import {
   newestMessage,
   openFirst,
   selectRow,
+  sendOwn,
   sidebarNames,
 } from "./helpers.ts";
 
@@ -100,12 +101,7 @@ describe("the client against the embedded server", () => {
     harness = await startHarness();
     const alice = apiFor(harness.server);
     await openFirst(harness, "bob");
-    await harness.type("first version");
-    await harness.press(KEYS.enter);
-    await harness.waitFor(
-      (s) => s.includes("first version") && !s.includes("sending…"),
-      "the message",
-    );
+    await sendOwn(harness, "first version");
     await harness.press(KEYS.up);
     await harness.waitFor((s) => s.includes("editing your message"), "edit mode");
     await harness.press("\x15"); // Ctrl+U clears the line

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, newestMessage, openFirst } from "./helpers.ts";
+import { apiFor, newestMessage, openFirst, sendOwn } from "./helpers.ts";
 
 let harness: Harness | undefined;
 const dirs: string[] = [];
@@ -94,9 +94,7 @@ describe("the draft in $EDITOR", () => {
   it("puts the message being edited in the editor, and the saved text stays an edit", async () => {
     harness = await startHarness({ editorEnv: { EDITOR: script(APPEND) } });
     await openFirst(harness, "bob");
-    await harness.type("first version");
-    await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("first version") && !s.includes("sending…"), "sent");
+    await sendOwn(harness, "first version");
     await harness.press(KEYS.up);
     await harness.waitFor((s) => s.includes("editing your message"), "edit mode");
     await harness.press(CTRL_G);

@@ -25,6 +25,13 @@ export async function newestMessage(api: Api, name: string): Promise<Message | u
   return (await api.messages.list({ conversation_id: id, limit: 1 })).data[0];
 }
 
+/** Types `text` in the composer, sends it, and waits until it shows, sent. */
+export async function sendOwn(h: Harness, text: string) {
+  await h.type(text);
+  await h.press(KEYS.enter);
+  await h.waitFor((s) => s.includes(text) && !s.includes("sending…"), "the message, sent");
+}
+
 /** Rows of the sidebar, top to bottom, as the names they show. */
 export function sidebarNames(screen: string): string[] {
   return screen

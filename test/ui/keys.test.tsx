@@ -3,7 +3,7 @@
 // in the status bar fades after a while or at the next key.
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, newestMessage, openFirst, sidebarNames } from "./helpers.ts";
+import { apiFor, newestMessage, openFirst, sendOwn, sidebarNames } from "./helpers.ts";
 
 let harness: Harness | undefined;
 
@@ -29,12 +29,6 @@ const sidebarCursor = (s: string) =>
     .split("\n")
     .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
     .findIndex((line) => line.startsWith("│▸"));
-
-async function sendOwn(h: Harness, text: string) {
-  await h.type(text);
-  await h.press(KEYS.enter);
-  await h.waitFor((s) => s.includes(text) && !s.includes("sending…"), "the message, sent");
-}
 
 describe("Ctrl+D and Ctrl+U", () => {
   it("page half the message pane and never delete or edit your own message", async () => {
