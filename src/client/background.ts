@@ -4,7 +4,7 @@
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
 // the timeout. The answers are read here, in raw mode, and never reach the UI; keys
 // typed meanwhile do.
-import { contrast, type Rgb } from "../ui/contrast.ts";
+import { contrast, type Rgb } from "../ui/look/contrast.ts";
 
 export type Background = "dark" | "light";
 

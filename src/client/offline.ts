@@ -16,10 +16,10 @@ import {
 } from "@tanstack/query-persist-client-core";
 import type { QueryClient } from "@tanstack/react-query";
 import type { Paths } from "../config.ts";
-import type { DraftAttachment } from "../ui/composerCommands.ts";
+import type { DraftAttachment } from "../ui/composer/commands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
-import type { CarriedOver, Session } from "../ui/session.tsx";
+import type { CarriedOver, Session } from "../ui/screen/session-context.tsx";
 import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.ts";
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */

@@ -17,7 +17,7 @@ import {
 
 import { waitingCount } from "../ui/queries/changes.ts";
 import { prefetchStartScreen } from "../ui/queries/start.ts";
-import { terminalOut } from "../ui/terminal.ts";
+import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";

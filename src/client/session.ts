@@ -9,9 +9,9 @@ import {
   createSessionState,
   newSessionIdentity,
   type Session,
-} from "../ui/session.tsx";
-import type { StatusLine } from "../ui/status.ts";
-import type { TerminalOut } from "../ui/terminal.ts";
+} from "../ui/screen/session-context.tsx";
+import type { StatusLine } from "../ui/screen/status-line.ts";
+import type { TerminalOut } from "../ui/screen/terminal-out.ts";
 
 export type ClientSessionOptions = {
   /** The server and token, and any tuning of requests (timeouts, retries). */

@@ -7,7 +7,7 @@ import type { Instance } from "ink";
 import { mountClient } from "../client/mount.tsx";
 import { keepCarriedOver, loadCarriedOver, offlineFiles } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
-import { terminalOut } from "../ui/terminal.ts";
+import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */

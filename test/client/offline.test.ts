@@ -13,7 +13,7 @@ import {
 } from "../../src/client/offline.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
-import { keys } from "../../src/ui/queries/queryKeys.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

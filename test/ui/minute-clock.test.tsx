@@ -8,17 +8,17 @@ import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { Conversation, Message } from "../../src/api/schema.ts";
-import { MessagePane } from "../../src/ui/components/MessagePane.tsx";
-import { Sidebar } from "../../src/ui/components/Sidebar.tsx";
-import { KeypressProvider } from "../../src/ui/input.tsx";
-import { cachedLayout, type Item } from "../../src/ui/messageLines.ts";
+import { Sidebar } from "../../src/ui/conversations/sidebar.tsx";
+import { KeypressProvider } from "../../src/ui/keys/dispatcher.tsx";
+import { cachedLayout, type Item } from "../../src/ui/messages/message-lines.ts";
+import { MessagePane } from "../../src/ui/messages/message-pane.tsx";
 import { DEFAULT_POLL_PACE } from "../../src/ui/queries/polling.ts";
 import {
   createSessionState,
   newSessionIdentity,
   type Session,
   SessionProvider,
-} from "../../src/ui/session.tsx";
+} from "../../src/ui/screen/session-context.tsx";
 
 const MINUTE = 60_000;
 /** Local time, as Unix milliseconds. */

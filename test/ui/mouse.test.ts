@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTerminalReply, parseMouse, splitMouse } from "../../src/ui/mouse.ts";
+import { isTerminalReply, parseMouse, splitMouse } from "../../src/ui/keys/mouse.ts";
 
 describe("SGR mouse reports", () => {
   it("reads wheel, press, release and drag, with or without the ESC", () => {

@@ -1,8 +1,8 @@
 // What goes to the terminal itself: OSC 52 plain even inside tmux (tmux's set-clipboard
 // carries it), notifications wrapped in tmux's passthrough there.
 import { describe, expect, it } from "vitest";
-import { createStatusLine } from "../../src/ui/status.ts";
-import { copyToClipboard, notify, type TerminalOut } from "../../src/ui/terminal.ts";
+import { createStatusLine } from "../../src/ui/screen/status-line.ts";
+import { copyToClipboard, notify, type TerminalOut } from "../../src/ui/screen/terminal-out.ts";
 
 function terminal(insideTmux: boolean): TerminalOut & { out: string[] } {
   const out: string[] = [];

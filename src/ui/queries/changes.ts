@@ -9,7 +9,7 @@ import type {
   NewAttachment,
   UpdateConversationParams,
 } from "../../api/schema.ts";
-import { withReactors } from "../reactions.ts";
+import { withReactors } from "../messages/reactions.ts";
 
 export type Change =
   | {

@@ -13,12 +13,12 @@ import {
 } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import type { Message, Page } from "../../api/schema.ts";
-import { type Session, useSession } from "../session.tsx";
+import { type Session, useSession } from "../screen/session-context.tsx";
 import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
 import { changedMessages } from "./changes.ts";
 import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
-import { keys } from "./queryKeys.ts";
+import { keys } from "./query-keys.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 20;

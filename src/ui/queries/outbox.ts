@@ -15,14 +15,14 @@ import { MutationObserver, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { newIdempotencyKey } from "../../api/client.ts";
 import type { Conversation, Message, NewAttachment } from "../../api/schema.ts";
-import { learnIdentity, type Session, useSession } from "../session.tsx";
-import { createStore, type Store, useStore } from "../store.ts";
+import { createStore, type Store, useStore } from "../screen/observable.ts";
+import { learnIdentity, type Session, useSession } from "../screen/session-context.tsx";
 import { mapMessages, prependMessage } from "./cache.ts";
 import { alreadyDone, type Change, isTransient, type QueuedChange } from "./changes.ts";
 import { replaceInLists } from "./conversations.ts";
 import { updateConversationMessages } from "./history.ts";
 import { backoffDelay } from "./polling.ts";
-import { keys } from "./queryKeys.ts";
+import { keys } from "./query-keys.ts";
 
 export type Outbox = {
   changes: Store<readonly QueuedChange[]>;

@@ -10,8 +10,8 @@
 // every list, the inbox and the open conversation follow news again.
 import { hashKey, type Query, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { useSession } from "../session.tsx";
-import { useStore } from "../store.ts";
+import { useStore } from "../screen/observable.ts";
+import { useSession } from "../screen/session-context.tsx";
 
 export const MAX_BACKOFF_MS = 8_000;
 /**
