@@ -1,39 +1,42 @@
 // The screen: header, sidebar, the open conversation with its composer, status bar. This
-// file wires state to components; what each key does lives in ui/actions/ (intents) and
-// the panes, server state in ui/queries/, sizes in layout.ts.
+// file makes the chat's state and intents and hands them to the panes through
+// screen/chat-context.tsx; what a key does lives with its pane (keys/bindings.ts names it,
+// conversations/actions.ts and messages/actions.ts do it), server state in queries/.
 import { Box, useApp, useWindowSize } from "ink";
 import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
-import { composerHeight } from "./composer/composer.tsx";
-import { useComposerRows, useDrafts } from "./composer/drafts.ts";
+import { useDrafts } from "./composer/drafts.ts";
 import { useConversationActions } from "./conversations/actions.ts";
 import { Sidebar } from "./conversations/sidebar.tsx";
 import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
 import { useNotifications } from "./conversations/use-notifications.ts";
 import { hintsFor, matchBinding } from "./keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouseOn } from "./keys/dispatcher.tsx";
-import { useAnywhereKeys } from "./keys/use-anywhere-keys.ts";
-import { useScreenKeys } from "./keys/use-screen-keys.ts";
+import { useAnywhereKeys, useScreenKeys } from "./keys/use-screen-keys.ts";
 import { useMessageActions } from "./messages/actions.ts";
 import { ConversationView } from "./messages/conversation-view.tsx";
-import { reactorsRows } from "./messages/reactors.tsx";
-import { useConversationItems } from "./messages/use-conversation-items.ts";
-import { useDialog } from "./messages/use-dialog.ts";
 import { useOpenConversation } from "./queries/conversations.ts";
-import { usePinnedMessage } from "./queries/history.ts";
 import { useOutboxRunner } from "./queries/outbox.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { Blocker } from "./screen/blocker.tsx";
+import {
+  type ChatActions,
+  ChatActionsContext,
+  type ChatState,
+  ChatStateContext,
+  useChatActions,
+  useChatState,
+} from "./screen/chat-context.tsx";
 import { Header } from "./screen/header.tsx";
 import { Help } from "./screen/help.tsx";
-import { messagePaneHeight, screenColumns } from "./screen/layout.ts";
+import { screenColumns } from "./screen/layout.ts";
 import { useStore } from "./screen/observable.ts";
 import { useMe, useSession } from "./screen/session-context.tsx";
 import { StatusBar } from "./screen/status-bar.tsx";
-import { describeError } from "./screen/status-line.ts";
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./screen/too-small.tsx";
+import { useDialog } from "./screen/use-dialog.ts";
 import { useNotice } from "./screen/use-notice.ts";
-import { useFocus } from "./screen/use-pane-focus.ts";
+import { usePaneFocus } from "./screen/use-pane-focus.ts";
 
 export function App() {
   const { columns, rows } = useWindowSize();
@@ -54,7 +57,7 @@ function TooSmallScreen(props: ScreenProps) {
       if (matchBinding("not typing", input, key) === "app.quit") props.onQuit();
       return true;
     },
-    { priority: PRIORITY.global },
+    { priority: PRIORITY.screen },
   );
   return <TooSmall columns={props.columns} rows={props.rows} />;
 }
@@ -64,20 +67,14 @@ type ScreenProps = { columns: number; rows: number; onQuit: () => void };
 function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const me = useMe();
   const { status } = useSession();
-  const connection = useStore(status.connection);
-  const notice = useNotice(status);
   const browser = useConversationBrowser();
-  const { list, selectedId } = browser;
-  const { dialog, ...dialogs } = useDialog(status);
+  const { dialog, dialogs } = useDialog(status);
   const drafts = useDrafts();
   const editing = useStore(drafts.editing);
-  const mouseOn = useMouseOn();
-
   const { openId } = browser;
-  const open = useOpenConversation(openId) ?? list.conversations.find((c) => c.id === openId);
-  const { focus, setFocus, cycle } = useFocus(openId !== undefined);
-  const { history, items } = useConversationItems(openId);
-  const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
+  const open =
+    useOpenConversation(openId) ?? browser.list.conversations.find((c) => c.id === openId);
+  const { focus, setFocus, cycle } = usePaneFocus(openId !== undefined);
   useNotifications(openId);
 
   const show = (c: Conversation) => {
@@ -85,14 +82,17 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     browser.open(c);
     setFocus("composer");
   };
-  const started = (c: Conversation) => {
-    browser.showFilter("all");
-    show(c);
-  };
-  const forget = (id: string) => {
-    if (openId === id) browser.open(undefined);
-  };
-  const conversations = useConversationActions({ confirm: dialogs.confirm, show, started, forget });
+  const conversations = useConversationActions({
+    confirm: dialogs.confirm,
+    show,
+    started: (c) => {
+      browser.showFilter("all");
+      show(c);
+    },
+    forget: (id) => {
+      if (openId === id) browser.open(undefined);
+    },
+  });
   const messages = useMessageActions({
     conversation: open,
     drafts,
@@ -104,23 +104,49 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     showReactors: (message) => dialogs.show({ kind: "reactors", message }),
     toComposer: () => setFocus("composer"),
   });
-
   const endEdit = () => drafts.endEdit(openId);
-  useScreenKeys({ focus, cycle, setFocus, browser, dialogs, onQuit, endEdit });
+  const state: ChatState = { focus, dialog, me, browser, open, editing };
+  const actions: ChatActions = {
+    setFocus,
+    cycleFocus: cycle,
+    dialogs,
+    drafts,
+    conversations,
+    messages,
+    endEdit,
+    openNextUnread: () => {
+      const next = browser.nextUnread();
+      if (!next) {
+        status.info("No other conversation has unread messages.");
+        return;
+      }
+      endEdit();
+      browser.open(next);
+      setFocus("messages");
+    },
+    quit: onQuit,
+  };
+  return (
+    <ChatStateContext.Provider value={state}>
+      <ChatActionsContext.Provider value={actions}>
+        <ChatLayout columns={columns} rows={rows} />
+      </ChatActionsContext.Provider>
+    </ChatStateContext.Provider>
+  );
+}
 
+function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
+  useScreenKeys();
+  const { status } = useSession();
+  const connection = useStore(status.connection);
+  const notice = useNotice(status);
+  const mouseOn = useMouseOn();
+  const { focus, dialog, editing, browser } = useChatState();
+  const { dialogs } = useChatActions();
   const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
-  const draftRows = useComposerRows(drafts, openId, mainWidth, composerHeight);
-  const paneHeight = messagePaneHeight(bodyHeight, {
-    composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
-    picker: dialog?.kind === "react" || dialog?.kind === "links",
-    reactors: dialog?.kind === "reactors" ? reactorsRows(dialog.message) : 0,
-    newConversation: dialog?.kind === "new",
-    attachPrompt: dialog?.kind === "attach",
-  });
   const blocker =
     connection.state === "unauthorized" ||
-    (connection.state === "offline" && list.conversations.length === 0);
-
+    (connection.state === "offline" && browser.list.conversations.length === 0);
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Header width={columns} />
@@ -128,63 +154,11 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
         <Help width={columns} height={bodyHeight} mouse={mouseOn} onClose={dialogs.close} />
       ) : (
         <Box flexDirection="row" height={bodyHeight}>
-          <Sidebar
-            width={sidebarWidth}
-            height={bodyHeight}
-            focused={focus === "sidebar" && dialog === null}
-            filter={browser.filter}
-            conversations={browser.conversations}
-            selectedId={selectedId}
-            openId={openId}
-            me={me}
-            loading={list.isLoading}
-            error={list.error ? describeError(list.error) : undefined}
-            hasMore={list.hasMore}
-            loadMore={list.loadMore}
-            search={browser.search}
-            prompting={browser.prompting}
-            onSearchChange={browser.setSearch}
-            onSearchDone={browser.endSearch}
-            onSelect={browser.setSelectedId}
-            onAction={conversations.act}
-            onFocus={dialog === null ? () => setFocus("sidebar") : undefined}
-          />
+          <Sidebar width={sidebarWidth} height={bodyHeight} />
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
           ) : (
-            <ConversationView
-              width={mainWidth}
-              height={bodyHeight}
-              paneHeight={paneHeight}
-              conversation={open}
-              lastOpenedAt={browser.lastOpenedBefore}
-              me={me}
-              items={items}
-              history={history}
-              pinned={pinned}
-              focus={{
-                messages: focus === "messages" && dialog === null,
-                // A question or the picker is about the selected message: it stays marked.
-                marked:
-                  focus === "messages" &&
-                  (dialog === null || dialog.kind === "confirm" || dialog.kind === "react"),
-                composer: focus === "composer" && dialog === null,
-              }}
-              dialog={dialog}
-              closeDialog={dialogs.close}
-              drafts={drafts}
-              editing={editing}
-              conversations={conversations}
-              messages={messages}
-              onMessageAction={messages.act}
-              onLeaveMessages={() => setFocus("sidebar")}
-              onFocusMessages={dialog === null ? () => setFocus("messages") : undefined}
-              onFocusComposer={dialog === null ? () => setFocus("composer") : undefined}
-              onLeaveComposer={() => {
-                drafts.endEdit(openId);
-                setFocus("messages");
-              }}
-            />
+            <ConversationView width={mainWidth} height={bodyHeight} />
           )}
         </Box>
       )}

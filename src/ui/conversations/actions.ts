@@ -1,11 +1,11 @@
 // What a person can do to a conversation, in their words: each intent builds its own
 // request and says what happened in the status bar.
 import type { Conversation, UpdateConversationParams } from "../../api/schema.ts";
+import type { ScopeBinding } from "../keys/bindings.ts";
 import { useCreateConversation } from "../queries/conversations.ts";
 import { useQueueChange } from "../queries/outbox.ts";
 import { useContacts, useStatusLine } from "../screen/session-context.tsx";
 import { conversationName } from "./names.ts";
-import type { SidebarAction } from "./sidebar.tsx";
 
 export type ConversationUi = {
   /** Ask before something that cannot be undone; `run` goes ahead. */
@@ -90,18 +90,25 @@ export function useConversationActions(ui: ConversationUi) {
         onSuccess: ui.started,
       }),
   };
-  return {
-    ...actions,
-    /** A key in the conversation list, on the selected conversation. */
-    act(action: SidebarAction, c: Conversation) {
-      status.clear();
-      if (action === "open") actions.open(c);
-      else if (action === "pin") actions.togglePin(c);
-      else if (action === "mute") actions.toggleMute(c);
-      else if (action === "archive") actions.toggleArchive(c);
-      else if (action === "delete") actions.remove(c);
-    },
+  /** The conversation list's keys on the selected conversation, by binding id. */
+  const onKey: Record<RowBinding, (c: Conversation) => void> = {
+    "conversation.open": actions.open,
+    "conversation.pin": actions.togglePin,
+    "conversation.mute": actions.toggleMute,
+    "conversation.archive": actions.toggleArchive,
+    "conversation.delete": actions.remove,
   };
+  return { ...actions, onKey };
 }
+
+/** The list's bindings that act on the selected conversation (the rest move or search). */
+export type RowBinding = Extract<
+  ScopeBinding<"conversations">,
+  | "conversation.open"
+  | "conversation.pin"
+  | "conversation.mute"
+  | "conversation.archive"
+  | "conversation.delete"
+>;
 
 export type ConversationActions = ReturnType<typeof useConversationActions>;

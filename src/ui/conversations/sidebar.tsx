@@ -10,8 +10,10 @@ import { senderColor } from "../look/sender-color.ts";
 import { useTheme } from "../look/theme.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
+import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { Panel } from "../screen/panel.tsx";
 import { useContacts } from "../screen/session-context.tsx";
+import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { relativeTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -25,53 +27,25 @@ const FILTER_LABELS: Record<Filter, string> = {
   archived: "Archived",
 };
 
-export type SidebarAction = "open" | "pin" | "mute" | "archive" | "delete";
-
-const ACTIONS = {
-  "conversation.open": "open",
-  "conversation.pin": "pin",
-  "conversation.mute": "mute",
-  "conversation.archive": "archive",
-  "conversation.delete": "delete",
-} as const satisfies Record<string, SidebarAction>;
-
-type Props = {
-  width: number;
-  height: number;
-  focused: boolean;
-  filter: Filter;
-  conversations: Conversation[];
-  selectedId: string | undefined;
-  openId: string | undefined;
-  me: string | undefined;
-  loading: boolean;
-  error: string | undefined;
-  hasMore: boolean;
-  loadMore: () => void;
-  /** The name search: its text while it filters the list, else null. */
-  search: string | null;
-  /** Whether the search prompt is open (it owns the keys); closed, a search may still filter. */
-  prompting: boolean;
-  onSearchChange: (value: string) => void;
-  onSearchDone: (keep: boolean) => void;
-  onSelect: (id: string) => void;
-  onAction: (action: SidebarAction, conversation: Conversation) => void;
-  /** Focus this pane (a click on it); absent while a dialog holds the keys: no mouse then. */
-  onFocus?: () => void;
-};
+type Props = { width: number; height: number };
 
 const ROW_HEIGHT = 2;
 
-export function Sidebar(props: Props) {
-  const { width, height, conversations, focused } = props;
+export function Sidebar({ width, height }: Props) {
+  const { browser, focus, dialog, me } = useChatState();
+  const { conversations: actions, setFocus } = useChatActions();
+  const { conversations, list, prompting, selectedId, openId, filter } = browser;
+  const focused = focus === "sidebar" && dialog === null;
+  // A click focuses the list; not while a dialog holds the keys.
+  const onFocus = dialog === null ? () => setFocus("sidebar") : undefined;
+  const error = list.error ? describeError(list.error) : undefined;
   const theme = useTheme();
   const inner = Math.max(10, width - 2);
-  const searching = props.search !== null;
-  const { prompting } = props;
+  const searching = browser.search !== null;
   const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
   const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
   // -1 until the first row is selected, so the first ↓ lands on the first row.
-  const found = conversations.findIndex((c) => c.id === props.selectedId);
+  const found = conversations.findIndex((c) => c.id === selectedId);
   const index = Math.max(0, found);
   const offset = Math.max(
     0,
@@ -83,8 +57,8 @@ export function Sidebar(props: Props) {
   const move = (delta: number) => {
     if (conversations.length === 0) return;
     const next = Math.max(0, Math.min(conversations.length - 1, found + delta));
-    props.onSelect(conversations[next]!.id);
-    if (next >= conversations.length - 3) props.loadMore();
+    browser.setSelectedId(conversations[next]!.id);
+    if (next >= conversations.length - 3) list.loadMore();
   };
 
   // The wheel moves the selection (the list follows it); a click selects the row under
@@ -98,12 +72,12 @@ export function Sidebar(props: Props) {
         return;
       }
       if (event.kind !== "press" || event.button !== 0) return;
-      props.onFocus?.();
+      onFocus?.();
       const row = Math.floor((event.y - 2 - (searching ? 1 : 0)) / ROW_HEIGHT);
       const clicked = row >= 0 ? visible[row] : undefined;
-      if (clicked) props.onSelect(clicked.id);
+      if (clicked) browser.setSelectedId(clicked.id);
     },
-    { isActive: props.onFocus !== undefined },
+    { isActive: onFocus !== undefined },
   );
 
   useKeypress(
@@ -141,7 +115,7 @@ export function Sidebar(props: Props) {
       }
       const current = conversations[index];
       if (!current) return false;
-      props.onAction(ACTIONS[action], current);
+      actions.onKey[action](current);
       return true;
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
@@ -158,9 +132,9 @@ export function Sidebar(props: Props) {
           <Text key={f}>
             {i > 0 ? " " : ""}
             <Text
-              inverse={f === props.filter}
-              bold={f === props.filter}
-              color={f === props.filter ? theme.accent : theme.dim}
+              inverse={f === filter}
+              bold={f === filter}
+              color={f === filter ? theme.accent : theme.dim}
             >
               {label}
             </Text>
@@ -169,20 +143,20 @@ export function Sidebar(props: Props) {
       </Box>
       {prompting ? (
         <SearchPrompt
-          initial={props.search ?? ""}
+          initial={browser.search ?? ""}
           width={inner - 2}
-          onChange={props.onSearchChange}
+          onChange={browser.setSearch}
           onMove={move}
           onDone={(open) => {
-            props.onSearchDone(open);
+            browser.endSearch(open);
             const current = conversations[index];
-            if (open && current) props.onAction("open", current);
+            if (open && current) actions.open(current);
           }}
         />
       ) : searching ? (
         <Box height={1}>
           <Text color={theme.dim} wrap="truncate-end">
-            {truncate(`/ ${screenText(props.search ?? "")} · / changes · 1 shows all`, inner)}
+            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · 1 shows all`, inner)}
           </Text>
         </Box>
       ) : null}
@@ -192,24 +166,24 @@ export function Sidebar(props: Props) {
             key={c.id}
             conversation={c}
             width={inner}
-            me={props.me}
-            selected={c.id === props.selectedId}
-            open={c.id === props.openId}
+            me={me}
+            selected={c.id === selectedId}
+            open={c.id === openId}
             focused={focused}
             now={now}
           />
         ))}
         {conversations.length === 0 ? (
-          <Text color={props.error ? theme.error : theme.dim} wrap="wrap">
-            {props.loading
+          <Text color={error ? theme.error : theme.dim} wrap="wrap">
+            {list.isLoading
               ? "loading…"
-              : props.error
-                ? screenText(props.error)
+              : error
+                ? screenText(error)
                 : searching
                   ? "No conversation matches."
-                  : props.filter === "all"
+                  : filter === "all"
                     ? "No conversations. Press n to start one."
-                    : `No ${FILTER_LABELS[props.filter].toLowerCase()} conversations.`}
+                    : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
           </Text>
         ) : null}
       </Box>

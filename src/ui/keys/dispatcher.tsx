@@ -18,7 +18,18 @@ import {
 } from "react";
 import { isTerminalReply, type MouseEvent, type MouseSource } from "./mouse.ts";
 
-export const PRIORITY = { global: 0, pane: 50, dialog: 100 } as const;
+/**
+ * Who sees a key first, highest first: the keys that work anywhere (Ctrl+C, Ctrl+L, even
+ * over a dialog), an open dialog, the focused pane, then the screen's own keys.
+ */
+export const PRIORITY = {
+  screen: 0,
+  pane: 50,
+  dialog: 100,
+  anywhere: 200,
+  /** Handlers that only watch keys go by (they never take one). */
+  watcher: 300,
+} as const;
 
 export type KeyHandler = (input: string, key: Key) => boolean;
 export type PasteHandler = (text: string) => boolean;

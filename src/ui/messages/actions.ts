@@ -11,13 +11,13 @@ import {
 } from "../composer/commands.ts";
 import type { Drafts } from "../composer/drafts.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
+import type { ScopeBinding } from "../keys/bindings.ts";
 import { type OutboxEntry, sendChange, useQueueChange } from "../queries/outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { copyToClipboard } from "../screen/terminal-out.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
 import { type MessageLink, messageLinks } from "./message-links.ts";
-import type { MessageAction } from "./message-pane.tsx";
 import { toggledReactors } from "./reactions.ts";
 
 export type MessageUi = {
@@ -225,35 +225,59 @@ export function useMessageActions(ui: MessageUi) {
       status.info("Dropped the unsent message.");
     },
   };
-  return {
-    ...actions,
-    /** A key in the messages pane, on the selected message or unsent one. */
-    act(action: MessageAction, item: Item) {
-      status.clear();
-      if (item.kind === "outbox") {
-        const { entry } = item;
-        if (action === "retry") actions.retry(entry);
-        else if (action === "drop") actions.drop(entry);
-        else if (action === "copy") actions.copyUnsent(entry);
-        else if (action === "open" || action === "copyLink")
-          links({ message: entry.text, attachments: [] }, action === "open" ? "open" : "copy");
-        else if (action === "attach")
-          status.info("Not sent yet: A adds attachments to a sent message.");
-        else if (entry.status === "pending") status.info("Still sending…");
-        return;
-      }
-      const { message } = item;
-      if (action === "react") actions.react(message);
-      else if (action === "reactors") ui.showReactors(message);
-      else if (action === "edit") actions.startEdit(message);
-      else if (action === "delete") actions.remove(message);
-      else if (action === "pin") actions.togglePin(message);
-      else if (action === "copy") actions.copy(message);
-      else if (action === "open") links(message, "open");
-      else if (action === "copyLink") links(message, "copy");
-      else if (action === "attach") ui.askAttachment(message);
-    },
+  /** What a key does to an unsent message: most of what works on a sent one does not. */
+  const onUnsent = (entry: OutboxEntry, action: ItemBinding): boolean => {
+    if (action === "message.retry") actions.retry(entry);
+    else if (action === "message.delete") actions.drop(entry);
+    else if (action === "message.copy") actions.copyUnsent(entry);
+    else if (action === "message.open" || action === "message.copyLink")
+      links({ message: entry.text, attachments: [] }, action === "message.open" ? "open" : "copy");
+    else if (action === "message.attach")
+      status.info("Not sent yet: A adds attachments to a sent message.");
+    else if (entry.status === "pending") status.info("Still sending…");
+    return true;
   };
+  const onSent: Record<ItemBinding, (message: Message) => unknown> = {
+    "message.react": actions.react,
+    "message.reactors": ui.showReactors,
+    "message.edit": actions.startEdit,
+    "message.delete": actions.remove,
+    "message.pin": actions.togglePin,
+    "message.copy": actions.copy,
+    "message.open": (message) => links(message, "open"),
+    "message.copyLink": (message) => links(message, "copy"),
+    "message.attach": ui.askAttachment,
+    // Only an unsent message can be sent again.
+    "message.retry": () => false,
+  };
+  const onKey = Object.fromEntries(
+    (Object.keys(onSent) as ItemBinding[]).map((id) => [
+      id,
+      (item: Item): boolean => {
+        if (id !== "message.retry") status.clear();
+        if (item.kind === "outbox") return onUnsent(item.entry, id);
+        return onSent[id](item.message) !== false;
+      },
+    ]),
+  ) as Record<ItemBinding, (item: Item) => boolean>;
+  return { ...actions, onKey };
 }
+
+/** The messages pane's bindings that act on the selected message (the rest move or search). */
+export type ItemBinding = Exclude<
+  ScopeBinding<"messages">,
+  | "message.up"
+  | "message.down"
+  | "message.pageUp"
+  | "message.pageDown"
+  | "message.halfUp"
+  | "message.halfDown"
+  | "message.first"
+  | "message.last"
+  | "message.search"
+  | "message.nextMatch"
+  | "message.previousMatch"
+  | "message.back"
+>;
 
 export type MessageActions = ReturnType<typeof useMessageActions>;

@@ -1,83 +1,68 @@
 // The right side of the screen: the open conversation's messages, and below them the
-// composer, the reaction picker, the link chooser, the new-conversation or the attach
-// prompt; a note when none is open.
+// composer or one of the dialogs about a message (the reaction picker, the link chooser,
+// who reacted, the attach prompt) or the new-conversation prompt; a note when none is open.
 import { Box } from "ink";
-import type { Conversation } from "../../api/schema.ts";
-import { Composer } from "../composer/composer.tsx";
-import type { Drafts, Editing } from "../composer/drafts.ts";
-import type { ConversationActions } from "../conversations/actions.ts";
+import { Composer, composerHeight } from "../composer/composer.tsx";
+import { useComposerRows } from "../composer/drafts.ts";
 import { conversationIcons } from "../conversations/names.ts";
 import { NewConversation } from "../conversations/new-conversation.tsx";
-import type { useMessages } from "../queries/history.ts";
+import { usePinnedMessage } from "../queries/history.ts";
+import { useChatActions, useChatState } from "../screen/chat-context.tsx";
+import { messagePaneHeight } from "../screen/layout.ts";
 import { CenteredNote } from "../screen/panel.tsx";
-import type { MessageActions } from "./actions.ts";
 import { AttachPrompt } from "./attach-prompt.tsx";
 import { LinkPicker } from "./link-picker.tsx";
-import type { Item } from "./message-lines.ts";
-import { type MessageAction, MessagePane } from "./message-pane.tsx";
+import { MessagePane } from "./message-pane.tsx";
 import { usedReactionNames } from "./reaction-names.ts";
 import { ReactionPicker } from "./reaction-picker.tsx";
 import { myReactions } from "./reactions.ts";
-import { Reactors } from "./reactors.tsx";
-import type { Dialog } from "./use-dialog.ts";
+import { Reactors, reactorsRows } from "./reactors.tsx";
+import { useConversationItems } from "./use-conversation-items.ts";
 
-type Props = {
-  width: number;
-  height: number;
-  paneHeight: number;
-  conversation: Conversation | undefined;
-  /** The open conversation's last opening before this one (its unread messages start after). */
-  lastOpenedAt: number | null;
-  me: string | undefined;
-  items: Item[];
-  history: ReturnType<typeof useMessages>;
-  pinned: Parameters<typeof MessagePane>[0]["pinned"];
-  focus: { messages: boolean; marked: boolean; composer: boolean };
-  dialog: Dialog;
-  closeDialog: () => void;
-  drafts: Drafts;
-  editing: Editing;
-  conversations: ConversationActions;
-  messages: MessageActions;
-  onMessageAction: (action: MessageAction, item: Item) => void;
-  onLeaveMessages: () => void;
-  /** A click on the messages focuses them; absent while a dialog is open. */
-  onFocusMessages?: () => void;
-  /** A click on the composer focuses it; absent while a dialog is open. */
-  onFocusComposer?: () => void;
-  onLeaveComposer: () => void;
-};
-
-export function ConversationView(props: Props) {
-  const { conversation: open, dialog, width, history, messages, editing } = props;
-  const title = open ? props.conversations.nameOf(open) : "";
+export function ConversationView({ width, height }: { width: number; height: number }) {
+  const { open, dialog, focus, me, browser, editing } = useChatState();
+  const { dialogs, drafts, messages, conversations, setFocus, endEdit } = useChatActions();
+  const { history, items } = useConversationItems(open?.id);
+  const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
+  const draftRows = useComposerRows(drafts, open?.id, width, composerHeight);
+  const paneHeight = messagePaneHeight(height, {
+    composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
+    picker: dialog?.kind === "react" || dialog?.kind === "links",
+    reactors: dialog?.kind === "reactors" ? reactorsRows(dialog.message) : 0,
+    newConversation: dialog?.kind === "new",
+    attachPrompt: dialog?.kind === "attach",
+  });
+  const title = open ? conversations.nameOf(open) : "";
+  // A click focuses the composer; not while a dialog holds the keys.
+  const focusComposer = dialog === null ? () => setFocus("composer") : undefined;
   return (
-    <Box flexDirection="column" width={width} height={props.height}>
+    <Box flexDirection="column" width={width} height={height}>
       {open ? (
         <MessagePane
           key={open.id}
           title={title}
           icons={conversationIcons(open)}
           width={width}
-          height={props.paneHeight}
-          focused={props.focus.messages}
-          marked={props.focus.marked}
-          items={props.items}
-          me={props.me}
-          pinned={props.pinned}
+          height={paneHeight}
+          focused={focus === "messages" && dialog === null}
+          // A question or the picker is about the selected message: it stays marked.
+          marked={
+            focus === "messages" &&
+            (dialog === null || dialog.kind === "confirm" || dialog.kind === "react")
+          }
+          items={items}
+          me={me}
+          pinned={pinned}
           loading={history.isLoading}
-          lastOpenedAt={props.lastOpenedAt}
+          lastOpenedAt={browser.lastOpenedBefore}
           hasOlder={history.hasOlder}
           isLoadingOlder={history.isLoadingOlder}
           loadOlder={history.loadOlder}
-          onAction={props.onMessageAction}
-          onLeave={props.onLeaveMessages}
-          onFocus={props.onFocusMessages}
         />
       ) : (
         <CenteredNote
           width={width}
-          height={props.paneHeight}
+          height={paneHeight}
           lines={[
             "No conversation open",
             "↑↓ to choose one · Enter opens it",
@@ -88,13 +73,13 @@ export function ConversationView(props: Props) {
       {dialog?.kind === "react" ? (
         <ReactionPicker
           width={width}
-          mine={myReactions(dialog.message, props.me)}
+          mine={myReactions(dialog.message, me)}
           used={usedReactionNames(history.messages)}
           onPick={(name) => {
             messages.toggleReaction(dialog.message, name);
-            props.closeDialog();
+            dialogs.close();
           }}
-          onClose={props.closeDialog}
+          onClose={dialogs.close}
         />
       ) : null}
       {dialog?.kind === "links" ? (
@@ -103,44 +88,39 @@ export function ConversationView(props: Props) {
           links={dialog.links}
           verb={dialog.verb}
           onPick={(link) => {
-            props.closeDialog();
+            dialogs.close();
             messages.takeLink(link, dialog.verb);
           }}
-          onClose={props.closeDialog}
+          onClose={dialogs.close}
         />
       ) : null}
       {dialog?.kind === "reactors" ? (
-        <Reactors
-          width={width}
-          message={dialog.message}
-          me={props.me}
-          onClose={props.closeDialog}
-        />
+        <Reactors width={width} message={dialog.message} me={me} onClose={dialogs.close} />
       ) : null}
       {dialog?.kind === "new" ? (
         <NewConversation
           width={width}
-          me={props.me}
-          onCancel={props.closeDialog}
+          me={me}
+          onCancel={dialogs.close}
           onSubmit={(id) => {
-            props.closeDialog();
-            props.conversations.start(id);
+            dialogs.close();
+            conversations.start(id);
           }}
         />
       ) : dialog?.kind === "attach" ? (
         <AttachPrompt
           width={width}
-          onCancel={props.closeDialog}
+          onCancel={dialogs.close}
           onSubmit={(line) => {
-            props.closeDialog();
+            dialogs.close();
             messages.attachTo(dialog.message, line);
           }}
         />
       ) : open ? (
         <Composer
           width={width}
-          focused={props.focus.composer}
-          drafts={props.drafts}
+          focused={focus === "composer" && dialog === null}
+          drafts={drafts}
           conversationId={open.id}
           label={editing ? "editing" : undefined}
           placeholder={
@@ -149,9 +129,12 @@ export function ConversationView(props: Props) {
               : `Message ${title} · Enter sends · /attach URL adds a file`
           }
           onSubmit={messages.submit}
-          onEscape={props.onLeaveComposer}
+          onEscape={() => {
+            endEdit();
+            setFocus("messages");
+          }}
           onEditLast={() => messages.editLast(history.messages)}
-          onFocus={props.onFocusComposer}
+          onFocus={focusComposer}
         />
       ) : null}
     </Box>

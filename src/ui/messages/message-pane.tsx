@@ -10,6 +10,7 @@ import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
+import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { Panel } from "../screen/panel.tsx";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -22,30 +23,6 @@ import { useMessageScroll } from "./use-message-scroll.ts";
 import { useMessageSearch } from "./use-message-search.ts";
 import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps.ts";
 import type { Geometry, Move } from "./window.ts";
-
-export type MessageAction =
-  | "react"
-  | "reactors"
-  | "edit"
-  | "delete"
-  | "pin"
-  | "retry"
-  | "drop"
-  | "copy"
-  | "open"
-  | "copyLink"
-  | "attach";
-
-const ACTIONS = {
-  "message.react": "react",
-  "message.reactors": "reactors",
-  "message.edit": "edit",
-  "message.pin": "pin",
-  "message.copy": "copy",
-  "message.open": "open",
-  "message.copyLink": "copyLink",
-  "message.attach": "attach",
-} as const satisfies Record<string, MessageAction>;
 
 type Props = {
   title: string;
@@ -64,10 +41,6 @@ type Props = {
   hasOlder: boolean;
   isLoadingOlder: boolean;
   loadOlder: () => void;
-  onAction: (action: MessageAction, item: Item) => void;
-  onLeave: () => void;
-  /** Focus this pane (a click on it); absent while a dialog holds the keys: no mouse then. */
-  onFocus?: () => void;
 };
 
 const MOVES = {
@@ -83,6 +56,10 @@ const MOVES = {
 
 export function MessagePane(props: Props) {
   const { width, height, items, focused } = props;
+  const { dialog } = useChatState();
+  const { messages: actions, setFocus } = useChatActions();
+  // A click focuses the pane; not while a dialog holds the keys.
+  const onFocus = dialog === null ? () => setFocus("messages") : undefined;
   const theme = useTheme();
   const innerWidth = Math.max(10, width - 2);
   const pinnedRows = props.pinned ? 1 : 0;
@@ -177,25 +154,14 @@ export function MessagePane(props: Props) {
           return searching;
         case "message.back":
           if (searching) search.cancel();
-          else props.onLeave();
+          else setFocus("sidebar");
           return true;
         case undefined:
           return false;
       }
       const item = items[selected];
       if (!item) return false;
-      switch (action) {
-        case "message.retry":
-          if (item.kind !== "outbox") return false;
-          props.onAction("retry", item);
-          return true;
-        case "message.delete":
-          props.onAction(item.kind === "outbox" ? "drop" : "delete", item);
-          return true;
-        default:
-          props.onAction(ACTIONS[action], item);
-          return true;
-      }
+      return actions.onKey[action](item) !== false;
     },
     { priority: PRIORITY.pane, isActive: focused },
   );
@@ -238,12 +204,12 @@ export function MessagePane(props: Props) {
         return;
       }
       if (event.kind !== "press" || event.button !== 0) return;
-      props.onFocus?.();
+      onFocus?.();
       const areaTop = 1 + 1 + pinnedRows + Math.max(0, viewHeight - rows.length);
       const clicked = rowItems[event.y - areaTop];
       if (clicked !== undefined) scroll.select(clicked);
     },
-    { isActive: props.onFocus !== undefined },
+    { isActive: onFocus !== undefined },
   );
 
   const status = props.loading

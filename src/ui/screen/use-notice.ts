@@ -38,7 +38,7 @@ export function useNotice(status: StatusLine): Notice {
       if (endsAtKey(status.notice.get(), Date.now())) status.clear();
       return false;
     },
-    { priority: PRIORITY.dialog + 200, isActive: notice?.kind === "error" },
+    { priority: PRIORITY.watcher, isActive: notice?.kind === "error" },
   );
   return notice;
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 export type Focus = "sidebar" | "messages" | "composer";
 const ORDER: Focus[] = ["sidebar", "messages", "composer"];
 
-export function useFocus(hasOpenConversation: boolean) {
+export function usePaneFocus(hasOpenConversation: boolean) {
   const [focus, setFocus] = useState<Focus>("sidebar");
   return {
     focus,

@@ -5,8 +5,8 @@ import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
-import type { StatusLine } from "../screen/status-line.ts";
-import type { MessageLink } from "./message-links.ts";
+import type { MessageLink } from "../messages/message-links.ts";
+import type { StatusLine } from "./status-line.ts";
 
 export type Dialog =
   | { kind: "help" }
@@ -36,8 +36,17 @@ export function useDialog(status: StatusLine) {
 
   return {
     dialog,
-    show: setDialog,
-    close: () => setDialog(null),
-    confirm: (prompt: string, run: () => void) => setDialog({ kind: "confirm", prompt, run }),
+    dialogs: {
+      show: setDialog,
+      close: () => setDialog(null),
+      confirm: (prompt: string, run: () => void) => setDialog({ kind: "confirm", prompt, run }),
+    } satisfies Dialogs,
   };
 }
+
+export type Dialogs = {
+  show(dialog: Dialog): void;
+  close(): void;
+  /** Asks; `y` runs `run`, any other key keeps things as they are. */
+  confirm(prompt: string, run: () => void): void;
+};
