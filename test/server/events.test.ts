@@ -152,9 +152,12 @@ describe("the event stream", () => {
 
   it("tells a group's members of its messages, and nobody else", async () => {
     // grp_backend: bob, dave and frank.
-    const [alice, carol, dave, frank] = await Promise.all(
-      ["alice", "carol", "dave", "frank"].map((u) => open(u)),
-    );
+    const [alice, carol, dave, frank] = await Promise.all([
+      open("alice"),
+      open("carol"),
+      open("dave"),
+      open("frank"),
+    ]);
     const id = await groupConversation(t.as("bob"), "grp_backend");
     const sent = message(
       await t.as("bob").post("/v1/messages", { conversation_id: id, message: "deploy at 5" }),
@@ -200,7 +203,7 @@ describe("the event stream", () => {
   });
 
   it("ends a user's oldest stream beyond 16", async () => {
-    const many = [];
+    const many: Sse[] = [];
     for (let i = 0; i < 17; i++) many.push(await open("frank"));
     await vi.waitFor(() => expect(many[0]!.ended).toBe(true));
     expect(many.slice(1).every((sse) => !sse.ended)).toBe(true);
