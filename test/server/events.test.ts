@@ -237,6 +237,33 @@ async function asBobSends(bob: Client): Promise<string> {
   return message(await bob.post("/v1/messages", { conversation_id: id, message: "ping" })).id;
 }
 
+describe("retention", () => {
+  // Kept: one second, or the newest two events; pruned every 50 ms.
+  const t = useServer({ events: { retention: { seconds: 1, count: 2, pruneEveryMs: 50 } } });
+
+  it("answers a cursor older than what it still holds with reset", async () => {
+    const asBob = t.as("bob");
+    const id = conversation(await asBob.post("/v1/conversations", { contact_id: "ct_erin" })).id;
+    const first = await openEvents(t.server.url, asBob.token);
+    const old = message(await asBob.post("/v1/messages", { conversation_id: id, message: "old" }));
+    const cursor = (await first.next(is("message.created", old.id))).id!;
+    const sse = await vi.waitFor(
+      async () => {
+        await asBob.post("/v1/messages", { conversation_id: id, message: "newer" });
+        const attempt = await openEvents(t.server.url, asBob.token, { "last-event-id": cursor });
+        const head = await attempt.next(() => true);
+        attempt.close();
+        if (head.event !== "reset") throw new Error("the cursor is still held");
+        return attempt;
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(sse.events[0]!.event).toBe("reset");
+    expect(Number(sse.events[0]!.id)).toBeGreaterThan(Number(cursor));
+    first.close();
+  });
+});
+
 describe("the cost of a stream", () => {
   const t = useServer({ events: { maxQueuedBytes: 16 * 1024 }, rateLimit: false });
 

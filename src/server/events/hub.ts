@@ -4,7 +4,12 @@
 // stream's keep-alive, re-checks the tokens that opened them, and prunes old events.
 import type { ServerResponse } from "node:http";
 import type { Presence } from "../demo/presence.ts";
-import type { Store, StoredEvent } from "../store/store.ts";
+import {
+  EVENTS_KEPT_COUNT,
+  EVENTS_KEPT_SECONDS,
+  type Store,
+  type StoredEvent,
+} from "../store/store.ts";
 import { createRenderer } from "./render.ts";
 import { EventStream, KEEP_ALIVE } from "./stream.ts";
 
@@ -15,6 +20,8 @@ export type EventOptions = {
   maxQueuedBytes?: number;
   /** Streams per user; a new one beyond it ends that user's oldest. Default 16. */
   perUser?: number;
+  /** Events kept for replay: newer than `seconds` or among the newest `count` (1 h, 10,000). */
+  retention?: { seconds: number; count: number; pruneEveryMs?: number };
 };
 
 export type EventHub = {
@@ -48,6 +55,7 @@ export function createEventHub(
   const keepAliveMs = options.keepAliveMs ?? 20_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 256 * 1024;
   const perUser = options.perUser ?? 16;
+  const retention = options.retention ?? { seconds: EVENTS_KEPT_SECONDS, count: EVENTS_KEPT_COUNT };
   const byUser = new Map<string, Set<EventStream>>();
   let count = 0;
   let readThrough = 0;
@@ -169,11 +177,11 @@ export function createEventHub(
       });
       keepAlive = setInterval(tick, keepAliveMs);
       const prune = () =>
-        store.events.prune().catch((error: unknown) => {
+        store.events.prune(retention.seconds, retention.count).catch((error: unknown) => {
           if (!closed) log(`events: pruning failed: ${(error as Error).message}`);
         });
       void prune();
-      pruning = setInterval(prune, PRUNE_EVERY_MS);
+      pruning = setInterval(prune, retention.pruneEveryMs ?? PRUNE_EVERY_MS);
       pruning.unref();
     },
 

@@ -222,8 +222,8 @@ export interface Store {
     after(afterId: number, limit: number, userId?: string): Promise<StoredEvent[]>;
     /** The newest event id (0 before any), and the newest id deleted by `prune` (0 if none). */
     bounds(): Promise<{ newest: number; pruned: number }>;
-    /** Deletes events older than EVENTS_KEPT_SECONDS beyond the newest EVENTS_KEPT_COUNT. */
-    prune(): Promise<void>;
+    /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
+    prune(keptSeconds: number, keptCount: number): Promise<void>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;
   };

@@ -4,12 +4,7 @@
 // is held from the id being taken until commit, so ids commit in order; a writer waits
 // for it only at the end of its transaction. Each append notifies EVENTS on commit, and
 // every instance's reader then reads the new rows by id.
-import {
-  EVENTS_KEPT_COUNT,
-  EVENTS_KEPT_SECONDS,
-  type EventType,
-  type StoredEvent,
-} from "../store.ts";
+import type { EventType, StoredEvent } from "../store.ts";
 import { LOCK, PARLEY, type Q } from "./sql.ts";
 
 export const EVENTS = "parley_events";
@@ -75,12 +70,12 @@ export async function eventBounds(sql: Q): Promise<{ newest: number; pruned: num
   return { newest: Math.max(row?.newest ?? 0, pruned), pruned };
 }
 
-export async function pruneEvents(sql: Q): Promise<void> {
+export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number): Promise<void> {
   await sql`
     WITH gone AS (
       DELETE FROM events
-      WHERE created_at < extract(epoch FROM now())::bigint - ${EVENTS_KEPT_SECONDS}
-        AND id <= (SELECT max(id) FROM events) - ${EVENTS_KEPT_COUNT}
+      WHERE created_at < extract(epoch FROM now())::bigint - ${keptSeconds}
+        AND id <= (SELECT max(id) FROM events) - ${keptCount}
       RETURNING id
     )
     INSERT INTO meta (key, value) SELECT ${PRUNED}, max(id)::text FROM gone HAVING count(*) > 0

@@ -397,7 +397,7 @@ export async function openPostgresStore(
     events: {
       after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
       bounds: () => eventBounds(sql),
-      prune: () => pruneEvents(sql),
+      prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
       onAppended(listener) {
         appendedListeners.push(listener);
       },

@@ -2,12 +2,7 @@
 // the instance's one reader and by resuming streams. One process holds the file, so an
 // in-process list of listeners is all the waking there is.
 import type { DatabaseSync } from "node:sqlite";
-import {
-  EVENTS_KEPT_COUNT,
-  EVENTS_KEPT_SECONDS,
-  type EventType,
-  type StoredEvent,
-} from "../store.ts";
+import type { EventType, StoredEvent } from "../store.ts";
 import { transaction } from "./db.ts";
 
 type Row = {
@@ -49,8 +44,8 @@ export function createEventStore(db: DatabaseSync) {
   );
   const pruned = db.prepare(`SELECT value FROM meta WHERE key = '${PRUNED}'`);
   const prune = db.prepare(
-    `DELETE FROM events WHERE created_at < unixepoch() - ${EVENTS_KEPT_SECONDS}
-       AND id <= (SELECT max(id) FROM events) - ${EVENTS_KEPT_COUNT}
+    `DELETE FROM events WHERE created_at < unixepoch() - ?
+       AND id <= (SELECT max(id) FROM events) - ?
      RETURNING id`,
   );
   const setPruned = db.prepare(
@@ -96,10 +91,11 @@ export function createEventStore(db: DatabaseSync) {
       const row = pruned.get() as { value: string } | undefined;
       return { newest: (newest.get() as { id: number }).id, pruned: Number(row?.value ?? 0) };
     },
-    prune(): void {
+    prune(keptSeconds: number, keptCount: number): void {
       transaction(db, () => {
         let through = 0;
-        for (const row of prune.all() as { id: number }[]) through = Math.max(through, row.id);
+        for (const row of prune.all(keptSeconds, keptCount) as { id: number }[])
+          through = Math.max(through, row.id);
         if (through > 0) setPruned.run(String(through));
       });
     },

@@ -173,7 +173,7 @@ export function openSqliteStore(path: string): Store {
     events: {
       after: async (afterId, limit, userId) => events.after(afterId, limit, userId),
       bounds: async () => events.bounds(),
-      prune: async () => events.prune(),
+      prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
       onAppended: (listener) => events.onAppended(listener),
     },
     demo: {
