@@ -176,6 +176,7 @@ export function createEventHub(
         if (!closed) void read();
       });
       keepAlive = setInterval(tick, keepAliveMs);
+      keepAlive.unref();
       const prune = () =>
         store.events.prune(retention.seconds, retention.count).catch((error: unknown) => {
           if (!closed) log(`events: pruning failed: ${(error as Error).message}`);
