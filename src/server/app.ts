@@ -7,10 +7,12 @@ import { MAX_BODY_BYTES } from "../api/schema.ts";
 import { authenticate, rateLimit } from "./auth.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
+import { conditionalGets } from "./etag.ts";
 import { idempotency } from "./idempotency.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { messageRoutes } from "./routes/messages.ts";
 
 /** Called before every authenticated request; tests throw from it to see a 500. */
@@ -76,8 +78,10 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     return next();
   });
   app.use(idempotency(services));
+  app.use(conditionalGets);
 
   app.route("/v1/messages", messageRoutes(services));
   app.route("/v1/conversations", conversationRoutes(services));
+  app.route("/v1/events", eventRoutes(services));
   return app;
 }

@@ -1,5 +1,6 @@
 // What the middleware leaves on the Hono context for the handlers.
 import type { Presence } from "./demo/presence.ts";
+import type { EventHub } from "./events/hub.ts";
 import type { PageCache } from "./page-cache.ts";
 import type { SentEvent, Store, User } from "./store/store.ts";
 
@@ -25,4 +26,6 @@ export type Services = {
   /** Told of every authenticated request, so the demo users do not answer for who is signed in. */
   presence: Presence;
   onMessageSent: (message: SentEvent) => void;
+  /** The instance's /v1/events streams. */
+  events: EventHub;
 };

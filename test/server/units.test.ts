@@ -63,6 +63,8 @@ describe("serve banner", () => {
       { username: "alice", token: "t1", contactId: "ct_alice" },
       { username: "bob", token: "t2", contactId: "ct_bob" },
     ],
+    eventStreams: () => 0,
+    revalidateTokens: async () => {},
     close: async () => {},
   };
 

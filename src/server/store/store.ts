@@ -120,6 +120,33 @@ export type DemoData = {
   activity: Record<string, number>;
 };
 
+export type EventType =
+  | "message.created"
+  | "message.updated"
+  | "message.deleted"
+  | "conversation.created"
+  | "conversation.updated"
+  | "conversation.deleted";
+
+/**
+ * A change, as the events table keeps it for /v1/events: what changed and who hears of it.
+ * The data is read when the event is sent (the resource as it is then, for that user).
+ */
+export type StoredEvent = {
+  /** Grows with every event, in commit order (also across PostgreSQL instances). */
+  id: number;
+  type: EventType;
+  conversationId: string;
+  /** The message id for message events, the conversation id for conversation events. */
+  resourceId: string;
+  /** User ids: the conversation's members, or only the user whose own settings changed. */
+  recipients: string[];
+};
+
+/** Events are kept at least this long and at least this many (contract.md "Events"). */
+export const EVENTS_KEPT_SECONDS = 60 * 60;
+export const EVENTS_KEPT_COUNT = 10_000;
+
 /** A message was sent through some instance: what the demo replier needs to know. */
 export type SentEvent = { id: string; conversationId: string; senderId: string };
 
@@ -184,6 +211,21 @@ export interface Store {
     complete(userId: string, key: string, response: RememberedResponse, now: number): Promise<void>;
     /** Gives a claimed key back: the request failed and may be tried again. */
     release(userId: string, key: string): Promise<void>;
+  };
+
+  /**
+   * The events every change above appends, in the change's own transaction. Read by one
+   * reader per instance (src/server/events/hub.ts) and by a stream that resumes.
+   */
+  events: {
+    /** Events after `afterId` in id order, at most `limit`; with `userId`, only theirs. */
+    after(afterId: number, limit: number, userId?: string): Promise<StoredEvent[]>;
+    /** The newest event id (0 before any), and the newest id deleted by `prune` (0 if none). */
+    bounds(): Promise<{ newest: number; pruned: number }>;
+    /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
+    prune(keptSeconds: number, keptCount: number): Promise<void>;
+    /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
+    onAppended(listener: () => void): void;
   };
 
   demo: {

@@ -15,6 +15,7 @@ import {
   type User,
 } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
+import { appendEvent, EVENTS, eventBounds, eventsAfter, pruneEvents } from "./events.ts";
 import {
   getMessage,
   insertAttachments,
@@ -69,6 +70,7 @@ export async function openPostgresStore(
   let leaderTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const sentListeners: ((event: SentEvent) => void)[] = [];
+  const appendedListeners: (() => void)[] = [];
   const presenceWritten = new Map<string, number>();
 
   try {
@@ -81,6 +83,11 @@ export async function openPostgresStore(
       // (Re)connected: notices may have been missed meanwhile, so the cache starts over.
       () => others++,
     );
+    const appended = () => {
+      for (const listener of appendedListeners) listener();
+    };
+    // (Re)connected too: events may have been appended meanwhile.
+    await sql.listen(EVENTS, appended, appended);
     await sql.listen(SENT, (payload) => {
       const event = JSON.parse(payload) as SentEvent;
       for (const listener of sentListeners) listener(event);
@@ -186,8 +193,12 @@ export async function openPostgresStore(
             SELECT id FROM conversations WHERE pair_key = ${pairKey}`;
           const id = row!.id;
           const [a, b] = [userId, contactId].sort() as [string, string];
-          await tx`INSERT INTO memberships (user_id, conversation_id, contact_id)
-            VALUES (${a}, ${id}, ${b}), (${b}, ${id}, ${a}) ON CONFLICT DO NOTHING`;
+          const added = await tx<{ user_id: string }[]>`
+            INSERT INTO memberships (user_id, conversation_id, contact_id)
+            VALUES (${a}, ${id}, ${b}), (${b}, ${id}, ${a}) ON CONFLICT DO NOTHING
+            RETURNING user_id`;
+          const recipients = added.map((row) => row.user_id);
+          await appendEvent(tx, "conversation.created", id, id, recipients);
           return id;
         });
       },
@@ -198,9 +209,12 @@ export async function openPostgresStore(
           const [row] = await tx<{ id: string }[]>`
             SELECT id FROM conversations WHERE group_id = ${groupId}`;
           const id = row!.id;
-          await tx`INSERT INTO memberships (user_id, conversation_id, contact_id)
+          const added = await tx<{ user_id: string }[]>`
+            INSERT INTO memberships (user_id, conversation_id, contact_id)
             SELECT user_id, ${id}, NULL FROM group_members WHERE group_id = ${groupId}
-            ORDER BY user_id ON CONFLICT DO NOTHING`;
+            ORDER BY user_id ON CONFLICT DO NOTHING RETURNING user_id`;
+          const recipients = added.map((row) => row.user_id);
+          await appendEvent(tx, "conversation.created", id, id, recipients);
           return id;
         });
       },
@@ -208,8 +222,13 @@ export async function openPostgresStore(
         await write(async (tx) => {
           await tx`UPDATE memberships SET last_opened_at = ${now}
             WHERE user_id = ${userId} AND conversation_id = ${id}`;
-          await tx`UPDATE messages SET read_at = ${now}
-            WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}`;
+          const read = await tx<{ id: string }[]>`UPDATE messages SET read_at = ${now}
+            WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}
+            RETURNING id`;
+          await appendEvent(tx, "conversation.updated", id, id, [userId]);
+          for (const message of read) {
+            await appendEvent(tx, "message.updated", id, message.id, "members");
+          }
         });
       },
       async update(id, userId, changes) {
@@ -227,10 +246,16 @@ export async function openPostgresStore(
             await tx`UPDATE memberships SET ${tx(own as never, columns as never)}
               WHERE user_id = ${userId} AND conversation_id = ${id}`;
           }
+          // The pinned message is everyone's; the rest is the user's own.
+          const shared = changes.pinnedMessageId !== undefined;
+          await appendEvent(tx, "conversation.updated", id, id, shared ? "members" : [userId]);
         });
       },
       async remove(id) {
-        await write((tx) => tx`DELETE FROM conversations WHERE id = ${id}`);
+        await write(async (tx) => {
+          await appendEvent(tx, "conversation.deleted", id, id, "members");
+          await tx`DELETE FROM conversations WHERE id = ${id}`;
+        });
       },
       async members(id) {
         const rows = await sql<{ id: string; username: string }[]>`
@@ -251,7 +276,8 @@ export async function openPostgresStore(
       list: (scope, limit, page) => listMessages(sql, scope, limit, page),
       async send(message, attachments) {
         if (attachments.length === 0) {
-          // The common case in one statement (one round trip, atomic by itself).
+          // The common case in one statement (one round trip, atomic by itself). The event
+          // takes its id after the events lock (events.ts): `event` reads from `lock`.
           own++;
           try {
             await sql`
@@ -265,8 +291,17 @@ export async function openPostgresStore(
                 SET last_active_at = greatest(coalesce(c.last_active_at, 0), sent.created_at)
                 FROM sent WHERE c.id = sent.conversation_id
                 RETURNING c.id
+              ), lock AS (
+                SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.events}) FROM activity
+              ), event AS (
+                INSERT INTO events (type, conversation_id, resource_id, recipients)
+                SELECT 'message.created', ${message.conversationId}, ${message.id},
+                  (SELECT coalesce(array_agg(user_id), '{}') FROM memberships
+                   WHERE conversation_id = ${message.conversationId})
+                FROM lock
+                RETURNING id
               )
-              SELECT pg_notify(${CHANGED}, ${instance}) FROM activity`;
+              SELECT pg_notify(${CHANGED}, ${instance}), pg_notify(${EVENTS}, '') FROM event`;
           } finally {
             own++;
           }
@@ -281,18 +316,27 @@ export async function openPostgresStore(
           await tx`UPDATE conversations
             SET last_active_at = greatest(coalesce(last_active_at, 0), ${message.createdAt})
             WHERE id = ${message.conversationId}`;
+          await appendEvent(tx, "message.created", message.conversationId, message.id, "members");
         });
       },
       async update(id, changes) {
-        await write((tx) => updateMessage(tx, id, changes));
+        await write(async (tx) => {
+          await updateMessage(tx, id, changes);
+          const [row] = await tx<{ conversation_id: string }[]>`
+            SELECT conversation_id FROM messages WHERE id = ${id}`;
+          if (row) await appendEvent(tx, "message.updated", row.conversation_id, id, "members");
+        });
       },
       async addReaction(id, name, username) {
         await write(async (tx) => {
-          await tx`SELECT id FROM messages WHERE id = ${id} FOR UPDATE`;
+          const [message] = await tx<{ conversation_id: string }[]>`
+            SELECT conversation_id FROM messages WHERE id = ${id} FOR UPDATE`;
           const [row] = await tx<{ usernames: string[] }[]>`
             SELECT usernames FROM reactions WHERE message_id = ${id} AND name = ${name}`;
           const current = row?.usernames ?? [];
-          if (!current.includes(username)) await setReaction(tx, id, name, [...current, username]);
+          if (!message || current.includes(username)) return;
+          await setReaction(tx, id, name, [...current, username]);
+          await appendEvent(tx, "message.updated", message.conversation_id, id, "members");
         });
       },
       async remove(head) {
@@ -303,6 +347,10 @@ export async function openPostgresStore(
           await tx`UPDATE conversations SET last_active_at =
               (SELECT max(created_at) FROM messages WHERE conversation_id = ${head.conversation_id})
             WHERE id = ${head.conversation_id}`;
+          const conversationId = head.conversation_id;
+          await appendEvent(tx, "message.deleted", conversationId, head.id, "members");
+          // Its activity moved back, and it may have been the pinned message.
+          await appendEvent(tx, "conversation.updated", conversationId, conversationId, "members");
         });
       },
     },
@@ -344,6 +392,14 @@ export async function openPostgresStore(
       async release(userId, key) {
         await sql`DELETE FROM idempotency_keys
           WHERE user_id = ${userId} AND key = ${key} AND status = 0`;
+      },
+    },
+    events: {
+      after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
+      bounds: () => eventBounds(sql),
+      prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
+      onAppended(listener) {
+        appendedListeners.push(listener);
       },
     },
     demo: {

@@ -24,4 +24,4 @@ export function connect(url: string, max: number): postgres.Sql {
 
 /** Advisory lock keys: (PARLEY, what). */
 export const PARLEY = 0x70726c79;
-export const LOCK = { migrate: 1, seed: 2, demoReplies: 3 } as const;
+export const LOCK = { migrate: 1, seed: 2, demoReplies: 3, events: 4 } as const;
