@@ -14,14 +14,15 @@
 import { MutationObserver, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { newIdempotencyKey } from "../../api/client.ts";
+import { backoffDelay, isTransient } from "../../api/retry.ts";
 import type { Conversation, Message, NewAttachment } from "../../api/schema.ts";
 import { createStore, type Store, useStore } from "../screen/observable.ts";
 import { learnIdentity, type Session, useSession } from "../screen/session-context.tsx";
 import { mapMessages, prependMessage } from "./cache.ts";
-import { alreadyDone, type Change, isTransient, type QueuedChange } from "./changes.ts";
+import { alreadyDone, type Change, type QueuedChange } from "./changes.ts";
 import { replaceInLists } from "./conversations.ts";
 import { updateConversationMessages } from "./history.ts";
-import { backoffDelay } from "./polling.ts";
+import { MAX_BACKOFF_MS } from "./polling.ts";
 import { keys } from "./query-keys.ts";
 
 export type Outbox = {
@@ -306,7 +307,7 @@ export function useOutboxRunner(): void {
                 wait.current = undefined;
                 setWake((n) => n + 1);
               },
-              backoffDelay(1000, failures.current),
+              backoffDelay(1000, failures.current, MAX_BACKOFF_MS),
             );
             return;
           }
