@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newIdempotencyKey } from "../../src/api/client.ts";
 import {
-  backoffDelay,
-  isTransient,
-  type RetryPolicy,
-  retryDelay,
-  retryRule,
-} from "../../src/api/retry.ts";
-import {
   ApiError,
   errorFromResponse,
   isApiError,
@@ -16,6 +9,13 @@ import {
   parseRetryAfter,
   timeoutError,
 } from "../../src/api/errors.ts";
+import {
+  backoffDelay,
+  isTransient,
+  type RetryPolicy,
+  retryDelay,
+  retryRule,
+} from "../../src/api/retry.ts";
 
 const policy: RetryPolicy = { retries: 3, baseDelayMs: 200, maxDelayMs: 30_000 };
 
@@ -76,7 +76,11 @@ describe("isTransient", () => {
     expect(retryRule("GET").canRetry(fail(401))).toBe(false);
     expect(retryRule("PUT").canRetry(fail(503))).toBe(false);
     expect(retryRule("DELETE").canRetry(fail(429))).toBe(true);
-    expect(retryRule("GET").statuses).toEqual([408, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)]);
+    expect(retryRule("GET").statuses).toEqual([
+      408,
+      429,
+      ...Array.from({ length: 100 }, (_, i) => 500 + i),
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@
 // request and says what happened in the status bar.
 import type { Conversation, UpdateConversationParams } from "../../api/schema.ts";
 import { useCreateConversation } from "../queries/conversations.ts";
-import { useQueueChange } from "../queries/outbox.ts";
+import { useQueueChange } from "../queries/use-outbox.ts";
 import { useContacts, useStatusLine } from "../screen/session-context.tsx";
 import { conversationName } from "./names.ts";
 import type { SidebarAction } from "./sidebar.tsx";

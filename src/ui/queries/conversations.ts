@@ -17,12 +17,13 @@ import type {
   CreateConversationParams,
   ListConversationsParams,
 } from "../../api/schema.ts";
-import { type Session, useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
+import type { Session } from "../screen/session.ts";
+import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
-import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
+import { useQueuedChanges } from "./use-outbox.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
 export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"];

@@ -13,13 +13,11 @@ import { hashKey, type Query, type QueryKey, useQueryClient } from "@tanstack/re
 import { useEffect, useRef } from "react";
 import { backoffDelay } from "../../api/retry.ts";
 import { useStore } from "../screen/observable.ts";
+import { DEFAULT_POLL_PACE, type PollPace } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 
 /** The longest wait between polls while the server fails (and between outbox tries). */
 export const MAX_BACKOFF_MS = 8_000;
-
-export type PollPace = { openMs: number; listMs: number };
-export const DEFAULT_POLL_PACE: PollPace = { openMs: 2000, listMs: 5000 };
 
 // TanStack counts errors over a query's life; the backoff wants the failures since the
 // last success, so remember the count at each success.
@@ -57,7 +55,10 @@ export function usePoll(queryKey: QueryKey, baseMs: number, enabled: boolean): v
     const find = () => queryClient.getQueryCache().find({ queryKey: key.current, exact: true });
     const schedule = () => {
       const query = find();
-      timer = setTimeout(tick, backoffDelay(baseMs, query ? consecutiveFailures(query) : 0, MAX_BACKOFF_MS));
+      timer = setTimeout(
+        tick,
+        backoffDelay(baseMs, query ? consecutiveFailures(query) : 0, MAX_BACKOFF_MS),
+      );
     };
     const tick = async () => {
       // An answer still on its way (a slow server) is waited for, never cancelled.
