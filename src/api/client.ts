@@ -19,12 +19,7 @@ export {
   type PostOptions,
 } from "./endpoints.ts";
 export { parseAnswer } from "./http.ts";
-export {
-  isRateLimited,
-  isTransient,
-  type RetryPolicy,
-  retryDelay,
-} from "./retry.ts";
+export type { RetryPolicy } from "./retry.ts";
 
 export type ApiOptions = {
   /** Where the API lives, e.g. `http://127.0.0.1:4317` (paths start with `/v1`). */

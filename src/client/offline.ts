@@ -19,7 +19,7 @@ import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
-import type { CarriedOver, Session } from "../ui/screen/session-context.tsx";
+import type { CarriedOver, Session } from "../ui/screen/session.ts";
 import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.ts";
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */

@@ -3,13 +3,14 @@
 // way for the local client, each `parley ssh` session and the tests.
 import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
-import { DEFAULT_POLL_PACE, type PollPace } from "../ui/queries/polling.ts";
 import {
   type CarriedOver,
   createSessionState,
+  DEFAULT_POLL_PACE,
   newSessionIdentity,
+  type PollPace,
   type Session,
-} from "../ui/screen/session-context.tsx";
+} from "../ui/screen/session.ts";
 import type { StatusLine } from "../ui/screen/status-line.ts";
 import type { TerminalOut } from "../ui/screen/terminal-out.ts";
 

@@ -5,7 +5,7 @@
 import { Box, useApp, useWindowSize } from "ink";
 import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
-import { useDrafts } from "./composer/drafts.ts";
+import { useDrafts } from "./composer/use-drafts.ts";
 import { useConversationActions } from "./conversations/actions.ts";
 import { Sidebar } from "./conversations/sidebar.tsx";
 import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
@@ -16,8 +16,8 @@ import { useAnywhereKeys, useScreenKeys } from "./keys/use-screen-keys.ts";
 import { useMessageActions } from "./messages/actions.ts";
 import { ConversationView } from "./messages/conversation-view.tsx";
 import { useOpenConversation } from "./queries/conversations.ts";
-import { useOutboxRunner } from "./queries/outbox.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
+import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
 import { Blocker } from "./screen/blocker.tsx";
 import {
   type ChatActions,

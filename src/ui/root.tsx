@@ -6,7 +6,8 @@ import { KeypressProvider } from "./keys/dispatcher.tsx";
 import type { MouseSource } from "./keys/mouse.ts";
 import { ThemeContext, type ThemeSetting, themeFor } from "./look/theme.ts";
 import { ErrorBoundary } from "./screen/error-boundary.tsx";
-import { type Session, SessionProvider } from "./screen/session-context.tsx";
+import type { Session } from "./screen/session.ts";
+import { SessionProvider } from "./screen/session-context.tsx";
 
 export function Root({
   session,

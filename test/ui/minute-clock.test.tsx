@@ -12,7 +12,6 @@ import { Sidebar } from "../../src/ui/conversations/sidebar.tsx";
 import { KeypressProvider } from "../../src/ui/keys/dispatcher.tsx";
 import { cachedLayout, type Item } from "../../src/ui/messages/message-lines.ts";
 import { MessagePane } from "../../src/ui/messages/message-pane.tsx";
-import { DEFAULT_POLL_PACE } from "../../src/ui/queries/polling.ts";
 import {
   type ChatActions,
   ChatActionsContext,
@@ -21,10 +20,11 @@ import {
 } from "../../src/ui/screen/chat-context.tsx";
 import {
   createSessionState,
+  DEFAULT_POLL_PACE,
   newSessionIdentity,
   type Session,
-  SessionProvider,
-} from "../../src/ui/screen/session-context.tsx";
+} from "../../src/ui/screen/session.ts";
+import { SessionProvider } from "../../src/ui/screen/session-context.tsx";
 
 const MINUTE = 60_000;
 /** Local time, as Unix milliseconds. */

@@ -11,8 +11,9 @@ import { Panel } from "../screen/panel.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { attachmentLabel, type DraftAttachment } from "./commands.ts";
-import { type Drafts, useDraft, useShownAttachments } from "./drafts.ts";
+import type { Drafts } from "./drafts.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
+import { useDraft, useShownAttachments } from "./use-drafts.ts";
 import { useExternalEditor } from "./use-external-editor.ts";
 
 export const COMPOSER_MAX_LINES = 5;

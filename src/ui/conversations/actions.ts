@@ -3,7 +3,7 @@
 import type { Conversation, UpdateConversationParams } from "../../api/schema.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { useCreateConversation } from "../queries/conversations.ts";
-import { useQueueChange } from "../queries/outbox.ts";
+import { useQueueChange } from "../queries/use-outbox.ts";
 import { useContacts, useStatusLine } from "../screen/session-context.tsx";
 import { conversationName } from "./names.ts";
 

@@ -12,7 +12,8 @@ import {
 import type { Drafts } from "../composer/drafts.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
-import { type OutboxEntry, sendChange, useQueueChange } from "../queries/outbox.ts";
+import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
+import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { copyToClipboard } from "../screen/terminal-out.ts";
 import { truncate } from "../text/width.ts";

@@ -3,7 +3,7 @@
 // who reacted, the attach prompt) or the new-conversation prompt; a note when none is open.
 import { Box } from "ink";
 import { Composer, composerHeight } from "../composer/composer.tsx";
-import { useComposerRows } from "../composer/drafts.ts";
+import { useComposerRows } from "../composer/use-drafts.ts";
 import { conversationIcons } from "../conversations/names.ts";
 import { NewConversation } from "../conversations/new-conversation.tsx";
 import { usePinnedMessage } from "../queries/history.ts";

@@ -2,7 +2,7 @@
 // their way or failed (the outbox), each as an item the pane can select.
 import { useMemo } from "react";
 import { useMessages } from "../queries/history.ts";
-import { useOutbox } from "../queries/outbox.ts";
+import { useOutbox } from "../queries/use-outbox.ts";
 import type { Item } from "./message-lines.ts";
 
 export function useConversationItems(conversationId: string | undefined) {

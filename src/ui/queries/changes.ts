@@ -54,16 +54,6 @@ export type QueuedChange = {
   queuedAt: number;
 };
 
-/**
- * Whether trying again later can succeed: no answer, a timeout, the server's own failure,
- * a rate limit, or a token it did not take (fixable). Anything else the server refused.
- */
-export function isTransient(error: unknown): boolean {
-  if (!isApiError(error)) return true;
-  const { status } = error;
-  return status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
-}
-
 /** A delete that finds nothing has nothing left to do (an earlier try got there). */
 export function alreadyDone(change: Change, error: unknown): boolean {
   return (

@@ -13,12 +13,13 @@ import {
 } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import type { Message, Page } from "../../api/schema.ts";
-import { type Session, useSession } from "../screen/session-context.tsx";
+import type { Session } from "../screen/session.ts";
+import { useSession } from "../screen/session-context.tsx";
 import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
 import { changedMessages } from "./changes.ts";
-import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
+import { useQueuedChanges } from "./use-outbox.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 20;

@@ -29,8 +29,4 @@ export const keys = {
         ? ([...keys.messages.all(), "preview", conversationId, lastActiveAt] as const)
         : ([...keys.messages.all(), "preview", conversationId, lastActiveAt, newestSeen] as const),
   },
-  mutations: {
-    /** One attempt at a change from the outbox (send, edit, react, pin…). */
-    change: (kind: string) => [...root, "change", kind] as const,
-  },
 };

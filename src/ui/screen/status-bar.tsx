@@ -3,7 +3,7 @@
 import { Box, Text } from "ink";
 import { useTheme } from "../look/theme.ts";
 import { waitingCount } from "../queries/changes.ts";
-import { useQueuedChanges } from "../queries/outbox.ts";
+import { useQueuedChanges } from "../queries/use-outbox.ts";
 import { clockTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
