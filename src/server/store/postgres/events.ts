@@ -82,3 +82,9 @@ export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number
     ON CONFLICT (key) DO UPDATE
       SET value = greatest(meta.value::bigint, excluded.value::bigint)::text`;
 }
+
+export async function tokenOwners(sql: Q, tokens: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql<{ token: string; id: string }[]>`
+    SELECT token, id FROM users WHERE token = ANY(${tokens as string[]})`;
+  return new Map(rows.map((row) => [row.token, row.id]));
+}

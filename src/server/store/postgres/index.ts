@@ -15,7 +15,14 @@ import {
   type User,
 } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
-import { appendEvent, EVENTS, eventBounds, eventsAfter, pruneEvents } from "./events.ts";
+import {
+  appendEvent,
+  EVENTS,
+  eventBounds,
+  eventsAfter,
+  pruneEvents,
+  tokenOwners,
+} from "./events.ts";
 import {
   getMessage,
   insertAttachments,
@@ -398,6 +405,7 @@ export async function openPostgresStore(
       after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
       bounds: () => eventBounds(sql),
       prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
+      tokenOwners: (tokens) => tokenOwners(sql, tokens),
       onAppended(listener) {
         appendedListeners.push(listener);
       },
