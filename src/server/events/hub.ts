@@ -91,8 +91,10 @@ export function createEventHub(
         for (;;) {
           const batch = await store.events.after(readThrough, BATCH);
           for (const event of batch) {
-            readThrough = event.id;
+            // After it is delivered: a failed read starts again with it (streams skip
+            // what they have).
             if (count > 0) await deliver(event);
+            readThrough = event.id;
           }
           if (batch.length < BATCH || closed) break;
         }

@@ -17,6 +17,7 @@ import {
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
 import {
   appendEvent,
+  appendEvents,
   EVENTS,
   eventBounds,
   eventsAfter,
@@ -233,9 +234,12 @@ export async function openPostgresStore(
             WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}
             RETURNING id`;
           await appendEvent(tx, "conversation.updated", id, id, [userId]);
-          for (const message of read) {
-            await appendEvent(tx, "message.updated", id, message.id, "members");
-          }
+          await appendEvents(
+            tx,
+            "message.updated",
+            id,
+            read.map((message) => message.id),
+          );
         });
       },
       async update(id, userId, changes) {
