@@ -70,11 +70,11 @@ export function createEventHub(
 
   async function deliver(event: StoredEvent): Promise<void> {
     for (const userId of event.recipients) {
-      const streams = byUser.get(userId);
-      if (!streams) continue;
+      if (!byUser.has(userId)) continue;
       const data = await render(event, userId);
       if (data === undefined) continue;
-      for (const stream of streams) stream.deliver(event.id, event.type, data);
+      // Looked up again: the user's streams may have come or gone meanwhile.
+      for (const stream of byUser.get(userId) ?? []) stream.deliver(event.id, event.type, data);
     }
   }
 
