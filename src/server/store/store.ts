@@ -224,6 +224,8 @@ export interface Store {
     bounds(): Promise<{ newest: number; pruned: number }>;
     /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
     prune(keptSeconds: number, keptCount: number): Promise<void>;
+    /** Of `tokens`, the ones still valid, each with its user's id: one query for all streams. */
+    tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;
   };

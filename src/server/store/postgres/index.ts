@@ -15,7 +15,15 @@ import {
   type User,
 } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
-import { appendEvent, EVENTS, eventBounds, eventsAfter, pruneEvents } from "./events.ts";
+import {
+  appendEvent,
+  appendEvents,
+  EVENTS,
+  eventBounds,
+  eventsAfter,
+  pruneEvents,
+  tokenOwners,
+} from "./events.ts";
 import {
   getMessage,
   insertAttachments,
@@ -226,9 +234,12 @@ export async function openPostgresStore(
             WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}
             RETURNING id`;
           await appendEvent(tx, "conversation.updated", id, id, [userId]);
-          for (const message of read) {
-            await appendEvent(tx, "message.updated", id, message.id, "members");
-          }
+          await appendEvents(
+            tx,
+            "message.updated",
+            id,
+            read.map((message) => message.id),
+          );
         });
       },
       async update(id, userId, changes) {
@@ -398,6 +409,7 @@ export async function openPostgresStore(
       after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
       bounds: () => eventBounds(sql),
       prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
+      tokenOwners: (tokens) => tokenOwners(sql, tokens),
       onAppended(listener) {
         appendedListeners.push(listener);
       },

@@ -174,6 +174,7 @@ export function openSqliteStore(path: string): Store {
       after: async (afterId, limit, userId) => events.after(afterId, limit, userId),
       bounds: async () => events.bounds(),
       prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
+      tokenOwners: async (tokens) => events.tokenOwners(tokens),
       onAppended: (listener) => events.onAppended(listener),
     },
     demo: {
