@@ -16,7 +16,8 @@ import {
   useLayoutEffect,
   useRef,
 } from "react";
-import { isTerminalReply, type MouseEvent, type MouseSource } from "./mouse.ts";
+import type { MouseEvent, MouseSource } from "./mouse.ts";
+import { isTerminalReply } from "./terminal-replies.ts";
 
 export const PRIORITY = { global: 0, pane: 50, dialog: 100 } as const;
 
