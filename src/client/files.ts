@@ -32,6 +32,16 @@ export function removeIfExists(file: string): void {
   rmSync(file, { force: true });
 }
 
+/**
+ * Moves a file that could not be used out of the way (`<file>.bad-<time>`), so that it is
+ * neither read again nor lost: what it held can still be looked at. Returns the new name.
+ */
+export function setAside(file: string, now = Date.now()): string {
+  const aside = `${file}.bad-${now}`;
+  renameSync(file, aside);
+  return aside;
+}
+
 /** One line, with the time, to a log file; a log that cannot be written is not an error. */
 export function logLine(file: string, line: string): void {
   try {
