@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
+
+const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
 const run = (args: string[], options: { env?: NodeJS.ProcessEnv; node?: string } = {}) =>
   spawnSync(options.node ?? process.execPath, [CLI, ...args], {
@@ -137,8 +139,16 @@ describe("the Node version", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/needs Node\.js 22\.16 or newer/);
-    expect(lines[0]).toContain("npx -y -p node@24");
-    expect(lines[0]).toContain("nvm install 24");
+    // The hint runs the same file on a Node 24 from the npm registry: it works from a
+    // clone and from an install alike, where "npx parley-chat" would answer 404.
+    expect(lines[0]).toMatch(/npx -y node@24 \S+$/);
+    const hint = lines[0]!.replace(/^.*: npx/, "npx");
+    const rerun = spawnSync("bash", ["-c", `${hint} --version`], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(rerun.stdout, rerun.stderr).toBe(`parley ${version}\n`);
   });
 
   it("SQLite's experimental warning never shows", () => {
