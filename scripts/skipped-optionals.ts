@@ -8,14 +8,18 @@
 // lockfile already lists them; --ignore-scripts: this script does not run again).
 import { spawnSync } from "node:child_process";
 
-const npmNode = /\bnode\/v(\d+)\.(\d+)/.exec(process.env.npm_config_user_agent ?? "");
+// The Node npm itself runs on (npm says which in npm_node_execpath).
+const npmNodePath = process.env.npm_node_execpath;
+const npmNode = npmNodePath
+  ? spawnSync(npmNodePath, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim()
+  : "";
+const [major = 0, minor = 0] = npmNode.split(".").map(Number);
 const npmCli = process.env.npm_execpath;
 // 20.19 is the oldest Node whose npm keeps every optional dependency parley has.
-const older =
-  npmNode !== null && (Number(npmNode[1]) < 20 || (npmNode[1] === "20" && Number(npmNode[2]) < 19));
+const older = npmNode !== "" && (major < 20 || (major === 20 && minor < 19));
 if (older && npmCli && !process.env.PARLEY_SECOND_PASS) {
   console.error(
-    `parley: npm ran on Node ${npmNode[1]}.${npmNode[2]}, which skips optional dependencies; adding them on Node ${process.versions.node}`,
+    `parley: npm runs on Node ${npmNode}, which skips optional dependencies; adding them on Node ${process.versions.node}`,
   );
   const result = spawnSync(
     process.execPath,
