@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { ListMessagesParams, SendMessageParams, UpdateMessageParams } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
 import { forbidden, invalid, notFound } from "../errors.ts";
+import { answerFor, claimLost } from "../idempotency.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
 import {
   type AttachmentInput,
@@ -15,7 +16,7 @@ import {
   requestSchema,
   validate,
 } from "../params.ts";
-import { json, jsonBytes, methodNotAllowed } from "../respond.ts";
+import { json, jsonBytes, jsonText, methodNotAllowed } from "../respond.ts";
 import type { MessageScope, NewAttachment, NewMessage, User } from "../store/store.ts";
 import type { MessageJson } from "../wire.ts";
 
@@ -142,9 +143,14 @@ export function messageRoutes(s: Services) {
       createdAt: s.now(),
     };
     const files = newAttachments(params.attachments);
-    await messages.send(sent, files);
+    const text = JSON.stringify(newMessageJson(sent, user, files));
+    // The message and its Idempotency-Key's answer commit together: a retry after a crash
+    // finds either both or neither.
+    const { answer, stored } = answerFor(c, text);
+    if (!(await messages.send(sent, files, answer))) throw claimLost();
+    stored();
     s.onMessageSent(sent);
-    return json(c, newMessageJson(sent, user, files));
+    return jsonText(c, text);
   });
 
   routes.get("/:id", async (c) => {

@@ -5,16 +5,9 @@
 // demo replies' advisory lock.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
-import {
-  type Claim,
-  IDEMPOTENCY_ABANDONED_SECONDS,
-  IDEMPOTENCY_TTL_SECONDS,
-  type RememberedResponse,
-  type SentEvent,
-  type Store,
-  type User,
-} from "../store.ts";
+import type { SentEvent, Store, User } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
+import { completeClaim, createIdempotency, holdOwnerLock, type Owner } from "./idempotency.ts";
 import {
   getMessage,
   insertAttachments,
@@ -70,9 +63,11 @@ export async function openPostgresStore(
   let closed = false;
   const sentListeners: ((event: SentEvent) => void)[] = [];
   const presenceWritten = new Map<string, number>();
+  let claims: Owner | undefined;
 
   try {
     await migrate(sql);
+    claims = await holdOwnerLock(sql);
     await sql.listen(
       CHANGED,
       (payload) => {
@@ -86,9 +81,12 @@ export async function openPostgresStore(
       for (const listener of sentListeners) listener(event);
     });
   } catch (error) {
+    claims?.release();
     await sql.end({ timeout: 1 });
     throw error;
   }
+  const owner = claims;
+  const idempotency = createIdempotency(sql, owner);
 
   /** A write in one transaction; the other instances hear of it when it commits. */
   async function write<T>(fn: (tx: Q) => Promise<T>): Promise<T> {
@@ -249,8 +247,8 @@ export async function openPostgresStore(
       },
       cursor: (id, scope) => messageCursor(sql, id, scope),
       list: (scope, limit, page) => listMessages(sql, scope, limit, page),
-      async send(message, attachments) {
-        if (attachments.length === 0) {
+      async send(message, attachments, answer) {
+        if (attachments.length === 0 && !answer) {
           // The common case in one statement (one round trip, atomic by itself).
           own++;
           try {
@@ -270,9 +268,10 @@ export async function openPostgresStore(
           } finally {
             own++;
           }
-          return;
+          return true;
         }
-        await write(async (tx) => {
+        return write(async (tx) => {
+          if (answer && !(await completeClaim(tx, owner, answer))) return false;
           await tx`INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
             VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
               ${message.body}, ${message.createdAt})`;
@@ -281,6 +280,7 @@ export async function openPostgresStore(
           await tx`UPDATE conversations
             SET last_active_at = greatest(coalesce(last_active_at, 0), ${message.createdAt})
             WHERE id = ${message.conversationId}`;
+          return true;
         });
       },
       async update(id, changes) {
@@ -306,46 +306,7 @@ export async function openPostgresStore(
         });
       },
     },
-    idempotency: {
-      async claim(userId, key, fingerprint, now): Promise<Claim> {
-        for (;;) {
-          // The primary key decides between instances: one insert (or take-over of an
-          // expired or abandoned row) wins, everyone else reads the row that won.
-          const claimed = await sql`
-            INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at)
-            VALUES (${userId}, ${key}, ${fingerprint}, 0, '', ${now})
-            ON CONFLICT (user_id, key) DO UPDATE
-              SET fingerprint = excluded.fingerprint, status = 0, body = '',
-                  created_at = excluded.created_at
-              WHERE (idempotency_keys.status = 0
-                     AND idempotency_keys.created_at <= ${now - IDEMPOTENCY_ABANDONED_SECONDS})
-                 OR (idempotency_keys.status <> 0
-                     AND idempotency_keys.created_at <= ${now - IDEMPOTENCY_TTL_SECONDS})
-            RETURNING 1`;
-          if (claimed.length > 0) return { state: "claimed" };
-          const [row] = await sql<RememberedResponse[]>`
-            SELECT fingerprint, status, body FROM idempotency_keys
-            WHERE user_id = ${userId} AND key = ${key}`;
-          if (!row) continue; // released in between: try again
-          if (row.status === 0) return { state: "pending", fingerprint: row.fingerprint };
-          const { status, body } = row;
-          return { state: "done", response: { fingerprint: row.fingerprint, status, body } };
-        }
-      },
-      async complete(userId, key, response, now) {
-        await sql`UPDATE idempotency_keys
-          SET status = ${response.status}, body = ${response.body}, created_at = ${now}
-          WHERE user_id = ${userId} AND key = ${key}`;
-        if (Math.random() < 0.01) {
-          await sql`DELETE FROM idempotency_keys
-            WHERE created_at <= ${now - IDEMPOTENCY_TTL_SECONDS}`;
-        }
-      },
-      async release(userId, key) {
-        await sql`DELETE FROM idempotency_keys
-          WHERE user_id = ${userId} AND key = ${key} AND status = 0`;
-      },
-    },
+    idempotency,
     demo: {
       async seedOnce(build) {
         await write(async (tx) => {
@@ -414,6 +375,7 @@ export async function openPostgresStore(
       closed = true;
       clearInterval(leaderTimer);
       leader?.release();
+      owner.release();
       await sql.end({ timeout: 2 });
     },
   };

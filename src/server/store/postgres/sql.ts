@@ -25,3 +25,5 @@ export function connect(url: string, max: number): postgres.Sql {
 /** Advisory lock keys: (PARLEY, what). */
 export const PARLEY = 0x70726c79;
 export const LOCK = { migrate: 1, seed: 2, demoReplies: 3 } as const;
+/** (OWNERS, n): held by each instance for its life, n its own (postgres/idempotency.ts). */
+export const OWNERS = 0x70726c7a;

@@ -98,11 +98,13 @@ export function openSqliteStore(path: string): Store {
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),
-      async send(message, attachments) {
-        tx(() => {
+      async send(message, attachments, answer) {
+        return tx(() => {
+          if (answer && !idempotency.complete(answer)) return false;
           messages.insert(message);
           messages.addAttachments(message.id, attachments, message.createdAt);
           conversations.setActivity(message.conversationId, message.createdAt);
+          return true;
         });
       },
       async update(id, changes) {
@@ -132,8 +134,9 @@ export function openSqliteStore(path: string): Store {
     idempotency: {
       claim: async (userId, key, fingerprint, now) =>
         idempotency.claim(userId, key, fingerprint, now),
-      complete: async (userId, key, response, now) =>
-        idempotency.complete(userId, key, response, now),
+      async complete(answer) {
+        idempotency.complete(answer);
+      },
       release: async (userId, key) => idempotency.release(userId, key),
     },
     demo: {

@@ -1,0 +1,94 @@
+// Idempotency-Key claims and answers in PostgreSQL, shared by every instance. Each instance
+// holds an advisory lock of its own for as long as its session lives, and writes that
+// lock's number into the body of the claims it makes: a claim whose lock nobody holds
+// belongs to an instance that died (kill -9, crash, lost network) and is taken over at
+// once. Nothing is answered twice, because a claim is completed only by its owner and in
+// the same transaction as what the request wrote (see `completeClaim`).
+import { randomInt } from "node:crypto";
+import type postgres from "postgres";
+import {
+  type Claim,
+  IDEMPOTENCY_ABANDONED_SECONDS,
+  IDEMPOTENCY_TTL_SECONDS,
+  type IdempotentAnswer,
+  type RememberedResponse,
+} from "../store.ts";
+import { OWNERS, type Q } from "./sql.ts";
+
+export type Owner = { id: string; release(): void };
+
+/** Takes an advisory lock no other instance holds, on a connection kept for it. */
+export async function holdOwnerLock(sql: postgres.Sql): Promise<Owner> {
+  const reserved = await sql.reserve();
+  try {
+    for (;;) {
+      const id = randomInt(1, 2 ** 31 - 1);
+      const [row] = await reserved<{ ok: boolean }[]>`
+        SELECT pg_try_advisory_lock(${OWNERS}, ${id}) AS ok`;
+      if (row?.ok) return { id: String(id), release: () => reserved.release() };
+    }
+  } catch (error) {
+    reserved.release();
+    throw error;
+  }
+}
+
+/** Completes this instance's claim; false (and nothing written) when it is not ours any more. */
+export async function completeClaim(tx: Q, owner: Owner, answer: IdempotentAnswer) {
+  const { userId, key, response, now } = answer;
+  const done = await tx`UPDATE idempotency_keys
+    SET status = ${response.status}, body = ${response.body}, created_at = ${now}
+    WHERE user_id = ${userId} AND key = ${key} AND status = 0 AND body = ${owner.id}
+    RETURNING 1`;
+  return done.length > 0;
+}
+
+export function createIdempotency(sql: postgres.Sql, owner: Owner) {
+  return {
+    async claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim> {
+      for (;;) {
+        // The primary key decides between instances: one insert (or take-over of an
+        // expired, abandoned or orphaned row) wins, everyone else reads the row that won.
+        // A completion in progress holds the row, so a take-over waits for it and then
+        // finds the answer.
+        const claimed = await sql`
+          INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at)
+          VALUES (${userId}, ${key}, ${fingerprint}, 0, ${owner.id}, ${now})
+          ON CONFLICT (user_id, key) DO UPDATE
+            SET fingerprint = excluded.fingerprint, status = 0, body = excluded.body,
+                created_at = excluded.created_at
+            WHERE (idempotency_keys.status = 0
+                   AND (idempotency_keys.created_at <= ${now - IDEMPOTENCY_ABANDONED_SECONDS}
+                        OR NOT EXISTS (
+                          SELECT 1 FROM pg_locks
+                          WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                            AND database = (SELECT oid FROM pg_database
+                                            WHERE datname = current_database())
+                            AND classid = ${OWNERS}
+                            AND objid::text = idempotency_keys.body)))
+               OR (idempotency_keys.status <> 0
+                   AND idempotency_keys.created_at <= ${now - IDEMPOTENCY_TTL_SECONDS})
+          RETURNING 1`;
+        if (claimed.length > 0) return { state: "claimed" };
+        const [row] = await sql<RememberedResponse[]>`
+          SELECT fingerprint, status, body FROM idempotency_keys
+          WHERE user_id = ${userId} AND key = ${key}`;
+        if (!row) continue; // released in between: try again
+        if (row.status === 0) return { state: "pending", fingerprint: row.fingerprint };
+        const { status, body } = row;
+        return { state: "done", response: { fingerprint: row.fingerprint, status, body } };
+      }
+    },
+    async complete(answer: IdempotentAnswer): Promise<void> {
+      await completeClaim(sql, owner, answer);
+      if (Math.random() < 0.01) {
+        await sql`DELETE FROM idempotency_keys
+          WHERE created_at <= ${answer.now - IDEMPOTENCY_TTL_SECONDS}`;
+      }
+    },
+    async release(userId: string, key: string): Promise<void> {
+      await sql`DELETE FROM idempotency_keys
+        WHERE user_id = ${userId} AND key = ${key} AND status = 0 AND body = ${owner.id}`;
+    },
+  };
+}
