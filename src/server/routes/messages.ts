@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { ListMessagesParams, SendMessageParams, UpdateMessageParams } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
-import { forbidden, invalid, notFound } from "../errors.ts";
+import { forbidden, notFound } from "../errors.ts";
 import { answerFor, claimLost } from "../idempotency.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
 import {
@@ -165,21 +165,14 @@ export function messageRoutes(s: Services) {
     if (params.message !== undefined && head.sender_id !== user.id) {
       throw forbidden("Only the sender of a message can edit its text.");
     }
-    const reactionList = Object.entries(params.reactions ?? {});
-    if (reactionList.some(([, names]) => names.length > 0)) {
-      const members = new Set(
-        (await conversations.members(head.conversation_id)).map((m) => m.username),
-      );
-      for (const [name, names] of reactionList) {
-        const stranger = names.find((username) => !members.has(username));
-        if (stranger !== undefined) {
-          throw invalid(
-            `reactions[${name}]`,
-            `The parameter "reactions[${name}]" lists "${stranger}", who is not a member of this conversation.`,
-          );
-        }
-      }
+    if ((params.attachments?.length ?? 0) > 0 && head.sender_id !== user.id) {
+      throw forbidden("Only the sender of a message can add attachments to it.");
     }
+    // A member reacts only as themselves: of each list, only whether their own name is in
+    // it counts; other names neither add nor remove anyone (contract.md, "Reactions").
+    const reactionList = Object.entries(params.reactions ?? {}).map(
+      ([name, names]) => [name, names.includes(user.username)] as const,
+    );
     // Only an edit of the text is an update a reader should see ("edited"); a reaction
     // or an attachment is not (the store sets `updated_at` with the text only). This narrows
     // contract.md ("set by any successful PUT"): with that rule no client could show an
@@ -187,6 +180,7 @@ export function messageRoutes(s: Services) {
     await messages.update(head.id, {
       body: params.message,
       reactions: reactionList,
+      reactor: user.username,
       attachments: newAttachments(params.attachments),
       at: s.now(),
     });

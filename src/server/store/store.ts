@@ -72,8 +72,12 @@ export type NewAttachment = {
 export type MessageChanges = {
   /** New text; sets `updated_at` to `at`. */
   body?: string | undefined;
-  /** Each name's list replaces the stored one; an empty list removes the name. */
-  reactions: readonly (readonly [name: string, usernames: readonly string[]])[];
+  /**
+   * The reactor's own reactions: true adds them to that name's list, false takes them off
+   * (a list left empty removes the name). Nobody else's reaction changes.
+   */
+  reactions: readonly (readonly [name: string, on: boolean])[];
+  reactor: string;
   attachments: readonly NewAttachment[];
   at: number;
 };

@@ -1,6 +1,7 @@
 // The SQLite store: one database file (or memory) in this process, prepared statements
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
+import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
@@ -113,7 +114,10 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, names] of changes.reactions) messages.setReaction(id, name, names);
+          for (const [name, on] of changes.reactions) {
+            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
+            if (next) messages.setReaction(id, name, next);
+          }
           messages.addAttachments(id, changes.attachments, changes.at);
         });
       },
