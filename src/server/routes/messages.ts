@@ -10,6 +10,7 @@ import {
   attachments,
   id,
   messageText,
+  pathParam,
   reactions,
   readBody,
   readQuery,
@@ -154,14 +155,14 @@ export function messageRoutes(s: Services) {
   });
 
   routes.get("/:id", async (c) => {
-    const head = await visibleHead(c.req.param("id"), c.get("user").id);
+    const head = await visibleHead(pathParam(c), c.get("user").id);
     return json(c, await messages.get(head.id));
   });
 
   routes.put("/:id", async (c) => {
     const params = validate(UpdateBody, await readBody(c));
     const user = c.get("user");
-    const head = await visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(pathParam(c), user.id);
     if (params.message !== undefined && head.sender_id !== user.id) {
       throw forbidden("Only the sender of a message can edit its text.");
     }
@@ -189,7 +190,7 @@ export function messageRoutes(s: Services) {
 
   routes.delete("/:id", async (c) => {
     const user = c.get("user");
-    const head = await visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(pathParam(c), user.id);
     if (head.sender_id !== user.id) throw forbidden("Only the sender of a message can delete it.");
     await messages.remove(head);
     return json(c, { id: head.id, deleted: true });
