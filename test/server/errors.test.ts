@@ -213,7 +213,8 @@ describe("errors", () => {
       `{"conversation_id":"${id}","message":"hi","x":${deep(40)}}`,
     ];
     for (const body of bodies) {
-      for (const headers of [{}, { "Idempotency-Key": `deep-${body.length}` }]) {
+      const keyed: Record<string, string>[] = [{}, { "Idempotency-Key": `deep-${body.length}` }];
+      for (const headers of keyed) {
         const reply = await alice.post("/v1/messages", body, { as: "json", headers });
         expect(failure(reply, 400, "parameter_invalid").message).toContain("nest");
       }
