@@ -264,6 +264,7 @@ describe("500", () => {
       if (method === "GET" && path === "/v1/conversations") {
         throw new Error("disk on fire at /var/secret/db.sqlite");
       }
+      if (path.includes("]0;")) throw new Error(`no such thing: ${path}\nforged line`);
     },
   });
 
@@ -273,5 +274,18 @@ describe("500", () => {
     expect(JSON.stringify(body)).not.toMatch(/disk|secret|sqlite|Error|at /);
     expect(logged.some((line) => line.includes("disk on fire"))).toBe(true);
     expect((await t.as("alice").get("/v1/messages")).status).toBe(200);
+  });
+
+  it("escapes what the request sent in the log: no escape sequence reaches the terminal", async () => {
+    const before = logged.length;
+    const hostile = "/v1/%1b]0;x%07%1b[2J%1b]52;c;dG91Y2ggL3RtcC94%07%c2%9b31m";
+    failure(await t.as("alice").send("POST", hostile), 500, "internal");
+    failure(await t.as("alice").get(hostile), 500, "internal");
+    const lines = logged.slice(before).join("\n").split("\n");
+    expect(lines.filter((line) => line.startsWith("error: "))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith("forged"))).toEqual([]);
+    for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(lines[0]).toContain("error: POST /v1/\\x1b]0;x\\x07\\x1b[2J");
+    expect(lines[0]).toContain("\\x9b31m");
   });
 });
