@@ -5,6 +5,7 @@
 // demo replies' advisory lock.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
+import { newerSchema } from "../errors.ts";
 import type { SentEvent, Store, User } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
 import { completeClaim, createIdempotency, holdOwnerLock, type Owner } from "./idempotency.ts";
@@ -17,7 +18,7 @@ import {
   updateMessage,
 } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { connect, LOCK, PARLEY, type Q } from "./sql.ts";
+import { connect, LOCK, PARLEY, type Q, unreachable } from "./sql.ts";
 
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
@@ -36,11 +37,7 @@ export async function migrate(sql: postgres.Sql): Promise<void> {
     const [row] = await tx<{ version: number }[]>`
       SELECT coalesce(max(version), 0)::integer AS version FROM schema_version`;
     const current = row?.version ?? 0;
-    if (current > MIGRATIONS.length) {
-      throw new Error(
-        `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
-      );
-    }
+    if (current > MIGRATIONS.length) throw newerSchema(current, MIGRATIONS.length);
     for (let version = current + 1; version <= MIGRATIONS.length; version++) {
       await tx.unsafe(MIGRATIONS[version - 1]!);
       await tx`INSERT INTO schema_version (version) VALUES (${version})`;
@@ -83,7 +80,7 @@ export async function openPostgresStore(
   } catch (error) {
     claims?.release();
     await sql.end({ timeout: 1 });
-    throw error;
+    throw unreachable(url, error);
   }
   const owner = claims;
   const idempotency = createIdempotency(sql, owner);

@@ -12,24 +12,29 @@ import {
 } from "node:fs";
 import { basename, dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { DatabaseOpenError, newerSchema } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
   const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
-  db.exec("PRAGMA busy_timeout = 5000");
-  if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
-  // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
-  // WAL file before the response goes out. Only a power cut can drop the last commits.
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  migrate(db);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+    // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
+    // WAL file before the response goes out. Only a power cut can drop the last commits.
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    db.close();
+    // "file is not a database", "database is locked": about the file, not a bug.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
+      throw new DatabaseOpenError(`Cannot use the database ${path}: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
   return db;
-}
-
-/** An error a person can act on, shown as one line (src/cli.ts), never as a stack trace. */
-export class DatabaseOpenError extends Error {
-  readonly expected = true;
 }
 
 /**
@@ -86,11 +91,7 @@ function migrate(db: DatabaseSync): void {
     | { version: number | null }
     | undefined;
   const current = row?.version ?? 0;
-  if (current > MIGRATIONS.length) {
-    throw new Error(
-      `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
-    );
-  }
+  if (current > MIGRATIONS.length) throw newerSchema(current, MIGRATIONS.length);
   const record = db.prepare("INSERT INTO schema_version (version) VALUES (?)");
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     transaction(db, () => {
