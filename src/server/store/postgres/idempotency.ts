@@ -13,24 +13,64 @@ import {
   type IdempotentAnswer,
   type RememberedResponse,
 } from "../store.ts";
-import { OWNERS, type Q } from "./sql.ts";
+import { OWNERS, type Q, session } from "./sql.ts";
 
-export type Owner = { id: string; release(): void };
+export type Owner = { readonly id: string; release(): Promise<void> };
 
-/** Takes an advisory lock no other instance holds, on a connection kept for it. */
-export async function holdOwnerLock(sql: postgres.Sql): Promise<Owner> {
-  const reserved = await sql.reserve();
-  try {
+const CHECK_OWNER_MS = 5000;
+
+/**
+ * Takes an advisory lock no other instance holds, on a connection of its own, and checks
+ * every few seconds that its session still holds it; a connection that broke comes back
+ * as a new session without the lock, and takes a new one. Claims made under the old
+ * number are then taken over by others, which is safe: their completion fails (409) and
+ * the client's retry finds the answer.
+ */
+export async function holdOwnerLock(url: string): Promise<Owner> {
+  // Not a reserved connection of the pool: postgres.js crashes on a broken one.
+  const sql = session(url);
+  let id = "";
+  const take = async () => {
     for (;;) {
-      const id = randomInt(1, 2 ** 31 - 1);
-      const [row] = await reserved<{ ok: boolean }[]>`
-        SELECT pg_try_advisory_lock(${OWNERS}, ${id}) AS ok`;
-      if (row?.ok) return { id: String(id), release: () => reserved.release() };
+      const candidate = randomInt(1, 2 ** 31 - 1);
+      const [row] = await sql<{ ok: boolean }[]>`
+        SELECT pg_try_advisory_lock(${OWNERS}, ${candidate}) AS ok`;
+      if (row?.ok) return String(candidate);
     }
+  };
+  const held = async () =>
+    (
+      await sql`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+        AND pid = pg_backend_pid() AND classid = ${OWNERS} AND objid = ${Number(id)}`
+    ).length > 0;
+  try {
+    id = await take();
   } catch (error) {
-    reserved.release();
+    await sql.end({ timeout: 1 });
     throw error;
   }
+  let checking = false;
+  const timer = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      if (!(await held())) id = await take();
+    } catch {
+      // the database is away: try again next time
+    } finally {
+      checking = false;
+    }
+  }, CHECK_OWNER_MS);
+  timer.unref();
+  return {
+    get id() {
+      return id;
+    },
+    async release() {
+      clearInterval(timer);
+      await sql.end({ timeout: 1 });
+    },
+  };
 }
 
 /** Completes this instance's claim; false (and nothing written) when it is not ours any more. */

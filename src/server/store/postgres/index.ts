@@ -18,7 +18,7 @@ import {
   updateMessage,
 } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { connect, LOCK, PARLEY, type Q, unreachable } from "./sql.ts";
+import { connect, LOCK, PARLEY, type Q, session, unreachable } from "./sql.ts";
 
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
@@ -55,7 +55,8 @@ export async function openPostgresStore(
   // notices of other instances' commits.
   let own = 0;
   let others = 0;
-  let leader: postgres.ReservedSql | undefined;
+  let leader = false;
+  let leaderSql: postgres.Sql | undefined;
   let leaderTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const sentListeners: ((event: SentEvent) => void)[] = [];
@@ -64,7 +65,7 @@ export async function openPostgresStore(
 
   try {
     await migrate(sql);
-    claims = await holdOwnerLock(sql);
+    claims = await holdOwnerLock(url);
     await sql.listen(
       CHANGED,
       (payload) => {
@@ -78,7 +79,7 @@ export async function openPostgresStore(
       for (const listener of sentListeners) listener(event);
     });
   } catch (error) {
-    claims?.release();
+    await claims?.release();
     await sql.end({ timeout: 1 });
     throw unreachable(url, error);
   }
@@ -99,30 +100,23 @@ export async function openPostgresStore(
     }
   }
 
-  /** Leads while this instance's session holds the lock; checks it still does. */
+  /**
+   * Leads while this instance's own session holds the lock. Asked again every few
+   * seconds: a session that holds it already gets true (the lock is re-entrant), one that
+   * broke comes back without it and competes again. A connection of its own, not a
+   * reserved one from the pool: postgres.js crashes the process on a query to a reserved
+   * connection whose socket has closed.
+   */
   async function tryLead(): Promise<void> {
     if (closed) return;
-    if (leader) {
-      try {
-        // A connection that broke and came back has lost the lock with its old session.
-        const held = await leader`
-          SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-            AND pid = pg_backend_pid() AND classid = ${PARLEY} AND objid = ${LOCK.demoReplies}`;
-        if (held.length > 0) return;
-      } catch {}
-      leader.release();
-      leader = undefined;
-    }
-    const reserved = await sql.reserve();
+    leaderSql ??= session(url);
     try {
-      const [row] = await reserved<{ ok: boolean }[]>`
+      const [row] = await leaderSql<{ ok: boolean }[]>`
         SELECT pg_try_advisory_lock(${PARLEY}, ${LOCK.demoReplies}) AS ok`;
-      if (row?.ok && !closed) {
-        leader = reserved;
-        return;
-      }
-    } catch {}
-    reserved.release();
+      leader = row?.ok === true && !closed;
+    } catch {
+      leader = false;
+    }
   }
 
   const store: Store = {
@@ -366,14 +360,14 @@ export async function openPostgresStore(
         leaderTimer.unref();
       }
     },
-    isLeader: () => leader !== undefined,
+    isLeader: () => leader,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(leaderTimer);
-      leader?.release();
-      owner.release();
-      await sql.end({ timeout: 2 });
+      leader = false;
+      await leaderSql?.end({ timeout: 1 });
+      await Promise.all([owner.release(), sql.end({ timeout: 2 })]);
     },
   };
   return store;

@@ -23,6 +23,14 @@ export function connect(url: string, max: number): postgres.Sql {
   }) as unknown as postgres.Sql;
 }
 
+/**
+ * One connection for a session-level advisory lock: it never idles or ages out (the
+ * pool's do), and after a break it reconnects as a new session, without the lock.
+ */
+export function session(url: string): postgres.Sql {
+  return postgres(url, { max: 1, idle_timeout: 0, max_lifetime: 0, onnotice: () => {} });
+}
+
 /** Advisory lock keys: (PARLEY, what). */
 export const PARLEY = 0x70726c79;
 export const LOCK = { migrate: 1, seed: 2, demoReplies: 3 } as const;
