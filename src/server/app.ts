@@ -10,6 +10,7 @@ import { HttpError, internalError } from "./errors.ts";
 import { idempotency } from "./idempotency.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
+import { contactRoutes } from "./routes/contacts.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
 import { messageRoutes } from "./routes/messages.ts";
 
@@ -17,6 +18,8 @@ import { messageRoutes } from "./routes/messages.ts";
 export type FaultHook = (request: { method: string; path: string }) => void;
 
 export type AppOptions = {
+  /** Sent with every answer (Parley-Server-Id): clients keep their unsent work per server. */
+  serverId: string;
   rateLimit: RateLimit | false;
   faults?: FaultHook | undefined;
   log: (line: string) => void;
@@ -51,6 +54,10 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     ),
   );
 
+  app.use(async (c, next) => {
+    await next();
+    c.header("Parley-Server-Id", options.serverId);
+  });
   app.use(authenticate(services));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
@@ -79,5 +86,6 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
 
   app.route("/v1/messages", messageRoutes(services));
   app.route("/v1/conversations", conversationRoutes(services));
+  app.route("/v1/contacts", contactRoutes(services));
   return app;
 }

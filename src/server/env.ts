@@ -25,4 +25,6 @@ export type Services = {
   /** Told of every authenticated request, so the demo users do not answer for who is signed in. */
   presence: Presence;
   onMessageSent: (message: SentEvent) => void;
+  /** Tokens this process issued and keeps in memory only (`parley ssh` sessions) -> user id. */
+  localTokens?: ReadonlyMap<string, string>;
 };

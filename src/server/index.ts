@@ -13,6 +13,7 @@ import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { openStore, type Store } from "./store/index.ts";
+import { newToken } from "./tokens.ts";
 
 export type { DemoUser } from "./demo/users.ts";
 
@@ -20,7 +21,15 @@ export type RunningServer = {
   url: string;
   host: string;
   port: number;
+  /** With `demo`: the demo users and their tokens (for the banner); else none. */
   demoUsers: DemoUser[];
+  /** The database's id, sent as `Parley-Server-Id` with every answer. */
+  serverId: string;
+  /**
+   * Everyone who may sign in now (not removed), each with a token valid in this process
+   * only, kept in memory: how `parley ssh` signs its sessions in.
+   */
+  people(): Promise<DemoUser[]>;
   close(): Promise<void>;
 };
 
@@ -34,8 +43,10 @@ export type StartOptions = {
    * postgres:// URL: several servers on one PostgreSQL database serve the same users.
    */
   db?: string;
-  /** Seed demo conversations into a database that has none yet. */
+  /** Seed the demo users (into a database without users) and conversations (into one without any). */
   demo?: boolean;
+  /** With `demo`: the demo conversations too (default true); false gives the demo users alone. */
+  demoConversations?: boolean;
   /** Demo users answer messages; default true with `demo`. */
   demoReplies?: boolean;
   log?: (line: string) => void;
@@ -60,10 +71,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const store: Store = await openStore(opts.db ?? ":memory:");
   let replier: DemoReplier | undefined;
   try {
-    // Without users nobody could sign in, so every fresh database gets the demo users.
-    const demoUsers = await ensureDemoUsers(store, now());
-    if (opts.demo) await seedDemoConversations(store, now());
+    // Without --demo a database starts empty: people are added with `parley users add`.
+    const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
+    if (opts.demo && opts.demoConversations !== false) await seedDemoConversations(store, now());
     const newId = createIdMaker();
+    const localTokens = new Map<string, string>();
+    const localTokenOf = new Map<string, string>();
     const presence = createPresence(store, now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
@@ -87,11 +100,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       now,
       newId,
       presence,
-      onMessageSent: (message) => {
-        if (replier) store.publishSent(message);
-      },
+      // Every instance tells the replier, which runs on the instances started with --demo.
+      onMessageSent: (message) => store.publishSent(message),
+      localTokens,
     };
     const app = createApp(services, {
+      serverId: store.serverId,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
       faults: opts.faults,
       log,
@@ -125,7 +139,21 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       });
       return closing;
     };
-    return { url, host, port, demoUsers, close };
+    const people = async (): Promise<DemoUser[]> => {
+      const accounts = await store.accounts.list();
+      return accounts
+        .filter((a) => a.removed_at === null)
+        .map((a) => {
+          let token = localTokenOf.get(a.id);
+          if (token === undefined) {
+            token = newToken();
+            localTokenOf.set(a.id, token);
+            localTokens.set(token, a.id);
+          }
+          return { username: a.username, token, contactId: a.id };
+        });
+    };
+    return { url, host, port, demoUsers, serverId: store.serverId, people, close };
   } catch (error) {
     replier?.close();
     await store.close();

@@ -5,6 +5,7 @@
 // demo replies' advisory lock.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
+import { hashToken } from "../../tokens.ts";
 import {
   type Claim,
   IDEMPOTENCY_ABANDONED_SECONDS,
@@ -12,7 +13,6 @@ import {
   type RememberedResponse,
   type SentEvent,
   type Store,
-  type User,
 } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
 import {
@@ -23,8 +23,10 @@ import {
   setReaction,
   updateMessage,
 } from "./messages.ts";
+import { DatabaseOpenError } from "../open-error.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { connect, LOCK, PARLEY, type Q } from "./sql.ts";
+import { accountStore, ensureDemoUsers, userById, userByTokenHash } from "./users.ts";
 
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
@@ -32,6 +34,28 @@ const SEEDED = "demo_seeded";
 /** A user's request is written down at most this often per instance, in seconds. */
 const PRESENCE_EVERY = 5;
 const LEADER_RETRY_MS = 2000;
+
+/**
+ * What an operator can meet when the database is not there for us (refused, unknown host,
+ * wrong password, no such database, a newer schema) as one line; the URL without its password.
+ */
+function openError(url: string, error: unknown): unknown {
+  if (error instanceof DatabaseOpenError) return error;
+  const { code, message } = error as { code?: string; message?: string };
+  const known =
+    /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|CONNECT_TIMEOUT)$/.test(
+      code ?? "",
+    ) || /^(28|3D|08|42501)/.test(code ?? "");
+  if (!known) return error;
+  let where = "the PostgreSQL database";
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    where = parsed.toString();
+  } catch {}
+  const why = (message ?? String(error)).split("\n")[0];
+  return new DatabaseOpenError(`Cannot open the database ${where}: ${why} (${code}).`);
+}
 
 export type PostgresOptions = { poolSize?: number };
 
@@ -44,7 +68,7 @@ export async function migrate(sql: postgres.Sql): Promise<void> {
       SELECT coalesce(max(version), 0)::integer AS version FROM schema_version`;
     const current = row?.version ?? 0;
     if (current > MIGRATIONS.length) {
-      throw new Error(
+      throw new DatabaseOpenError(
         `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
       );
     }
@@ -71,8 +95,11 @@ export async function openPostgresStore(
   const sentListeners: ((event: SentEvent) => void)[] = [];
   const presenceWritten = new Map<string, number>();
 
+  let serverId = "";
   try {
     await migrate(sql);
+    const [row] = await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = 'server_id'`;
+    serverId = row!.value;
     await sql.listen(
       CHANGED,
       (payload) => {
@@ -87,7 +114,7 @@ export async function openPostgresStore(
     });
   } catch (error) {
     await sql.end({ timeout: 1 });
-    throw error;
+    throw openError(url, error);
   }
 
   /** A write in one transaction; the other instances hear of it when it commits. */
@@ -132,15 +159,10 @@ export async function openPostgresStore(
 
   const store: Store = {
     kind: "postgres",
+    serverId,
     users: {
-      async byToken(token) {
-        const [user] = await sql<User[]>`SELECT * FROM users WHERE token = ${token}`;
-        return user && { ...user };
-      },
-      async byId(id) {
-        const [user] = await sql<User[]>`SELECT * FROM users WHERE id = ${id}`;
-        return user && { ...user };
-      },
+      byTokenHash: (hash) => userByTokenHash(sql, hash),
+      byId: (id) => userById(sql, id),
       async touch(id, now) {
         await write(
           (tx) => tx`UPDATE users SET last_active_at = ${now}
@@ -152,21 +174,9 @@ export async function openPostgresStore(
           SELECT 1 FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId}`;
         return rows.length > 0;
       },
-      async ensure(list) {
-        await write(async (tx) => {
-          await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.seed})`;
-          const [row] = await tx<{ n: number }[]>`SELECT count(*)::integer AS n FROM users`;
-          if ((row?.n ?? 0) > 0 || list.length === 0) return;
-          const rows = list.map((user) => ({
-            ...user,
-            last_active_at: user.last_active_at ?? null,
-          }));
-          await tx`INSERT INTO users ${tx(rows, "id", "username", "phone_number", "avatar_url", "token", "last_active_at", "created_at")}`;
-        });
-        const all = await sql<User[]>`SELECT * FROM users ORDER BY created_at, id`;
-        return all.map((user) => ({ ...user }));
-      },
+      ensure: (list) => ensureDemoUsers(sql, write, list, hashToken),
     },
+    accounts: accountStore(sql, write),
     conversations: {
       visibleTo: (id, userId) => visibleConversation(sql, id, userId),
       async isMember(id, userId) {

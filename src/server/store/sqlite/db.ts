@@ -2,25 +2,35 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { hashToken } from "../../tokens.ts";
+import { DatabaseOpenError } from "../open-error.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
   const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
-  db.exec("PRAGMA busy_timeout = 5000");
-  if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
-  // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
-  // WAL file before the response goes out. Only a power cut can drop the last commits.
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  migrate(db);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+    // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
+    // WAL file before the response goes out. Only a power cut can drop the last commits.
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    // Migration 2 hashes the plain tokens of older databases.
+    db.function("parley_sha256", { deterministic: true }, (text) => hashToken(String(text)));
+    migrate(db);
+  } catch (error) {
+    if (db.isOpen) db.close();
+    // Not a database, a read-only one, a disk that is full: what SQLite says, in one line.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
+      throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
   return db;
 }
 
-/** An error a person can act on, shown as one line (src/cli.ts), never as a stack trace. */
-export class DatabaseOpenError extends Error {
-  readonly expected = true;
-}
+export { DatabaseOpenError };
 
 /**
  * The database holds tokens and messages: a new one is created 0600 in a 0700 folder
@@ -43,7 +53,7 @@ function migrate(db: DatabaseSync): void {
     | undefined;
   const current = row?.version ?? 0;
   if (current > MIGRATIONS.length) {
-    throw new Error(
+    throw new DatabaseOpenError(
       `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
     );
   }
