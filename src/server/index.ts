@@ -7,7 +7,7 @@ import { createApp, type FaultHook } from "./app.ts";
 import { createPresence } from "./demo/presence.ts";
 import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
-import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
+import { contactId, DEMO_USERNAMES, type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
 import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
@@ -73,7 +73,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
     const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
-    if (opts.demo && opts.demoConversations !== false) await seedDemoConversations(store, now());
+    if (opts.demo && opts.demoConversations !== false) {
+      // The demo's conversations need the demo's people: not on a database of others.
+      const ids = DEMO_USERNAMES.map(contactId);
+      const present = await Promise.all(ids.map((id) => store.users.byId(id)));
+      if (present.every(Boolean)) await seedDemoConversations(store, now());
+      else log("demo: no demo conversations, since this database has other people");
+    }
     const newId = createIdMaker();
     const localTokens = new Map<string, string>();
     const localTokenOf = new Map<string, string>();
