@@ -7,8 +7,8 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import {
   CLIENT_OPTIONS,
-  type Command,
   COMMANDS,
+  type Command,
   GROUPS_OPTIONS,
   helpFor,
   SERVE_OPTIONS,

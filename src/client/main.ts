@@ -13,6 +13,7 @@ import {
 } from "../config.ts";
 import { queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
+import { serverIdentity } from "./server-id.ts";
 
 export type ClientArgs = {
   baseUrl?: string;
@@ -27,9 +28,17 @@ export type Target = {
   token: string | undefined;
   username: string | undefined;
   label?: string;
-  /** What the kept files are keyed by: the address, or the embedded server's database. */
+  /**
+   * What the kept files are keyed by: the server's id (src/client/server-id.ts), else its
+   * address; or the embedded server's database.
+   */
   identity: string;
+  /** What they were keyed by before the server's id was known: its address. */
+  formerIdentity?: string;
 };
+
+/** When a started client asks its server again which server it is. */
+const CHECK_AFTER_MS = 5000;
 
 /** Whether an earlier run kept a query cache here (for anyone: this only guides a guess). */
 function keptAnything(paths: Paths): boolean {
@@ -110,12 +119,16 @@ export async function runClient(args: ClientArgs): Promise<number> {
       };
     } else {
       interactive = import("./run.ts");
+      const server = await serverIdentity(paths, config.baseUrl);
       target = {
         baseUrl: config.baseUrl,
         token: config.token,
         username: config.username,
-        identity: config.baseUrl,
+        identity: server.identity,
+        formerIdentity: config.baseUrl,
       };
+      // Once started, whether the address is still the server it was.
+      setTimeout(() => void server.check(join(paths.state, "parley.log")), CHECK_AFTER_MS).unref();
     }
     const { runInteractive } = await interactive;
     process.off("SIGTERM", endStart);

@@ -25,7 +25,13 @@ import { writePrivateFile } from "./files.ts";
 import { createJobControl } from "./job-control.ts";
 import type { Target } from "./main.ts";
 import { mountClient } from "./mount.tsx";
-import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
+import {
+  adoptKeptFiles,
+  keepCarriedOver,
+  keepServerData,
+  loadCarriedOver,
+  offlineFiles,
+} from "./offline.ts";
 import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
 
@@ -71,6 +77,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   }
   const key = identityKey(baseUrl, token);
   const files = offlineFiles(paths, target.identity, token);
+  if (target.formerIdentity !== undefined && target.formerIdentity !== target.identity) {
+    adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, token));
+  }
   const jobs = createJobControl();
   const client = createClientSession({
     api: { baseUrl, token },

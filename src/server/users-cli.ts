@@ -27,11 +27,18 @@ function checkName(name: string | undefined, what: "user" | "group"): string {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const when = (seconds: number | null) =>
-  seconds === null ? "never" : new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ");
+  seconds === null
+    ? "never"
+    : new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ");
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 export const USERS_ACTIONS = ["add", "list", "token", "revoke", "remove"] as const;

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { runGroups, runUsers, UsersError, UsersUsageError } from "../../src/server/users-cli.ts";
 import { hashToken } from "../../src/server/tokens.ts";
+import { runGroups, runUsers, UsersError, UsersUsageError } from "../../src/server/users-cli.ts";
 import { clientFor, contactConversation, groupConversation, message } from "./helpers.ts";
 import { freshDb, rawQuery, STORE } from "./stores.ts";
 
@@ -97,7 +97,9 @@ describe("parley groups", () => {
       "group ops (id grp_ops): ann, ben",
     ]);
     await expect(runGroups(db, ["add", "x"], "ann,zed")).rejects.toThrow(/No user "zed"/);
-    expect((await runGroups(db, ["list"], undefined)).join("\n")).toMatch(/ops\s+grp_ops\s+ann,ben/);
+    expect((await runGroups(db, ["list"], undefined)).join("\n")).toMatch(
+      /ops\s+grp_ops\s+ann,ben/,
+    );
     const server = await serve(db);
     const id = await groupConversation(clientFor(server.url, ann), "grp_ops");
     expect(await groupConversation(clientFor(server.url, ben), "grp_ops")).toBe(id);

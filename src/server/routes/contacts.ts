@@ -27,10 +27,7 @@ export function contactRoutes(s: Services) {
     const max = params.limit ?? DEFAULT_LIMIT;
     const me = c.get("user").id;
     // One more than asked for, and one more for the caller, who is not their own contact.
-    const found = await s.store.accounts.search(
-      (params.query ?? "").trim().toLowerCase(),
-      max + 2,
-    );
+    const found = await s.store.accounts.search((params.query ?? "").trim().toLowerCase(), max + 2);
     const others = found.filter((u) => u.id !== me);
     return json(c, {
       data: others.slice(0, max).map(({ id, username }) => ({ id, username })),

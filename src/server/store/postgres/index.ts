@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import { hashToken } from "../../tokens.ts";
+import { DatabaseOpenError } from "../open-error.ts";
 import {
   type Claim,
   IDEMPOTENCY_ABANDONED_SECONDS,
@@ -23,7 +24,6 @@ import {
   setReaction,
   updateMessage,
 } from "./messages.ts";
-import { DatabaseOpenError } from "../open-error.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { connect, LOCK, PARLEY, type Q } from "./sql.ts";
 import { accountStore, ensureDemoUsers, userById, userByTokenHash } from "./users.ts";
