@@ -8,16 +8,6 @@ type Write = <T>(fn: (tx: Q) => Promise<T>) => Promise<T>;
 
 const copy = <T extends object>(rows: readonly T[]): T[] => rows.map((row) => ({ ...row }));
 
-async function insertUser(tx: Q, user: NewUser, tokenHash: string | null): Promise<void> {
-  await tx`INSERT INTO users (id, username, phone_number, avatar_url, last_active_at, created_at)
-    VALUES (${user.id}, ${user.username}, ${user.phone_number}, ${user.avatar_url},
-      ${user.last_active_at ?? null}, ${user.created_at})`;
-  if (tokenHash !== null) {
-    await tx`INSERT INTO tokens (hash, user_id, created_at)
-      VALUES (${tokenHash}, ${user.id}, ${user.created_at})`;
-  }
-}
-
 async function idOf(tx: Q, username: string): Promise<string | undefined> {
   const [row] = await tx<{ id: string }[]>`SELECT id FROM users WHERE username = ${username}`;
   return row?.id;
@@ -48,10 +38,20 @@ export async function ensureDemoUsers(
     await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.seed})`;
     const [row] = await tx<{ n: number }[]>`SELECT count(*)::integer AS n FROM users`;
     if ((row?.n ?? 0) > 0) return;
-    for (const { token, ...user } of list) {
-      await insertUser(tx, user, hash(token));
-      await tx`INSERT INTO demo_tokens (user_id, token) VALUES (${user.id}, ${token})`;
-    }
+    if (list.length === 0) return;
+    const users = list.map(({ token: _, ...user }) => ({
+      ...user,
+      last_active_at: user.last_active_at ?? null,
+    }));
+    await tx`INSERT INTO users ${tx(users, "id", "username", "phone_number", "avatar_url", "last_active_at", "created_at")}`;
+    const tokens = list.map((u) => ({
+      hash: hash(u.token),
+      user_id: u.id,
+      created_at: u.created_at,
+    }));
+    await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at")}`;
+    const demo = list.map((u) => ({ user_id: u.id, token: u.token }));
+    await tx`INSERT INTO demo_tokens ${tx(demo, "user_id", "token")}`;
   });
   return copy(
     await sql<DemoToken[]>`
