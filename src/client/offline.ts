@@ -21,7 +21,14 @@ import type { DraftAttachment } from "../ui/composer/commands.ts";
 import { SavedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
-import { debouncedWriter, logLine, readIfExists, removeIfExists, setAside } from "./files.ts";
+import {
+  debouncedWriter,
+  logLine,
+  readIfExists,
+  removeIfExists,
+  setAside,
+  writePrivateFile,
+} from "./files.ts";
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */
 const CACHE_VERSION = "parley-cache-1";
@@ -33,7 +40,10 @@ const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** At most this long between a change and its being on disk. */
 const SAVE_DELAY_MS = 500;
 
-/** Whose files these are: a server (its address, or the embedded server's database) and a token. */
+/**
+ * Whose files these are: a server (its id, else its address, or the embedded server's
+ * database: src/client/server-id.ts) and a token.
+ */
 export type Owner = { server: string; user: string };
 
 export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
@@ -51,6 +61,26 @@ export function offlineFiles(
     carry: join(paths.state, "unsent", `${name}.json`),
     log: join(paths.state, "parley.log"),
   };
+}
+
+/**
+ * Files kept under `former` (the server's address, before its id was known) become the
+ * current owner's, unless the current owner has its own: queued work made before an
+ * upgrade, or on a first start that could not reach the server, is not left behind.
+ */
+export function adoptKeptFiles(files: OfflineFiles, former: OfflineFiles): void {
+  for (const which of ["carry", "cache"] as const) {
+    try {
+      const text = readIfExists(former[which]);
+      if (text === undefined || readIfExists(files[which]) !== undefined) continue;
+      const kept = JSON.parse(text) as Record<string, unknown>;
+      if (!sameOwner(kept.owner, former.owner)) continue;
+      writePrivateFile(files[which], JSON.stringify({ ...kept, owner: files.owner }));
+      removeIfExists(former[which]);
+    } catch (error) {
+      logLine(files.log, `could not take over ${former[which]}: ${(error as Error).message}`);
+    }
+  }
 }
 
 const sameOwner = (a: unknown, b: Owner) =>

@@ -249,7 +249,11 @@ export function useMessageActions(ui: MessageUi) {
     "message.copy": actions.copy,
     "message.open": (message) => links(message, "open"),
     "message.copyLink": (message) => links(message, "copy"),
-    "message.attach": ui.askAttachment,
+    "message.attach": (message) => {
+      if (!isMine(message))
+        return status.error("Cannot attach", new Error("only your own messages take attachments"));
+      ui.askAttachment(message);
+    },
     // Only an unsent message can be sent again.
     "message.retry": () => false,
   };
