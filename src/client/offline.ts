@@ -89,20 +89,24 @@ const sameOwner = (a: unknown, b: Owner) =>
   (a as Owner).server === b.server &&
   (a as Owner).user === b.user;
 
-/**
- * What becomes of a kept file that cannot be used, with one line in the log: server data
- * is discarded (the server has it); unsent work is set aside, renamed, never lost.
- */
-function discard(file: string, files: OfflineFiles, what: string, problem: string): void {
-  if (what === "cache") {
-    logLine(files.log, `discarded the ${what} in ${file}: ${problem}`);
+/** A kind of kept file: what the log calls it, and whether a bad one is kept aside. */
+type Kept = { what: string; setAside: boolean };
+/** Server data: a bad file is discarded (the server still has it all). */
+const CACHE: Kept = { what: "cache", setAside: false };
+/** Drafts and the outbox: a bad file is set aside, renamed, never lost. */
+const UNSENT: Kept = { what: "unsent work", setAside: true };
+
+/** Puts a kept file that cannot be used out of the way, with one line in the log. */
+function discard(file: string, files: OfflineFiles, kind: Kept, problem: string): void {
+  if (!kind.setAside) {
+    logLine(files.log, `discarded the ${kind.what} in ${file}: ${problem}`);
     removeIfExists(file);
     return;
   }
   try {
-    logLine(files.log, `set aside the ${what} in ${file} as ${setAside(file)}: ${problem}`);
+    logLine(files.log, `set aside the ${kind.what} in ${file} as ${setAside(file)}: ${problem}`);
   } catch (error) {
-    logLine(files.log, `could not set aside the ${what} in ${file} (${problem}): ${error}`);
+    logLine(files.log, `could not set aside the ${kind.what} in ${file} (${problem}): ${error}`);
   }
 }
 
@@ -115,7 +119,7 @@ function readKept(
   file: string,
   files: OfflineFiles,
   isCurrent: (kept: Record<string, unknown>) => boolean,
-  what: string,
+  kind: Kept,
 ): Record<string, unknown> | undefined {
   let kept: unknown;
   try {
@@ -123,7 +127,7 @@ function readKept(
     if (text === undefined) return undefined;
     kept = JSON.parse(text);
   } catch (error) {
-    discard(file, files, what, (error as Error).message);
+    discard(file, files, kind, (error as Error).message);
     return undefined;
   }
   const record = (typeof kept === "object" && kept !== null ? kept : {}) as Record<string, unknown>;
@@ -133,7 +137,7 @@ function readKept(
       ? "it is from another version of parley"
       : undefined;
   if (problem) {
-    discard(file, files, what, problem);
+    discard(file, files, kind, problem);
     return undefined;
   }
   return record;
@@ -156,7 +160,7 @@ function filePersister(files: OfflineFiles): Persister & { flush(): void } {
         files.cache,
         files,
         (k) => (k.client as PersistedClient | undefined)?.buster === CACHE_VERSION,
-        "cache",
+        CACHE,
       );
       return kept?.client as PersistedClient | undefined;
     },
@@ -221,7 +225,7 @@ const Carried = z.object({
  * does not hold what parley writes (edited by hand, damaged) is set aside whole.
  */
 export function loadCarriedOver(files: OfflineFiles): CarriedOver {
-  const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), "unsent work");
+  const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), UNSENT);
   if (!kept) return {};
   const parsed = Carried.safeParse(kept);
   if (!parsed.success) {
@@ -229,7 +233,7 @@ export function loadCarriedOver(files: OfflineFiles): CarriedOver {
     const where = issue?.path.map(String).join(".").slice(0, 80) || "the file";
     const problem = `${where}: ${issue?.message ?? "not readable"}`;
     // The keys in the path come from the file: no control characters into the log.
-    discard(files.carry, files, "unsent work", problem.replace(/[^\x20-\x7e]/g, "?"));
+    discard(files.carry, files, UNSENT, problem.replace(/[^\x20-\x7e]/g, "?"));
     return {};
   }
   return parsed.data;
