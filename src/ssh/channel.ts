@@ -12,6 +12,20 @@ const ENV_ALLOWED = new Set(["NO_COLOR"]);
 export const NEEDS_PTY =
   "parley: this is a full-screen app and needs a terminal; connect with ssh -t and no command.";
 
+/** The largest terminal a session may have; a pty or window change above is taken as this. */
+export const MAX_COLUMNS = 1000;
+export const MAX_ROWS = 500;
+
+/**
+ * A size a client asked for, made one a terminal can be: 1 to `max`, the default for 0
+ * or anything that is not a number. (A 100000x100000 pty made Ink build a frame string
+ * longer than V8 allows, which took down every session on its worker.)
+ */
+export function clampSize(value: number, fallback: number, max: number): number {
+  if (!Number.isFinite(value) || value < 1) return fallback;
+  return Math.min(Math.floor(value), max);
+}
+
 export function dumbTermMessage(term: string): string {
   return `parley: TERM=${term || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
 }
@@ -54,7 +68,8 @@ export function handleSessionChannel(
   let pty: PseudoTtyInfo | undefined;
   let current: OnChannel | undefined;
   const env: Record<string, string> = {};
-  const size = (value: number, fallback: number) => (value > 0 ? value : fallback);
+  const columnsOf = (info: { cols: number }) => clampSize(info.cols, 80, MAX_COLUMNS);
+  const rowsOf = (info: { rows: number }) => clampSize(info.rows, 24, MAX_ROWS);
   session.on("pty", (accept, _reject, info) => {
     pty = info;
     accept?.();
@@ -64,7 +79,7 @@ export function handleSessionChannel(
       pty.cols = info.cols;
       pty.rows = info.rows;
     }
-    current?.resize(size(info.cols, 80), size(info.rows, 24));
+    current?.resize(columnsOf(info), rowsOf(info));
     accept?.();
   });
   session.on("env", (accept, reject, info) => {
@@ -94,8 +109,8 @@ export function handleSessionChannel(
     if (term.startsWith("tmux")) shellEnv.TMUX = "1";
     const entry = start({
       channel,
-      columns: size(pty.cols, 80),
-      rows: size(pty.rows, 24),
+      columns: columnsOf(pty),
+      rows: rowsOf(pty),
       env: shellEnv,
     });
     if (!entry) return;

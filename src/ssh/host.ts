@@ -37,7 +37,20 @@ export type FromHost =
   /** The client ended; everything it wrote came before this. `crash`: why it failed. */
   | { type: "done"; id: number; crash?: { message: string; detail: string } };
 
-type Running = { input: ChannelInput; output: ChannelOutput; instance: Instance };
+type Running = {
+  input: ChannelInput;
+  output: ChannelOutput;
+  instance: Instance;
+  /** Ends this session only, with `error` as its reason. */
+  fail(error: unknown): void;
+};
+
+function crashOf(error: unknown): { message: string; detail: string } {
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  };
+}
 
 export function createSessionHost(post: (message: FromHost) => void): {
   handle(message: ToHost): void;
@@ -80,7 +93,26 @@ export function createSessionHost(post: (message: FromHost) => void): {
       },
       onExit: () => unsent?.stop(),
     });
-    running.set(id, { input, output, instance });
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      running.delete(id);
+      post({ type: "done", id, ...(crash === undefined ? {} : { crash: crashOf(crash) }) });
+    };
+    const fail = (error: unknown) => {
+      crash ??= error;
+      // Whatever broke may break again while giving the terminal back: nothing more is sent.
+      output.detach();
+      input.destroy();
+      try {
+        instance.unmount();
+      } catch {
+        // Ink could not even unmount: the session is over all the same.
+      }
+      tell();
+    };
+    running.set(id, { input, output, instance, fail });
     const finish = async () => {
       try {
         await instance.waitUntilExit();
@@ -91,43 +123,50 @@ export function createSessionHost(post: (message: FromHost) => void): {
       output.flush();
       output.detach();
       input.destroy();
-      running.delete(id);
-      post({
-        type: "done",
-        id,
-        ...(crash === undefined
-          ? {}
-          : {
-              crash: {
-                message: crash instanceof Error ? crash.message : String(crash),
-                detail: crash instanceof Error ? (crash.stack ?? crash.message) : String(crash),
-              },
-            }),
-      });
+      tell();
     };
     void finish();
   }
 
+  function apply(session: Running, message: Exclude<ToHost, { type: "open" }>): void {
+    switch (message.type) {
+      case "input":
+        session.input.feed(Buffer.from(message.data));
+        break;
+      case "resize":
+        session.output.resize(message.columns, message.rows);
+        break;
+      case "stop":
+        session.instance.unmount();
+        break;
+      case "drop":
+        // Nothing more can reach the client: Ink's goodbye writes go nowhere.
+        session.output.detach();
+        session.instance.unmount();
+        break;
+    }
+  }
+
   return {
+    // Whatever one session's client throws ends that session only, never its neighbours
+    // on this thread (nor, with --threads 0, the whole server).
     handle(message) {
-      if (message.type === "open") return open(message);
+      if (message.type === "open") {
+        try {
+          open(message);
+        } catch (error) {
+          const session = running.get(message.id);
+          if (session) session.fail(error);
+          else post({ type: "done", id: message.id, crash: crashOf(error) });
+        }
+        return;
+      }
       const session = running.get(message.id);
       if (!session) return;
-      switch (message.type) {
-        case "input":
-          session.input.feed(Buffer.from(message.data));
-          break;
-        case "resize":
-          session.output.resize(message.columns, message.rows);
-          break;
-        case "stop":
-          session.instance.unmount();
-          break;
-        case "drop":
-          // Nothing more can reach the client: Ink's goodbye writes go nowhere.
-          session.output.detach();
-          session.instance.unmount();
-          break;
+      try {
+        apply(session, message);
+      } catch (error) {
+        session.fail(error);
       }
     },
   };
