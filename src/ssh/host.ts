@@ -26,6 +26,10 @@ export type ToHost =
     }
   | { type: "input"; id: number; data: Uint8Array }
   | { type: "resize"; id: number; columns: number; rows: number }
+  /** The client is not reading: skip frames. */
+  | { type: "hold"; id: number }
+  /** It reads again: draw the whole screen. */
+  | { type: "resume"; id: number }
   /** End the client and give the terminal back (the server is stopping). */
   | { type: "stop"; id: number }
   /** The channel is gone: end without writing anything more. */
@@ -135,6 +139,12 @@ export function createSessionHost(post: (message: FromHost) => void): {
         break;
       case "resize":
         session.output.resize(message.columns, message.rows);
+        break;
+      case "hold":
+        session.output.hold();
+        break;
+      case "resume":
+        session.output.release();
         break;
       case "stop":
         session.instance.unmount();

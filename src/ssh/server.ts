@@ -4,14 +4,14 @@
 // the SSH user name. Two people connecting as alice and bob chat live through the shared
 // API server. This file composes the parts: who may sign in (auth.ts), what a connection
 // may ask for (channel.ts), and the live sessions (sessions.ts).
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
 import type { DemoUser } from "../server/index.ts";
 import { authenticate } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
-import { createSessionRegistry, type LiveSession } from "./sessions.ts";
+import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
 
 export type SshServerOptions = {
   /** Default 127.0.0.1. */
@@ -31,6 +31,8 @@ export type SshServerOptions = {
   log?: (line: string) => void;
   /** Where each user's drafts and unsent changes are kept between sessions; none if unset. */
   keepDir?: string;
+  /** How long a session may go without reading its screen before it is dropped (tests). */
+  stuckMs?: number;
   /** Live client sessions at most; more are told to come back later. Default 64. */
   maxSessions?: number;
   /**
@@ -92,6 +94,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     keepDir: options.keepDir,
     maxSessions,
     log,
+    stuckMs: options.stuckMs,
   });
   const connections = new Set<Connection>();
 
@@ -108,13 +111,13 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     return undefined;
   }
 
-  function startClient(request: ShellRequest, username: string, from: string) {
+  function startClient(request: ShellRequest, username: string, from: string, link: Link) {
     const why = refusal(username, from);
     if (why !== undefined) {
       refuse(request.channel, why);
       return undefined;
     }
-    return sessions.start(request, users.get(username)!, from);
+    return sessions.start(request, users.get(username)!, from, link);
   }
 
   const server = new ssh2.Server(
@@ -133,6 +136,11 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       connections.add(connection);
       // This connection's sessions, dropped when it closes.
       const mine = new Set<LiveSession>();
+      const socket = (connection as unknown as { _sock: Socket })._sock;
+      const link: Link = {
+        backlog: () => socket.writableLength,
+        cut: () => socket.destroy(),
+      };
       const username = authenticate(connection, {
         authorizedKeys: options.authorizedKeys,
         log,
@@ -140,7 +148,10 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       connection.on("ready", () => {
         connection.on("session", (accept) => {
           handleSessionChannel(accept(), (request) => {
-            const entry = startClient(request, username(), from);
+            const entry = startClient(request, username(), from, {
+              backlog: () => request.channel.writableLength + link.backlog(),
+              cut: link.cut,
+            });
             if (entry) {
               mine.add(entry);
               void entry.done.then(() => mine.delete(entry));

@@ -13,13 +13,27 @@ export type LiveSession = OnChannel & {
   drop(): void;
 };
 
+/** What the session sees of its connection: bytes not yet sent, and how to cut it off. */
+export type Link = {
+  /** Bytes written but not yet sent to the client (its channel's and its socket's). */
+  backlog(): number;
+  /** Ends the connection at once, dropping what is unsent. */
+  cut(): void;
+};
+
+/** Unsent output past which frames are skipped (the newest one is drawn when it drains). */
+export const BACKLOG_LIMIT = 1024 * 1024;
+/** A client stuck past the limit this long is dropped. */
+export const STUCK_MS = 60_000;
+const DRAIN_CHECK_MS = 200;
+
 export type SessionRegistry = {
   size(): number;
   isFull(): boolean;
   /** Set once the server stops: no new sessions, and the live ones are told why they end. */
   closing(): boolean;
   /** Runs a client for `user` on the shell's channel. */
-  start(request: ShellRequest, user: DemoUser, from: string): LiveSession;
+  start(request: ShellRequest, user: DemoUser, from: string, link: Link): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
 };
@@ -32,6 +46,8 @@ export function createSessionRegistry(options: {
   keepDir?: string;
   maxSessions: number;
   log: (line: string) => void;
+  /** How long a client may stay stuck past BACKLOG_LIMIT. Default STUCK_MS. */
+  stuckMs?: number;
 }): SessionRegistry {
   const { pool, log } = options;
   const live = new Set<LiveSession & { stop(): void }>();
@@ -39,10 +55,41 @@ export function createSessionRegistry(options: {
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
 
-  function start(request: ShellRequest, user: DemoUser, from: string): LiveSession {
+  function start(request: ShellRequest, user: DemoUser, from: string, link: Link): LiveSession {
     const channel: ServerChannel = request.channel;
     const id = nextSessionId++;
     let open = true;
+    // Back-pressure: a client that stops reading must not make the server queue its frames
+    // without end (a paused 2000x2000 session once held 2.36 GB). Past the limit, frames
+    // are skipped, and the whole screen is drawn once the client has caught up.
+    let held: { since: number; timer: NodeJS.Timeout } | undefined;
+    const stuckMs = options.stuckMs ?? STUCK_MS;
+    const unhold = () => {
+      clearInterval(held?.timer);
+      held = undefined;
+    };
+    const watchBacklog = () => {
+      if (held || link.backlog() <= BACKLOG_LIMIT) return;
+      pool.send({ type: "hold", id });
+      log(`parley ssh: ${user.username} (${from}) is not reading: its frames are skipped`);
+      held = {
+        since: Date.now(),
+        timer: setInterval(() => {
+          if (!open) return unhold();
+          if (link.backlog() <= BACKLOG_LIMIT / 4) {
+            unhold();
+            pool.send({ type: "resume", id });
+          } else if (Date.now() - held!.since > stuckMs) {
+            unhold();
+            log(
+              `parley ssh: ${user.username} (${from}) dropped: it read none of its screen for ${Math.round(stuckMs / 1000)} s`,
+            );
+            link.cut();
+          }
+        }, DRAIN_CHECK_MS),
+      };
+      held.timer.unref();
+    };
     const onData = (data: Buffer) => pool.send({ type: "input", id, data });
     const onClose = () => {
       open = false;
@@ -64,6 +111,7 @@ export function createSessionRegistry(options: {
       }
       channel.off("data", onData);
       channel.off("close", onClose);
+      unhold();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
     };
@@ -91,7 +139,9 @@ export function createSessionRegistry(options: {
       },
       {
         output: (data) => {
-          if (open) channel.write(data);
+          if (!open || held) return;
+          channel.write(data);
+          watchBacklog();
         },
         done: (crash) => {
           finish(crash);

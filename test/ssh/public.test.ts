@@ -1,10 +1,14 @@
 // `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
 // attacker would. Each limit from "Running parley ssh in public" in the README is here.
+import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { startSshServer } from "../../src/ssh/server.ts";
 import {
   type BuiltSsh,
   built,
   connect,
+  rssMiB,
   shell,
   startBuiltSsh,
   typeIntoComposer,
@@ -43,4 +47,66 @@ describe.skipIf(!built)("parley ssh in public", () => {
     alice.end();
     await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
   }, 120_000);
+
+  it("skips frames for a client that stops reading, and draws the screen when it reads again", async () => {
+    const before = rssMiB(server.child.pid!);
+    const carol = await connect(server.port, "carol");
+    const paused = await shell(carol, { term: "xterm-256color", cols: 2000, rows: 2000 });
+    await paused.waitFor("online", "carol's first screen", 60_000);
+    paused.channel.pause();
+    const received = paused.bytes();
+    // Every window change is a whole new 1000x500 frame for a client that reads none.
+    for (let i = 0; i < 600; i++) {
+      paused.channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : 999, 0, 0);
+    }
+    await until(() => server.log.some((l) => l.includes("is not reading")), "frames skipped");
+    // dave's session is drawn on the same worker after carol's window changes.
+    const dave = await connect(server.port, "dave");
+    const other = await shell(dave);
+    await typeIntoComposer(other, "typing past a stuck neighbour");
+    const grown = rssMiB(server.child.pid!) - before;
+    // Unbounded, 600 frames of 1000x500 held about 300 MiB (a 2000x2000 pty, before sizes
+    // were clamped: gigabytes); bounded, a few frames' worth and dave's client.
+    expect(grown, `server RSS grew ${grown.toFixed(0)} MiB`).toBeLessThan(200);
+
+    const seen = paused.text().length;
+    paused.channel.resume();
+    await until(
+      () => paused.text().slice(seen).includes("online"),
+      "carol's whole screen drawn again",
+      60_000,
+    );
+    expect(paused.bytes()).toBeGreaterThan(received);
+    carol.end();
+    dave.end();
+    await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
+  }, 180_000);
+});
+
+describe("a client stuck without reading", () => {
+  it("is dropped once it has read nothing for the time allowed", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+      stuckMs: 1000,
+    });
+    try {
+      const erin = await connect(ssh.port, "erin");
+      const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "erin's first screen");
+      s.channel.pause();
+      // Each a whole 1000x500 frame: more than the client's window and the limit together.
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
+      await until(() => ssh.liveSessions() === 0, "the session freed");
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
 });
