@@ -7,7 +7,7 @@ const USAGE_LINES = {
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
                                                 run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
-             [--threads N]                      serve the client over SSH (ssh -p N alice@H)`,
+             [--threads N] [--max-… N]          serve the client over SSH (ssh -p N alice@H)`,
 };
 
 const OPTION_SECTIONS = {
@@ -32,7 +32,15 @@ const OPTION_SECTIONS = {
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key). The ssh user name picks the demo user.
   --threads N         worker threads that draw the sessions' screens (default: one per
-                      core but one, 1 to 8; 0: everything on the main thread)`,
+                      core but one, 1 to 8; 0: everything on the main thread)
+  --max-connections N TCP connections at once, signed in or not (default 200)
+  --max-connections-per-address N
+                      from one IP address (default 20); each has 20 s to sign in
+  --max-sessions N    live sessions in all (default 64)
+  --max-sessions-per-connection N
+                      sessions one ssh connection may open (default 4)
+  --max-sessions-per-user N
+                      live sessions of one user (default 8)`,
 };
 
 const COMMON = `Environment:
@@ -100,6 +108,11 @@ export const SSH_OPTIONS = {
   demo: { type: "boolean", default: false },
   "authorized-keys": { type: "string" },
   threads: { type: "string" },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
+  "max-sessions": { type: "string" },
+  "max-sessions-per-connection": { type: "string" },
+  "max-sessions-per-user": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 

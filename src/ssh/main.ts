@@ -7,6 +7,7 @@ import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
 import { AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
+import type { SshLimits } from "./server.ts";
 
 export type SshCommandOptions = {
   host: string;
@@ -20,6 +21,8 @@ export type SshCommandOptions = {
   hostScript?: URL;
   /** Worker threads for the sessions (default one per core but one, 1 to 8). */
   threads?: number;
+  /** Caps on connections and sessions (src/ssh/server.ts has the defaults). */
+  limits?: SshLimits;
   out?: (line: string) => void;
   err?: (line: string) => void;
 };
@@ -101,6 +104,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       log: err,
       hostScript: options.hostScript,
       hostThreads: options.threads,
+      ...options.limits,
     });
   } catch (error) {
     await api.close();

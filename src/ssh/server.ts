@@ -4,16 +4,32 @@
 // the SSH user name. Two people connecting as alice and bob chat live through the shared
 // API server. This file composes the parts: who may sign in (auth.ts), what a connection
 // may ask for (channel.ts), and the live sessions (sessions.ts).
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
 import type { DemoUser } from "../server/index.ts";
 import { authenticate } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
+import { connectionGate } from "./gate.ts";
+import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
 import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
 
-export type SshServerOptions = {
+/** Caps an operator may set (`parley ssh --max-…`); unset, the defaults below. */
+export type SshLimits = {
+  /** Live client sessions at most; more are told to come back later. Default 64. */
+  maxSessions?: number;
+  /** Sessions one SSH connection may have open at once. Default 4. */
+  maxSessionsPerConnection?: number;
+  /** Live sessions of one user at once. Default 8. */
+  maxSessionsPerUser?: number;
+  /** TCP connections at most, signed in or not. Default 200. */
+  maxConnections?: number;
+  /** TCP connections from one address at most. Default 20. */
+  maxConnectionsPerAddress?: number;
+};
+
+export type SshServerOptions = SshLimits & {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port. */
@@ -33,8 +49,8 @@ export type SshServerOptions = {
   keepDir?: string;
   /** How long a session may go without reading its screen before it is dropped (tests). */
   stuckMs?: number;
-  /** Live client sessions at most; more are told to come back later. Default 64. */
-  maxSessions?: number;
+  /** How long a connection has from accept to sign in. Default 20 s. */
+  signInMs?: number;
   /**
    * The built worker script (dist/ssh-worker.js) that runs sessions' clients on worker
    * threads; without it they run on this thread (running from source, some tests).
@@ -97,6 +113,13 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     stuckMs: options.stuckMs,
   });
   const connections = new Set<Connection>();
+  const noisy = limitedLog(log);
+  const gate = connectionGate({
+    maxConnections: options.maxConnections ?? 200,
+    maxPerAddress: options.maxConnectionsPerAddress ?? 20,
+    signInMs: options.signInMs ?? 20_000,
+    log: noisy,
+  });
 
   /** Why a shell on a usable terminal is still turned away, if it is. */
   function refusal(username: string, from: string): string | undefined {
@@ -130,13 +153,11 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     },
     (connection, info) => {
       const from = `${info.ip}:${info.port}`;
-      // Frames are many small writes: without this, Nagle's algorithm holds each one back
-      // until the client's delayed ACK (40 ms on Linux), as OpenSSH's sshd also avoids.
-      (connection as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
       connections.add(connection);
       // This connection's sessions, dropped when it closes.
       const mine = new Set<LiveSession>();
       const socket = (connection as unknown as { _sock: Socket })._sock;
+      connection.once("ready", () => gate.signedIn(socket));
       const link: Link = {
         backlog: () => socket.writableLength,
         cut: () => socket.destroy(),
@@ -172,15 +193,25 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     },
   );
 
+  // parley accepts the TCP connections itself and hands ssh2 those the gate lets in.
+  const listener = createServer((socket) => {
+    if (!gate.admit(socket)) return;
+    // Frames are many small writes: without this, Nagle's algorithm holds each one back
+    // until the client's delayed ACK (40 ms on Linux), as OpenSSH's sshd also avoids.
+    socket.setNoDelay(true);
+    server.injectSocket(socket);
+  });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+    listener.once("error", reject);
+    listener.listen(options.port ?? 0, host, () => {
+      listener.off("error", reject);
       resolve();
     });
   });
+  // Accepting fails when the process is out of file descriptors (EMFILE): said, not fatal.
+  listener.on("error", (error: Error) => noisy(`parley ssh: ${error.message}`));
   server.on("error", (error: Error) => log(`parley ssh: ${error.message}`));
-  const port = (server.address() as AddressInfo).port;
+  const port = (listener.address() as AddressInfo).port;
 
   let closed: Promise<void> | undefined;
   return {
@@ -190,7 +221,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     threads,
     close() {
       closed ??= (async () => {
-        const listening = new Promise<void>((resolve) => server.close(() => resolve()));
+        const listening = new Promise<void>((resolve) => listener.close(() => resolve()));
         await sessions.stopAll();
         // Let clients hang up themselves once their session is over: OpenSSH drops output
         // it has not written yet when the server disconnects first, and the terminal would
@@ -200,6 +231,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         for (const connection of connections) connection.end();
+        gate.closeWaiting();
         await listening;
         await pool.close();
       })();

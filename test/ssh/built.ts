@@ -2,6 +2,7 @@
 // what an attacker or a person on the network meets. Run `npm run build` first.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createConnection, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -156,4 +157,22 @@ export async function typeIntoComposer(s: Shell, text: string): Promise<void> {
   const before = s.text().length;
   s.channel.write(text);
   await until(() => s.text().slice(before).includes(text), `"${text}" echoed`);
+}
+
+/** A raw TCP connection that says nothing; resolves once connected. */
+export function silentSocket(port: number, localAddress = "127.0.0.1"): Promise<Socket> {
+  return new Promise((done, fail) => {
+    const socket = createConnection({ host: "127.0.0.1", port, localAddress }, () => done(socket));
+    socket.on("error", fail);
+  });
+}
+
+/** Whether the server closed `socket` (its end, or a reset). */
+export function closedByServer(socket: Socket): Promise<void> {
+  return new Promise((done) => {
+    if (socket.destroyed || socket.readableEnded) return done();
+    socket.on("error", () => {});
+    socket.once("close", () => done());
+    socket.resume();
+  });
 }

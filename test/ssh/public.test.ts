@@ -7,9 +7,11 @@ import { startSshServer } from "../../src/ssh/server.ts";
 import {
   type BuiltSsh,
   built,
+  closedByServer,
   connect,
   rssMiB,
   shell,
+  silentSocket,
   startBuiltSsh,
   typeIntoComposer,
   until,
@@ -109,4 +111,66 @@ describe("a client stuck without reading", () => {
       await api.close();
     }
   }, 60_000);
+});
+
+describe.skipIf(!built)("connections that do not sign in", () => {
+  it("are capped in all and per address, and refused past the cap with one line each", async () => {
+    const capped = await startBuiltSsh([
+      "--demo",
+      "--max-connections",
+      "4",
+      "--max-connections-per-address",
+      "3",
+    ]);
+    try {
+      const first = await Promise.all([1, 2, 3].map(() => silentSocket(capped.port)));
+      // A fourth from the same address is closed at once.
+      await closedByServer(await silentSocket(capped.port));
+      await until(
+        () =>
+          capped.log.some((l) =>
+            /refused a connection from 127\.0\.0\.1: 3 connections from this address/.test(l),
+          ),
+        "the per-address refusal logged",
+      );
+      // Another address still gets in, up to the total.
+      const other = await silentSocket(capped.port, "127.0.0.2");
+      await closedByServer(await silentSocket(capped.port, "127.0.0.2"));
+      await until(
+        () =>
+          capped.log.some((l) =>
+            l.includes("refused a connection from 127.0.0.2: 4 connections in all"),
+          ),
+        "the total refusal logged",
+      );
+      // Once they go, a person signs in as usual.
+      for (const socket of [...first, other]) socket.destroy();
+      const alice = await connect(capped.port, "alice");
+      const s = await shell(alice);
+      await s.waitFor("online", "alice's list");
+      alice.end();
+    } finally {
+      expect(await capped.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("are closed when they have not signed in in time, counted from accept", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+      signInMs: 500,
+    });
+    try {
+      // Silent from the start: no identification line, which ssh2's own timer waits for.
+      await closedByServer(await silentSocket(ssh.port));
+      expect(log.join("\n")).toMatch(/closed a connection from 127\.0\.0\.1: not signed in within/);
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 30_000);
 });
