@@ -2,12 +2,14 @@
 // attempt, so an edit counts at once) or, with --demo, any key that proves itself. The
 // SSH user name is who the person is; a signed attempt is what proves the key.
 import { readFileSync } from "node:fs";
-import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import ssh2, { type AuthContext, type Connection, type ParsedKey } from "ssh2";
 import { ConfigError } from "../config.ts";
+import { logEscape, logQuote } from "../log-escape.ts";
+import type { FailureTracker } from "./failures.ts";
+import { fingerprint } from "./host-key.ts";
 
 const { utils } = ssh2;
 
-const AUTH_TIMEOUT_MS = 30_000;
 const MAX_AUTH_ATTEMPTS = 20;
 
 /** A ConfigError, so the command line prints it as one line and exits 1. */
@@ -89,24 +91,53 @@ export type AuthOptions = {
   /** The keys that may sign in, asked on every attempt; `null`: any key (--demo). */
   authorizedKeys: (() => readonly ParsedKey[]) | null;
   log: (line: string) => void;
+  /** Where the connection comes from: its address (as the failures count it) and port. */
+  address: string;
+  port: number;
+  /** Failed sign-ins per address: repeated ones are answered ever more slowly. */
+  failures: FailureTracker;
+  /** Where failures are logged: rate-limited, since anyone can cause them. */
+  noisy: (line: string) => void;
 };
+
+/** Who signed in, and with which key (its SHA256 fingerprint, as ssh-keygen -l prints). */
+export type SignedIn = { username: string; key: string };
 
 /**
  * Answers the connection's authentication requests: public keys only, at most
- * MAX_AUTH_ATTEMPTS tries and AUTH_TIMEOUT_MS to succeed. Returns who signed in (the SSH
- * user name of the attempt whose signature verified; "" before that).
+ * MAX_AUTH_ATTEMPTS tries. Each failure is logged (one escaped line) and answered after
+ * the address's delay. Returns who signed in (undefined before that).
  */
-export function authenticate(connection: Connection, options: AuthOptions): () => string {
-  let username = "";
+export function authenticate(
+  connection: Connection,
+  options: AuthOptions,
+): () => SignedIn | undefined {
+  let signedIn: SignedIn | undefined;
   let attempts = 0;
-  const timer = setTimeout(() => connection.end(), AUTH_TIMEOUT_MS);
-  const stop = () => clearTimeout(timer);
-  connection.once("ready", stop);
-  connection.once("close", stop);
-  connection.on("authentication", (ctx) => {
-    if (ctx.method !== "publickey") {
-      // "none" is how every client starts; passwords and keyboard-interactive are never taken.
+  let closed = false;
+  connection.once("close", () => {
+    closed = true;
+  });
+  const fail = (ctx: AuthContext, why: string) => {
+    options.noisy(
+      `parley ssh: failed sign-in from ${logEscape(options.address)} port ${options.port}: user ${logQuote(ctx.username, 64)}, ${logEscape(ctx.method, 32)}${why ? ` (${why})` : ""}`,
+    );
+    const tooMany = ++attempts >= MAX_AUTH_ATTEMPTS;
+    void options.failures.failed(options.address).then(() => {
+      if (closed) return;
       ctx.reject(["publickey"]);
+      if (tooMany) connection.end();
+    });
+  };
+  connection.on("authentication", (ctx) => {
+    if (ctx.method === "none") {
+      // How every client starts, asking what is offered: not a failure.
+      ctx.reject(["publickey"]);
+      return;
+    }
+    if (ctx.method !== "publickey") {
+      // Passwords and keyboard-interactive are never taken.
+      fail(ctx, "");
       return;
     }
     const attempt: KeyAttempt = {
@@ -123,13 +154,13 @@ export function authenticate(connection: Connection, options: AuthOptions): () =
       options.log(`parley ssh: ${(error as Error).message}`);
       allowed = [];
     }
+    const key = fingerprint(ctx.key.data);
     if (!checkKey(attempt, allowed)) {
-      if (++attempts >= MAX_AUTH_ATTEMPTS) connection.end();
-      ctx.reject(["publickey"]);
+      fail(ctx, `${ctx.signature ? "bad signature for" : "unknown"} key ${key}`);
       return;
     }
-    if (ctx.signature) username = ctx.username;
+    if (ctx.signature) signedIn = { username: ctx.username, key };
     ctx.accept();
   });
-  return () => username;
+  return () => signedIn;
 }

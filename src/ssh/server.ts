@@ -10,7 +10,8 @@ import ssh2, { type Connection, type ParsedKey } from "ssh2";
 import type { DemoUser } from "../server/index.ts";
 import { authenticate } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
-import { connectionGate } from "./gate.ts";
+import { failureTracker } from "./failures.ts";
+import { addressOf, connectionGate } from "./gate.ts";
 import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
 import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
@@ -114,6 +115,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   });
   const connections = new Set<Connection>();
   const noisy = limitedLog(log);
+  const failures = failureTracker();
   const gate = connectionGate({
     maxConnections: options.maxConnections ?? 200,
     maxPerAddress: options.maxConnectionsPerAddress ?? 20,
@@ -162,14 +164,18 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         backlog: () => socket.writableLength,
         cut: () => socket.destroy(),
       };
-      const username = authenticate(connection, {
+      const signedIn = authenticate(connection, {
         authorizedKeys: options.authorizedKeys,
         log,
+        address: addressOf(socket),
+        port: info.port,
+        failures,
+        noisy,
       });
       connection.on("ready", () => {
         connection.on("session", (accept) => {
           handleSessionChannel(accept(), (request) => {
-            const entry = startClient(request, username(), from, {
+            const entry = startClient(request, signedIn()!.username, from, {
               backlog: () => request.channel.writableLength + link.backlog(),
               cut: link.cut,
             });

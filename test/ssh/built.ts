@@ -83,7 +83,7 @@ export const demoKey = ssh2.utils.generateKeyPairSync("ed25519").private;
 export function connect(
   port: number,
   username: string,
-  privateKey: string = demoKey,
+  auth: { privateKey?: string; password?: string } = { privateKey: demoKey },
 ): Promise<ssh2.Client> {
   return new Promise((done, fail) => {
     const client = new ssh2.Client();
@@ -93,7 +93,7 @@ export function connect(
       client.on("error", () => {});
       done(client);
     });
-    client.connect({ host: "127.0.0.1", port, username, privateKey, readyTimeout: 30_000 });
+    client.connect({ host: "127.0.0.1", port, username, ...auth, readyTimeout: 30_000 });
   });
 }
 

@@ -174,3 +174,18 @@ describe.skipIf(!built)("connections that do not sign in", () => {
     }
   }, 30_000);
 });
+
+/** The README's fail2ban filter, with fail2ban's <HOST> as a capture. */
+const FAIL2BAN = /^parley ssh: failed sign-in from (\S+) port \d+: /;
+
+describe.skipIf(!built)("failed sign-ins", () => {
+  it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
+    const hostile = 'mallory\x1b]0;owned\x07" from 6.6.6.6 port 1: ';
+    await expect(connect(server.port, hostile, { password: "guess" })).rejects.toThrow();
+    await until(() => server.log.some((l) => l.includes("failed sign-in")), "the failure logged");
+    const line = server.log.find((l) => l.includes("failed sign-in"))!;
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(line).toContain('user "mallory\\e]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
+    expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
+  }, 60_000);
+});
