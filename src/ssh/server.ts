@@ -7,6 +7,7 @@
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import { logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import { authenticate } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
@@ -85,9 +86,9 @@ function printable(name: string): string {
   return name.replace(/[^\x20-\x7e]/g, "?").slice(0, 64);
 }
 
-export function unknownUserMessage(name: string, users: readonly DemoUser[]): string {
-  const names = users.map((u) => u.username).join(", ");
-  return `parley: no user "${printable(name)}" here; sign in as one of ${names} (the ssh user name picks who you are).`;
+/** Says only that the name is not known: which names are is not a stranger's business. */
+export function unknownUserMessage(name: string): string {
+  return `parley: no user "${printable(name)}" here (the ssh user name picks who you are).`;
 }
 
 const HANG_UP_GRACE_MS = 1000;
@@ -96,6 +97,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? 64;
+  const maxPerConnection = options.maxSessionsPerConnection ?? 4;
+  const maxPerUser = options.maxSessionsPerUser ?? 8;
   // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance (removed when it
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
@@ -124,22 +127,49 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   });
 
   /** Why a shell on a usable terminal is still turned away, if it is. */
-  function refusal(username: string, from: string): string | undefined {
+  /** Why a shell is turned away, for its terminal and for the log; undefined: it is not. */
+  function refusal(
+    username: string,
+    onConnection: number,
+  ): { told: string; logged: string } | undefined {
     if (!users.has(username)) {
-      log(`parley ssh: refused unknown user "${printable(username)}" (${from})`);
-      return unknownUserMessage(username, options.api.users);
+      return { told: unknownUserMessage(username), logged: "unknown user" };
     }
-    if (sessions.closing()) return "parley: the server is shutting down.";
+    if (sessions.closing()) return { told: "parley: the server is shutting down.", logged: "" };
     if (sessions.isFull()) {
-      return `parley: this server is full (${maxSessions} sessions); try again later.`;
+      return {
+        told: `parley: this server is full (${maxSessions} sessions); try again later.`,
+        logged: `server full (${maxSessions} sessions)`,
+      };
+    }
+    if (onConnection >= maxPerConnection) {
+      return {
+        told: `parley: one connection may have ${maxPerConnection} sessions at most; close one first.`,
+        logged: `${maxPerConnection} sessions on this connection`,
+      };
+    }
+    if (sessions.countOf(username) >= maxPerUser) {
+      return {
+        told: `parley: ${printable(username)} has ${maxPerUser} sessions open, the most one user may have; close one first.`,
+        logged: `${maxPerUser} sessions of this user`,
+      };
     }
     return undefined;
   }
 
-  function startClient(request: ShellRequest, username: string, from: string, link: Link) {
-    const why = refusal(username, from);
+  function startClient(
+    request: ShellRequest,
+    username: string,
+    from: string,
+    onConnection: number,
+    link: Link,
+  ) {
+    const why = refusal(username, onConnection);
     if (why !== undefined) {
-      refuse(request.channel, why);
+      if (why.logged) {
+        log(`parley ssh: refused ${logQuote(username, 64)} (${from}): ${why.logged}`);
+      }
+      refuse(request.channel, why.told);
       return undefined;
     }
     return sessions.start(request, users.get(username)!, from, link);
@@ -173,9 +203,21 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         noisy,
       });
       connection.on("ready", () => {
-        connection.on("session", (accept) => {
-          handleSessionChannel(accept(), (request) => {
-            const entry = startClient(request, signedIn()!.username, from, {
+        let channels = 0;
+        connection.on("session", (accept, reject) => {
+          // Channels without a shell yet count too: a flood of them would hold memory.
+          if (channels >= maxPerConnection) {
+            noisy(
+              `parley ssh: refused a channel (${from}): ${maxPerConnection} on this connection`,
+            );
+            reject();
+            return;
+          }
+          channels++;
+          const session = accept();
+          session.once("close", () => channels--);
+          handleSessionChannel(session, (request) => {
+            const entry = startClient(request, signedIn()!.username, from, mine.size, {
               backlog: () => request.channel.writableLength + link.backlog(),
               cut: link.cut,
             });

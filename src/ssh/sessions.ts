@@ -30,6 +30,8 @@ const DRAIN_CHECK_MS = 200;
 export type SessionRegistry = {
   size(): number;
   isFull(): boolean;
+  /** Live sessions of this user. */
+  countOf(username: string): number;
   /** Set once the server stops: no new sessions, and the live ones are told why they end. */
   closing(): boolean;
   /** Runs a client for `user` on the shell's channel. */
@@ -156,6 +158,11 @@ export function createSessionRegistry(options: {
   return {
     size: () => live.size,
     isFull: () => live.size >= options.maxSessions,
+    countOf: (username) => {
+      let count = 0;
+      for (const entry of live) if (entry.user === username) count++;
+      return count;
+    },
     closing: () => closing,
     start,
     async stopAll() {

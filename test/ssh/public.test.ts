@@ -189,3 +189,48 @@ describe.skipIf(!built)("failed sign-ins", () => {
     expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
   }, 60_000);
 });
+
+describe.skipIf(!built)("sessions", () => {
+  it("are capped per connection and per user, each refusal said and logged", async () => {
+    const capped = await startBuiltSsh([
+      "--demo",
+      "--max-sessions-per-connection",
+      "2",
+      "--max-sessions-per-user",
+      "3",
+    ]);
+    try {
+      const one = await connect(capped.port, "frank");
+      const shells = [await shell(one), await shell(one)];
+      for (const s of shells) await s.waitFor("online", "frank's list");
+      // A third shell on the same connection: its channel is refused.
+      await expect(shell(one)).rejects.toThrow();
+      const two = await connect(capped.port, "frank");
+      const third = await shell(two);
+      await third.waitFor("online", "frank's third session");
+      const fourth = await shell(two);
+      await fourth.closed;
+      expect(fourth.text()).toContain("frank has 3 sessions open, the most one user may have");
+      await until(
+        () => capped.log.some((l) => l.includes('refused "frank" (127.0.0.1:')),
+        "the refusal logged",
+      );
+      // Another user is not held back by frank.
+      const erin = await shell(await connect(capped.port, "erin"));
+      await erin.waitFor("online", "erin's list");
+    } finally {
+      expect(await capped.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("of an unknown user are refused without naming anyone who is known", async () => {
+    const s = await shell(await connect(server.port, "mallory"));
+    await s.closed;
+    expect(s.text()).toContain('parley: no user "mallory" here');
+    for (const known of ["alice", "bob", "carol"]) expect(s.text()).not.toContain(known);
+    await until(
+      () => server.log.some((l) => l.includes('refused "mallory" (127.0.0.1:')),
+      "the refusal logged",
+    );
+  }, 30_000);
+});
