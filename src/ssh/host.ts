@@ -5,9 +5,10 @@
 // it only speaks in messages: bytes in, bytes out, a size, an end.
 import type { Instance } from "ink";
 import { mountClient } from "../client/mount.tsx";
-import { keepCarriedOver, loadCarriedOver, offlineFiles } from "../client/offline.ts";
+import { keepCarriedOver } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { sessionDrafts } from "./drafts.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */
@@ -20,6 +21,9 @@ export type ToHost =
       apiUrl: string;
       /** Where this user's drafts and unsent changes are kept between sessions. */
       keepDir?: string;
+      /** This session's name for its drafts file, and those of the user's live sessions. */
+      keepTag?: string;
+      liveTags?: string[];
       columns: number;
       rows: number;
       env: Record<string, string>;
@@ -70,11 +74,12 @@ export function createSessionHost(post: (message: FromHost) => void): {
       send: (data) => post({ type: "output", id, data }),
     });
     let crash: unknown;
-    const files = message.keepDir
-      ? offlineFiles(
-          { state: message.keepDir, cache: message.keepDir },
-          "parley ssh",
+    const drafts = message.keepDir
+      ? sessionDrafts(
+          message.keepDir,
           message.token,
+          message.keepTag ?? String(id),
+          message.liveTags ?? [],
         )
       : undefined;
     const client = createClientSession({
@@ -83,9 +88,9 @@ export function createSessionHost(post: (message: FromHost) => void): {
       serverLabel: "parley ssh",
       notify: { bell: true, desktop: true },
       terminal: terminalOut(output, message.env),
-      carried: files ? loadCarriedOver(files) : undefined,
+      carried: drafts?.carried,
     });
-    const unsent = files ? keepCarriedOver(client.session, files) : undefined;
+    const unsent = drafts ? keepCarriedOver(client.session, drafts.files) : undefined;
     const { instance } = mountClient({
       ...client,
       env: message.env,
@@ -95,7 +100,10 @@ export function createSessionHost(post: (message: FromHost) => void): {
       onRenderError: (error) => {
         crash ??= error;
       },
-      onExit: () => unsent?.stop(),
+      onExit: () => {
+        unsent?.stop();
+        drafts?.release();
+      },
     });
     let told = false;
     const tell = () => {

@@ -2,6 +2,7 @@
 // (src/ssh/pool.ts) joined to its SSH channel (bytes both ways, its size, its end), at
 // most `maxSessions` of them, each logged as it comes and goes; and the stop of them all
 // when the server closes.
+import { randomUUID } from "node:crypto";
 import type { ServerChannel } from "ssh2";
 import type { DemoUser } from "../server/index.ts";
 import type { OnChannel, ShellRequest } from "./channel.ts";
@@ -9,6 +10,8 @@ import type { Crash, HostPool } from "./pool.ts";
 
 export type LiveSession = OnChannel & {
   user: string;
+  /** The name of this session's drafts file (src/ssh/drafts.ts). */
+  keepTag: string;
   /** The client's side is gone: end without writing anything more. */
   drop(): void;
 };
@@ -118,8 +121,11 @@ export function createSessionRegistry(options: {
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
     };
     const ended = Promise.withResolvers<void>();
+    const keepTag = randomUUID().slice(0, 8);
+    const liveTags = [...live].filter((e) => e.user === user.username).map((e) => e.keepTag);
     const entry = {
       user: user.username,
+      keepTag,
       resize: (columns: number, rows: number) => pool.send({ type: "resize", id, columns, rows }),
       /** Ends the client and gives the terminal back (server shutdown). */
       stop: () => pool.send({ type: "stop", id }),
@@ -135,6 +141,8 @@ export function createSessionRegistry(options: {
         token: user.token,
         apiUrl: options.apiUrl,
         keepDir: options.keepDir,
+        keepTag,
+        liveTags,
         columns: request.columns,
         rows: request.rows,
         env: request.env,
