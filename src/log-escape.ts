@@ -34,3 +34,15 @@ export function logEscape(value: string, max = 200): string {
 export function logQuote(value: string, max = 200): string {
   return `"${logEscape(value, max)}"`;
 }
+
+const CONTROLS =
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+
+/**
+ * A whole log line made one printable line: control characters escaped as `logEscape`
+ * does, quotes and backslashes left alone (the values in it are quoted already). The last
+ * guard before a line is written, for values nobody thought of (an error's message).
+ */
+export function logLine(line: string): string {
+  return line.replace(CONTROLS, escapeOne);
+}

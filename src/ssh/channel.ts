@@ -4,6 +4,7 @@
 // shell without a usable terminal is told why.
 import type ssh2 from "ssh2";
 import type { Connection, PseudoTtyInfo, ServerChannel } from "ssh2";
+import { logEscape, logQuote } from "../log-escape.ts";
 
 /** Only what changes how the client looks; everything else a client sends is refused. */
 const ENV_ALLOWED = new Set(["NO_COLOR"]);
@@ -27,7 +28,7 @@ export function clampSize(value: number, fallback: number, max: number): number 
 }
 
 export function dumbTermMessage(term: string): string {
-  return `parley: TERM=${term || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
+  return `parley: TERM=${logEscape(term, 64) || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
 }
 
 /** Says why, on the client's stderr (it shows in their terminal), and closes with 1. */
@@ -64,6 +65,8 @@ export function refuseForwarding(connection: Connection): void {
 export function handleSessionChannel(
   session: ssh2.Session,
   start: (request: ShellRequest) => OnChannel | undefined,
+  /** Told why a request was turned away, for the log (values already escaped). */
+  refused: (why: string) => void = () => {},
 ): void {
   let pty: PseudoTtyInfo | undefined;
   let current: OnChannel | undefined;
@@ -90,7 +93,8 @@ export function handleSessionChannel(
       reject?.();
     }
   });
-  session.on("exec", (accept) => {
+  session.on("exec", (accept, _reject, info) => {
+    refused(`a command, ${logQuote(info.command)}`);
     refuse(
       accept(),
       "parley: this server runs the chat client only, not commands; connect without one.",
@@ -101,9 +105,15 @@ export function handleSessionChannel(
   }
   session.once("shell", (accept) => {
     const channel = accept();
-    if (!pty) return refuse(channel, NEEDS_PTY);
+    if (!pty) {
+      refused("no terminal (ssh -T or a pipe)");
+      return refuse(channel, NEEDS_PTY);
+    }
     const term = pty.term ?? "";
-    if (term === "" || term === "dumb") return refuse(channel, dumbTermMessage(term));
+    if (term === "" || term === "dumb") {
+      refused(`a terminal that cannot draw, TERM ${logQuote(term, 64)}`);
+      return refuse(channel, dumbTermMessage(term));
+    }
     const shellEnv: Record<string, string> = { ...env, TERM: term };
     // Notifications need tmux's passthrough when the client's terminal is tmux.
     if (term.startsWith("tmux")) shellEnv.TMUX = "1";

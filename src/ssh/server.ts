@@ -7,7 +7,7 @@
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import ssh2, { type Connection, type ParsedKey } from "ssh2";
-import { logQuote } from "../log-escape.ts";
+import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import { authenticate } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
@@ -95,7 +95,10 @@ const HANG_UP_GRACE_MS = 1000;
 
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
   const host = options.host ?? "127.0.0.1";
-  const log = options.log ?? (() => {});
+  const write = options.log ?? (() => {});
+  // Whatever a line holds (a client's name, an error's message), it reaches the log as one
+  // printable line: no escape sequence for whoever watches it in a terminal.
+  const log = (line: string) => write(logLine(line));
   const maxSessions = options.maxSessions ?? 64;
   const maxPerConnection = options.maxSessionsPerConnection ?? 4;
   const maxPerUser = options.maxSessionsPerUser ?? 8;
@@ -216,23 +219,28 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
           channels++;
           const session = accept();
           session.once("close", () => channels--);
-          handleSessionChannel(session, (request) => {
-            const entry = startClient(request, signedIn()!.username, from, mine.size, {
-              backlog: () => request.channel.writableLength + link.backlog(),
-              cut: link.cut,
-            });
-            if (entry) {
-              mine.add(entry);
-              void entry.done.then(() => mine.delete(entry));
-            }
-            return entry;
-          });
+          handleSessionChannel(
+            session,
+            (request) => {
+              const entry = startClient(request, signedIn()!.username, from, mine.size, {
+                backlog: () => request.channel.writableLength + link.backlog(),
+                cut: link.cut,
+              });
+              if (entry) {
+                mine.add(entry);
+                void entry.done.then(() => mine.delete(entry));
+              }
+              return entry;
+            },
+            (why) =>
+              noisy(`parley ssh: refused ${logQuote(signedIn()!.username, 64)} (${from}): ${why}`),
+          );
         });
       });
       refuseForwarding(connection);
       connection.on("error", (error: Error) => {
         // ECONNRESET and friends: the client is gone; 'close' cleans up.
-        log(`parley ssh: connection from ${from}: ${error.message}`);
+        log(`parley ssh: connection from ${from}: ${logEscape(error.message)}`);
       });
       connection.on("close", () => {
         connections.delete(connection);
@@ -257,8 +265,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     });
   });
   // Accepting fails when the process is out of file descriptors (EMFILE): said, not fatal.
-  listener.on("error", (error: Error) => noisy(`parley ssh: ${error.message}`));
-  server.on("error", (error: Error) => log(`parley ssh: ${error.message}`));
+  listener.on("error", (error: Error) => noisy(`parley ssh: ${logEscape(error.message)}`));
+  server.on("error", (error: Error) => log(`parley ssh: ${logEscape(error.message)}`));
   const port = (listener.address() as AddressInfo).port;
 
   let closed: Promise<void> | undefined;

@@ -4,6 +4,7 @@
 // when the server closes.
 import { randomUUID } from "node:crypto";
 import type { ServerChannel } from "ssh2";
+import { logEscape } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import type { OnChannel, ShellRequest } from "./channel.ts";
 import type { Crash, HostPool } from "./pool.ts";
@@ -102,11 +103,13 @@ export function createSessionRegistry(options: {
     };
     channel.on("data", onData);
     channel.once("close", onClose);
-    channel.on("error", (error: Error) => log(`parley ssh: ${user.username}: ${error.message}`));
+    channel.on("error", (error: Error) =>
+      log(`parley ssh: ${user.username}: ${logEscape(error.message)}`),
+    );
 
     const finish = (crash?: Crash) => {
       if (crash !== undefined) {
-        log(`parley ssh: ${user.username}: the client failed: ${crash.detail}`);
+        log(`parley ssh: ${user.username}: the client failed: ${logEscape(crash.detail, 4000)}`);
       }
       if (open) {
         if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);

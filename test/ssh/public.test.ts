@@ -234,3 +234,39 @@ describe.skipIf(!built)("sessions", () => {
     );
   }, 30_000);
 });
+
+describe.skipIf(!built)("the log", () => {
+  it("escapes whatever a client sends: names, commands, TERM", async () => {
+    const hostile = "\x1b]0;owned\x07\x1b[2J\x9b31m";
+    const named = await shell(await connect(server.port, `eve${hostile}`));
+    await named.closed;
+    const client = await connect(server.port, "alice");
+    const command = await new Promise<string>((done, fail) =>
+      client.exec(`ls ${hostile}`, (error, channel) => {
+        if (error) return fail(error);
+        let text = "";
+        channel.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        channel.resume();
+        channel.on("close", () => done(text));
+      }),
+    );
+    expect(command).toContain("runs the chat client only");
+    const dumb = await shell(client, { term: "dumb", cols: 80, rows: 24 });
+    await dumb.closed;
+    const noPty = await shell(client, false);
+    await noPty.closed;
+    await until(
+      () => server.log.filter((l) => l.includes('refused "alice"')).length >= 3,
+      "three refusals of alice logged",
+    );
+    const log = server.log.join("\n");
+    expect(log).toContain('refused "eve\\e]0;owned\\x07\\e[2J\\x9b31m" (127.0.0.1:');
+    expect(log).toContain('a command, "ls \\e]0;owned\\x07\\e[2J\\x9b31m"');
+    expect(log).toContain('TERM "dumb"');
+    expect(log).toContain("no terminal");
+    for (const line of server.log) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    client.end();
+  }, 30_000);
+});
