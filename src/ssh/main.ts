@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
-import { AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
+import { type AuthorizedKey, AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 import type { SshLimits } from "./server.ts";
 
@@ -61,7 +61,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
 
   const paths = parleyPaths();
   const keysPath = authorizedKeysPath(options.authorizedKeys, options.demo);
-  let authorizedKeys: (() => ReturnType<typeof readAuthorizedKeys>["keys"]) | null = null;
+  let authorizedKeys: (() => AuthorizedKey[]) | null = null;
   if (keysPath !== null) {
     const first = readAuthorizedKeys(keysPath);
     if (first.skipped > 0) {
@@ -69,7 +69,16 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
         `parley ssh: skipped ${first.skipped} line(s) of ${keysPath} with options (from=, command=, …) or an unknown key type; parley cannot enforce options.`,
       );
     }
-    if (first.keys.length === 0) throw new ConfigError(`${keysPath} has no keys parley can use.`);
+    if (first.unnamed > 0) {
+      err(
+        `parley ssh: ${first.unnamed} key(s) of ${keysPath} name no user and sign in as nobody; start their lines with parley-user="NAME".`,
+      );
+    }
+    if (first.keys.length === 0) {
+      throw new ConfigError(
+        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (README: "Running parley ssh in public").`,
+      );
+    }
     let last = first.keys;
     authorizedKeys = () => {
       try {

@@ -6,10 +6,10 @@
 // may ask for (channel.ts), and the live sessions (sessions.ts).
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
-import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import ssh2, { type Connection } from "ssh2";
 import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
-import { authenticate } from "./auth.ts";
+import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
 import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
@@ -44,7 +44,7 @@ export type SshServerOptions = SshLimits & {
    * The client keys that may sign in, asked on every attempt (so an edited
    * authorized_keys file counts at once); `null`: any key that proves itself (--demo).
    */
-  authorizedKeys: (() => readonly ParsedKey[]) | null;
+  authorizedKeys: (() => readonly AuthorizedKey[]) | null;
   /** One line per event (connect, leave, refusals, errors). */
   log?: (line: string) => void;
   /** Where each user's drafts and unsent changes are kept between sessions; none if unset. */
@@ -162,7 +162,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
 
   function startClient(
     request: ShellRequest,
-    username: string,
+    { username, key }: SignedIn,
     from: string,
     onConnection: number,
     link: Link,
@@ -175,7 +175,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       refuse(request.channel, why.told);
       return undefined;
     }
-    return sessions.start(request, users.get(username)!, from, link);
+    return sessions.start(request, users.get(username)!, from, link, key);
   }
 
   const server = new ssh2.Server(
@@ -222,7 +222,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
           handleSessionChannel(
             session,
             (request) => {
-              const entry = startClient(request, signedIn()!.username, from, mine.size, {
+              const entry = startClient(request, signedIn()!, from, mine.size, {
                 backlog: () => request.channel.writableLength + link.backlog(),
                 cut: link.cut,
               });

@@ -39,7 +39,8 @@ export type SessionRegistry = {
   /** Set once the server stops: no new sessions, and the live ones are told why they end. */
   closing(): boolean;
   /** Runs a client for `user` on the shell's channel. */
-  start(request: ShellRequest, user: DemoUser, from: string, link: Link): LiveSession;
+  /** `key`: the fingerprint of the key that signed in. */
+  start(request: ShellRequest, user: DemoUser, from: string, link: Link, key: string): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
 };
@@ -61,7 +62,13 @@ export function createSessionRegistry(options: {
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
 
-  function start(request: ShellRequest, user: DemoUser, from: string, link: Link): LiveSession {
+  function start(
+    request: ShellRequest,
+    user: DemoUser,
+    from: string,
+    link: Link,
+    key: string,
+  ): LiveSession {
     const channel: ServerChannel = request.channel;
     const id = nextSessionId++;
     let open = true;
@@ -162,7 +169,7 @@ export function createSessionRegistry(options: {
         },
       },
     );
-    log(`parley ssh: ${user.username} (${from}) signed in; ${plural(live.size)}`);
+    log(`parley ssh: ${user.username} (${from}) signed in with ${key}; ${plural(live.size)}`);
     return entry;
   }
 

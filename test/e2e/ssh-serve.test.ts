@@ -268,7 +268,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     expect(password.status).toBe(255);
     expect(liveSessions() ?? 0).toBe(0);
   }, 60_000);
-  it("with --authorized-keys lets in only the listed keys (ed25519 and RSA), not those with options", async () => {
+  it("with --authorized-keys lets in only the listed keys (ed25519 and RSA) as their users, not those with options", async () => {
     const keygen = (name: string, ...type: string[]) =>
       execFileSync("ssh-keygen", ["-q", ...type, "-N", "", "-f", join(dir, name)]);
     keygen("id_rsa", "-t", "rsa", "-b", "2048");
@@ -279,9 +279,9 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     writeFileSync(
       file,
       [
-        "# people who may chat",
-        pub("id"),
-        pub("id_rsa"),
+        "# people who may chat, each key with the one user it signs in as",
+        `parley-user="bob" ${pub("id")}`,
+        `parley-user=bob ${pub("id_rsa")}`,
         `from="10.0.0.1" ${pub("id_limited")}`,
         "",
       ].join("\n"),

@@ -1,7 +1,9 @@
 // The small parts that keep `parley ssh` standing under a flood: the delay for repeated
 // failed sign-ins, the rate-limited log, and the escaping of what clients send.
+import ssh2 from "ssh2";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logEscape, logQuote } from "../../src/log-escape.ts";
+import { parseAuthorizedKeys } from "../../src/ssh/auth.ts";
 import { failureTracker } from "../../src/ssh/failures.ts";
 import { limitedLog } from "../../src/ssh/log-limit.ts";
 
@@ -47,5 +49,30 @@ describe("log escaping", () => {
     expect(escaped).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(logEscape("é ünïcode ok")).toBe("é ünïcode ok");
     expect(logEscape("a".repeat(500), 10)).toBe(`${"a".repeat(10)}…`);
+  });
+});
+
+describe("an authorized_keys file", () => {
+  it("gives each key the user its line names, and skips what parley cannot enforce", () => {
+    const one = ssh2.utils.generateKeyPairSync("ed25519").public;
+    const two = ssh2.utils.generateKeyPairSync("ed25519").public;
+    const parsed = parseAuthorizedKeys(
+      [
+        "# the team",
+        `parley-user="alice" ${one} alice@laptop`,
+        `parley-user=bob ${two}`,
+        `parley-user="carol",from="10.0.0.1" ${two}`,
+        `from="10.0.0.1" ${one}`,
+        `command="echo \\"hi there\\"" ${one}`,
+        one,
+        "not a key at all",
+      ].join("\n"),
+    );
+    expect(parsed.keys.map((k) => [k.user, k.key.getPublicSSH().toString("base64")])).toEqual([
+      ["alice", one.split(" ")[1]],
+      ["bob", two.split(" ")[1]],
+    ]);
+    expect(parsed.skipped).toBe(4);
+    expect(parsed.unnamed).toBe(1);
   });
 });

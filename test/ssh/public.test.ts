@@ -1,5 +1,9 @@
 // `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
 // attacker would. Each limit from "Running parley ssh in public" in the README is here.
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
@@ -270,3 +274,56 @@ describe.skipIf(!built)("the log", () => {
     client.end();
   }, 30_000);
 });
+
+describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
+  it("sign in only as the user named for them, and every sign-in names its key", async () => {
+    const make = () => ssh2.utils.generateKeyPairSync("ed25519");
+    const [alice, bob, nobody] = [make(), make(), make()];
+    const dir = mkdtempSync(join(tmpdir(), "parley-keys-"));
+    const file = join(dir, "authorized_keys");
+    writeFileSync(
+      file,
+      [
+        `parley-user="alice" ${alice.public} alice@laptop`,
+        `parley-user=bob ${bob.public}`,
+        nobody.public,
+        "",
+      ].join("\n"),
+    );
+    const keyed = await startBuiltSsh(["--authorized-keys", file]);
+    try {
+      expect(keyed.log.join("\n")).toContain("1 key(s) of");
+      const s = await shell(await connect(keyed.port, "alice", { privateKey: alice.private }));
+      await s.waitFor("online", "alice's list");
+      const print = fingerprintOf(alice.public);
+      await until(
+        () =>
+          keyed.log.some(
+            (l) => l.includes(`alice (127.0.0.1:`) && l.includes(`signed in with ${print};`),
+          ),
+        "alice's sign-in with her key's fingerprint",
+      );
+      // alice's key is not bob's, and a key naming nobody is nobody's.
+      await expect(connect(keyed.port, "bob", { privateKey: alice.private })).rejects.toThrow();
+      await expect(connect(keyed.port, "alice", { privateKey: nobody.private })).rejects.toThrow();
+      await until(
+        () =>
+          keyed.log.some((l) =>
+            l.includes(`user "bob", publickey (key of another user, ${print})`),
+          ) && keyed.log.some((l) => l.includes('user "alice", publickey (unknown key, SHA256:')),
+        "both refusals logged",
+      );
+      const b = await shell(await connect(keyed.port, "bob", { privateKey: bob.private }));
+      await b.waitFor("online", "bob's list");
+    } finally {
+      expect(await keyed.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+/** ssh-keygen -l's fingerprint of an OpenSSH public key line. */
+function fingerprintOf(publicLine: string): string {
+  const blob = Buffer.from(publicLine.split(" ")[1]!, "base64");
+  return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
+}
