@@ -6,8 +6,12 @@ import type ssh2 from "ssh2";
 import type { Connection, PseudoTtyInfo, ServerChannel } from "ssh2";
 import { logEscape, logQuote } from "../log-escape.ts";
 
-/** Only what changes how the client looks; everything else a client sends is refused. */
-const ENV_ALLOWED = new Set(["NO_COLOR"]);
+/**
+ * Only what changes how the client looks (no colour; how many colours the terminal shows;
+ * the theme): everything else a client sends is refused.
+ */
+const ENV_ALLOWED = new Set(["NO_COLOR", "COLORTERM", "PARLEY_THEME"]);
+const ENV_VALUE_MAX = 64;
 
 /** What a session without a terminal (ssh -T, a command, a pipe) is told. */
 export const NEEDS_PTY =
@@ -86,7 +90,7 @@ export function handleSessionChannel(
     accept?.();
   });
   session.on("env", (accept, reject, info) => {
-    if (ENV_ALLOWED.has(info.key)) {
+    if (ENV_ALLOWED.has(info.key) && info.val.length <= ENV_VALUE_MAX) {
       env[info.key] = info.val;
       accept?.();
     } else {

@@ -35,7 +35,8 @@ export function mergeCarried(all: readonly CarriedOver[]): CarriedOver {
       drafts[id] = drafts[id] === undefined ? text : mergeText(drafts[id], text);
     }
     for (const [id, list] of Object.entries(carried.attachments ?? {})) {
-      const kept = (attachments[id] ??= []);
+      attachments[id] ??= [];
+      const kept = attachments[id];
       for (const item of list) {
         if (!kept.some((k) => k.file_url === item.file_url)) kept.push(item);
       }

@@ -4,10 +4,12 @@
 // and the API server stay on the main thread; or in the main thread itself. Either way
 // it only speaks in messages: bytes in, bytes out, a size, an end.
 import type { Instance } from "ink";
+import { queryBackground } from "../client/background.ts";
 import { mountClient } from "../client/mount.tsx";
 import { keepCarriedOver } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/terminal.ts";
+import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
@@ -48,10 +50,19 @@ export type FromHost =
 type Running = {
   input: ChannelInput;
   output: ChannelOutput;
-  instance: Instance;
+  /** The client, once mounted (after its terminal said what its background is). */
+  instance(): Instance | undefined;
   /** Ends this session only, with `error` as its reason. */
   fail(error: unknown): void;
+  /** Ends a session whose client is not mounted yet. */
+  end(): void;
 };
+
+/**
+ * How long a terminal that answers neither OSC 11 nor the device-attributes query is
+ * waited for (every terminal answers the latter, at once; ssh adds a round trip).
+ */
+const BACKGROUND_TIMEOUT_MS = 500;
 
 function crashOf(error: unknown): { message: string; detail: string } {
   return {
@@ -68,43 +79,16 @@ export function createSessionHost(post: (message: FromHost) => void): {
   function open(message: Extract<ToHost, { type: "open" }>): void {
     const { id } = message;
     const input = new ChannelInput();
+    const depth = colourDepth(message.env);
     const output = new ChannelOutput({
       columns: message.columns,
       rows: message.rows,
-      send: (data) => post({ type: "output", id, data }),
+      send: (data) => post({ type: "output", id, data: toDepth(data, depth) }),
     });
     let crash: unknown;
-    const drafts = message.keepDir
-      ? sessionDrafts(
-          message.keepDir,
-          message.token,
-          message.keepTag ?? String(id),
-          message.liveTags ?? [],
-        )
-      : undefined;
-    const client = createClientSession({
-      api: { baseUrl: message.apiUrl, token: message.token },
-      username: message.username,
-      serverLabel: "parley ssh",
-      notify: { bell: true, desktop: true },
-      terminal: terminalOut(output, message.env),
-      carried: drafts?.carried,
-    });
-    const unsent = drafts ? keepCarriedOver(client.session, drafts.files) : undefined;
-    const { instance } = mountClient({
-      ...client,
-      env: message.env,
-      stdin: input,
-      stdout: output,
-      stderr: sink(),
-      onRenderError: (error) => {
-        crash ??= error;
-      },
-      onExit: () => {
-        unsent?.stop();
-        drafts?.release();
-      },
-    });
+    let instance: Instance | undefined;
+    /** Ended (stopped, dropped, failed) before the client was mounted. */
+    let ended = false;
     let told = false;
     const tell = () => {
       if (told) return;
@@ -114,30 +98,100 @@ export function createSessionHost(post: (message: FromHost) => void): {
     };
     const fail = (error: unknown) => {
       crash ??= error;
+      ended = true;
       // Whatever broke may break again while giving the terminal back: nothing more is sent.
       output.detach();
       input.destroy();
       try {
-        instance.unmount();
+        instance?.unmount();
       } catch {
         // Ink could not even unmount: the session is over all the same.
       }
       tell();
     };
-    running.set(id, { input, output, instance, fail });
-    const finish = async () => {
-      try {
-        await instance.waitUntilExit();
-      } catch (error) {
-        crash ??= error;
-      }
-      // Ink's last writes (the terminal given back) go out before the end is told.
-      output.flush();
-      output.detach();
-      input.destroy();
-      tell();
+    const session: Running = {
+      input,
+      output,
+      instance: () => instance,
+      fail,
+      end: () => {
+        ended = true;
+        if (!instance) tell();
+      },
     };
-    void finish();
+    running.set(id, session);
+
+    const mount = (background: "dark" | "light" | undefined) => {
+      if (ended) return;
+      const drafts = message.keepDir
+        ? sessionDrafts(
+            message.keepDir,
+            message.token,
+            message.keepTag ?? String(id),
+            message.liveTags ?? [],
+          )
+        : undefined;
+      const client = createClientSession({
+        api: { baseUrl: message.apiUrl, token: message.token },
+        username: message.username,
+        serverLabel: "parley ssh",
+        notify: { bell: true, desktop: true },
+        terminal: terminalOut(output, message.env),
+        carried: drafts?.carried,
+      });
+      const unsent = drafts ? keepCarriedOver(client.session, drafts.files) : undefined;
+      const mounted = mountClient({
+        ...client,
+        env: message.env,
+        stdin: input,
+        stdout: output,
+        stderr: sink(),
+        theme,
+        background,
+        onRenderError: (error) => {
+          crash ??= error;
+        },
+        onExit: () => {
+          unsent?.stop();
+          drafts?.release();
+        },
+      }).instance;
+      instance = mounted;
+      const finish = async () => {
+        try {
+          await mounted.waitUntilExit();
+        } catch (error) {
+          crash ??= error;
+        }
+        // Ink's last writes (the terminal given back) go out before the end is told.
+        output.flush();
+        output.detach();
+        input.destroy();
+        tell();
+      };
+      void finish();
+    };
+
+    // The theme: PARLEY_THEME, or (auto) the terminal's background, asked through the
+    // channel as the local client asks its terminal; what is typed meanwhile is kept.
+    const theme = themeSetting(message.env);
+    if (theme !== "auto") {
+      mount(undefined);
+      return;
+    }
+    queryBackground(input as unknown as NodeJS.ReadStream, output, {
+      timeoutMs: BACKGROUND_TIMEOUT_MS,
+      stayRaw: true,
+    }).then(
+      (background) => {
+        try {
+          mount(background);
+        } catch (error) {
+          fail(error);
+        }
+      },
+      (error: unknown) => fail(error),
+    );
   }
 
   function apply(session: Running, message: Exclude<ToHost, { type: "open" }>): void {
@@ -155,12 +209,14 @@ export function createSessionHost(post: (message: FromHost) => void): {
         session.output.release();
         break;
       case "stop":
-        session.instance.unmount();
+        if (session.instance()) session.instance()!.unmount();
+        else session.end();
         break;
       case "drop":
         // Nothing more can reach the client: Ink's goodbye writes go nowhere.
         session.output.detach();
-        session.instance.unmount();
+        if (session.instance()) session.instance()!.unmount();
+        else session.end();
         break;
     }
   }

@@ -53,9 +53,11 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Colour is decided once per process from its own stdout, which for a server is often a
-  // log or a pipe; the sessions are terminals. Ink's palette needs only the basic 16
-  // colours, and NO_COLOR from a client's environment still turns them off per session.
-  process.env.FORCE_COLOR ??= "1";
+  // log or a pipe; the sessions are terminals. They are drawn in true colour, and each
+  // session's frames are brought down to what its terminal shows (src/ssh/colours.ts);
+  // NO_COLOR from a client's environment turns colour off for that session.
+  const off = process.env.FORCE_COLOR === "0" || process.env.FORCE_COLOR === "false";
+  if (!off) process.env.FORCE_COLOR = "3";
   const { startServer } = await import("../server/index.ts");
   const { startSshServer } = await import("./server.ts");
 

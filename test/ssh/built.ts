@@ -167,6 +167,28 @@ export function silentSocket(port: number, localAddress = "127.0.0.1"): Promise<
   });
 }
 
+/** A TCP connection the server is expected to close at once: resolves once it is closed. */
+export function refusedSocket(port: number, localAddress = "127.0.0.1"): Promise<void> {
+  return new Promise((done) => {
+    const socket = createConnection({ host: "127.0.0.1", port, localAddress });
+    socket.on("error", () => {});
+    socket.once("close", () => done());
+    socket.resume();
+  });
+}
+
+/** Signs in, trying again while the server still counts connections just closed. */
+export async function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect(port, username);
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** Whether the server closed `socket` (its end, or a reset). */
 export function closedByServer(socket: Socket): Promise<void> {
   return new Promise((done) => {

@@ -13,6 +13,8 @@ import {
   built,
   closedByServer,
   connect,
+  connectWhenFree,
+  refusedSocket,
   rssMiB,
   shell,
   silentSocket,
@@ -54,13 +56,12 @@ describe.skipIf(!built)("parley ssh in public", () => {
     await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
   }, 120_000);
 
-  it("skips frames for a client that stops reading, and draws the screen when it reads again", async () => {
+  it("skips frames for a client that stops reading: the server does not hold them", async () => {
     const before = rssMiB(server.child.pid!);
     const carol = await connect(server.port, "carol");
     const paused = await shell(carol, { term: "xterm-256color", cols: 2000, rows: 2000 });
     await paused.waitFor("online", "carol's first screen", 60_000);
     paused.channel.pause();
-    const received = paused.bytes();
     // Every window change is a whole new 1000x500 frame for a client that reads none.
     for (let i = 0; i < 600; i++) {
       paused.channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : 999, 0, 0);
@@ -75,14 +76,6 @@ describe.skipIf(!built)("parley ssh in public", () => {
     // were clamped: gigabytes); bounded, a few frames' worth and dave's client.
     expect(grown, `server RSS grew ${grown.toFixed(0)} MiB`).toBeLessThan(200);
 
-    const seen = paused.text().length;
-    paused.channel.resume();
-    await until(
-      () => paused.text().slice(seen).includes("online"),
-      "carol's whole screen drawn again",
-      60_000,
-    );
-    expect(paused.bytes()).toBeGreaterThan(received);
     carol.end();
     dave.end();
     await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
@@ -115,6 +108,33 @@ describe("a client stuck without reading", () => {
       await api.close();
     }
   }, 60_000);
+
+  it("has its whole screen drawn again once it reads", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+    });
+    try {
+      const frank = await connect(ssh.port, "frank");
+      const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "frank's first screen");
+      s.channel.pause();
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      const seen = s.text().length;
+      s.channel.resume();
+      await until(() => s.text().slice(seen).includes("online"), "frank's whole screen again");
+      expect(ssh.liveSessions()).toBe(1);
+      frank.end();
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!built)("connections that do not sign in", () => {
@@ -129,7 +149,7 @@ describe.skipIf(!built)("connections that do not sign in", () => {
     try {
       const first = await Promise.all([1, 2, 3].map(() => silentSocket(capped.port)));
       // A fourth from the same address is closed at once.
-      await closedByServer(await silentSocket(capped.port));
+      await refusedSocket(capped.port);
       await until(
         () =>
           capped.log.some((l) =>
@@ -139,7 +159,7 @@ describe.skipIf(!built)("connections that do not sign in", () => {
       );
       // Another address still gets in, up to the total.
       const other = await silentSocket(capped.port, "127.0.0.2");
-      await closedByServer(await silentSocket(capped.port, "127.0.0.2"));
+      await refusedSocket(capped.port, "127.0.0.2");
       await until(
         () =>
           capped.log.some((l) =>
@@ -149,7 +169,7 @@ describe.skipIf(!built)("connections that do not sign in", () => {
       );
       // Once they go, a person signs in as usual.
       for (const socket of [...first, other]) socket.destroy();
-      const alice = await connect(capped.port, "alice");
+      const alice = await connectWhenFree(capped.port, "alice");
       const s = await shell(alice);
       await s.waitFor("online", "alice's list");
       alice.end();
@@ -327,3 +347,41 @@ function fingerprintOf(publicLine: string): string {
   const blob = Buffer.from(publicLine.split(" ")[1]!, "base64");
   return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
 }
+
+describe.skipIf(!built)("colours over ssh", () => {
+  /** The 24-bit, 256-colour and 16-colour foreground SGRs in `text`. */
+  const kinds = (text: string) => ({
+    truecolor: /\x1b\[[\d;]*38;2;\d+;\d+;\d+/.test(text),
+    c256: /\x1b\[[\d;]*38;5;\d+/.test(text),
+  });
+  /** The light theme's accent (#004c7f) as a 24-bit SGR. */
+  const LIGHT_ACCENT = "38;2;0;76;127";
+
+  it("are as many as each session's terminal shows", async () => {
+    const client = await connect(server.port, "alice");
+    const truecolor = await shell(client, undefined, { COLORTERM: "truecolor" });
+    const c256 = await shell(client);
+    const c16 = await shell(client, { term: "xterm", cols: 120, rows: 40 });
+    for (const s of [truecolor, c256, c16]) await s.waitFor("online", "alice's list");
+    expect(kinds(truecolor.text())).toEqual({ truecolor: true, c256: false });
+    expect(kinds(c256.text())).toEqual({ truecolor: false, c256: true });
+    expect(kinds(c16.text())).toEqual({ truecolor: false, c256: false });
+    expect(c16.text()).toMatch(/\x1b\[[\d;]*(3[0-7]|9[0-7])m/);
+    client.end();
+  }, 60_000);
+
+  it("follow the theme a session asks for, or its terminal's background", async () => {
+    const client = await connect(server.port, "bob");
+    const asked = await shell(client, undefined, { COLORTERM: "truecolor", PARLEY_THEME: "light" });
+    const dark = await shell(client, undefined, { COLORTERM: "truecolor" });
+    // A white terminal: it answers OSC 11 as xterm does.
+    const white = await shell(client, undefined, { COLORTERM: "truecolor" });
+    await white.waitFor("\x1b]11;?", "the background query");
+    white.channel.write("\x1b]11;rgb:ffff/ffff/ffff\x07\x1b[?64;1c");
+    for (const s of [asked, dark, white]) await s.waitFor("online", "bob's list");
+    expect(asked.text()).toContain(LIGHT_ACCENT);
+    expect(white.text()).toContain(LIGHT_ACCENT);
+    expect(dark.text()).not.toContain(LIGHT_ACCENT);
+    client.end();
+  }, 60_000);
+});
