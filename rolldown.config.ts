@@ -1,11 +1,11 @@
 // `npm run build`: the CLI as one bundle in dist/, loaded in a few files instead of the
 // ~800 modules of its dependencies (start-up time), with Ink's frame rendering sped up by
-// src/ui/ink/plugin.ts. ssh2 is bundled too, without its optional native parts (sshcrypto,
+// scripts/ink-plugin.ts. ssh2 is bundled too, without its optional native parts (sshcrypto,
 // cpu-features): it falls back to JavaScript when they are missing, as they always are here
 // (package.json's allowScripts never builds them). So the package has no dependencies.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig } from "rolldown";
-import { inkPlugin } from "./src/ui/ink/plugin.ts";
+import { inkPlugin } from "./scripts/ink-plugin.ts";
 
 /**
  * Ink hides the cursor through cli-cursor, whose restore-cursor writes "\x1b[?25h" to

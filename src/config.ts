@@ -6,8 +6,8 @@ import envPaths from "env-paths";
 import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
 import { writePrivateFile } from "./client/files.ts";
-import type { NotifyLevel } from "./ui/mentions.ts";
-import type { ThemeSetting } from "./ui/theme.ts";
+import type { ThemeSetting } from "./ui/look/theme.ts";
+import type { NotifyLevel } from "./ui/messages/mentions.ts";
 
 export type Paths = {
   config: string;

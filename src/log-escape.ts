@@ -1,29 +1,33 @@
-// Values that came from the network (a user name, TERM, a path, an address), made safe to
-// put in a log line: someone reading the log in a terminal (`tail -f`, journalctl) must
-// not have it retitled, cleared or their clipboard written by what an attacker sent, and
-// a line must stay one line that a filter (fail2ban) can trust. Shared by the servers;
-// the client's screen has its own, richer sanitising (src/ui/text/sanitize.ts).
+// Text that came from a request or a remote peer, made safe for a log line an operator
+// reads in a terminal: C0 and C1 control characters and DEL become \xNN (so no escape
+// sequence retitles, clears or writes the clipboard of whoever watches the log, and a
+// newline cannot forge a line), and a backslash becomes \\ so the escapes stay unambiguous.
+// Shared by `parley serve` and `parley ssh`; the client's screen has its own, richer
+// sanitising (src/ui/text/sanitize.ts).
+export function escapeForLog(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) =>
+    c === "\\" ? "\\\\" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
 
-// C0, DEL, C1; bidi controls and line / paragraph separators (they reorder or break what a
-// reader sees); lone surrogates; and the two characters that quote: " and \.
+// Also bidi controls and line / paragraph separators (they reorder or break what a reader
+// sees), lone surrogates, and " (a quoted value must not end early).
 const UNSAFE =
-  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]|\p{Cs}/gu;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]|\p{Cs}/gu;
+const CONTROLS =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
 
 function escapeOne(c: string): string {
   if (c === '"' || c === "\\") return `\\${c}`;
   const code = c.charCodeAt(0);
-  if (code === 0x0a) return "\\n";
-  if (code === 0x0d) return "\\r";
-  if (code === 0x09) return "\\t";
-  if (code === 0x1b) return "\\e";
   return code <= 0xff
     ? `\\x${code.toString(16).padStart(2, "0")}`
     : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /**
- * `value` with every control character shown escaped (`\e`, `\x07`, `\x9b`, `\u202e`…),
- * `"` and `\` escaped too, and cut to `max` characters (with `…`): one printable line.
+ * A value for a log line: escaped as `escapeForLog` does, and also bidi controls (`\u202e`)
+ * and `"`, and cut to `max` characters (with `…`): one printable line.
  */
 export function logEscape(value: string, max = 200): string {
   const cut = value.length > max ? `${value.slice(0, max)}…` : value;
@@ -35,13 +39,10 @@ export function logQuote(value: string, max = 200): string {
   return `"${logEscape(value, max)}"`;
 }
 
-const CONTROLS =
-  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
-
 /**
- * A whole log line made one printable line: control characters escaped as `logEscape`
- * does, quotes and backslashes left alone (the values in it are quoted already). The last
- * guard before a line is written, for values nobody thought of (an error's message).
+ * A whole log line made one printable line: control characters escaped, quotes and
+ * backslashes left alone (the values in it are quoted already). The last guard before a
+ * line is written, for values nobody thought of (an error's message).
  */
 export function logLine(line: string): string {
   return line.replace(CONTROLS, escapeOne);

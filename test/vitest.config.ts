@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { inkPlugin } from "../src/ui/ink/plugin.ts";
+import { inkPlugin } from "../scripts/ink-plugin.ts";
 import { postgresBin } from "./postgres/cluster.ts";
 
 // The server's rules and the client's API tests run once more on PostgreSQL, on a

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { EditTextResult } from "../ui/session.tsx";
+import type { EditTextResult } from "../ui/screen/session.ts";
 import { splitWords } from "./shell-words.ts";
 
 /** The editor's command line: $VISUAL, else $EDITOR, else vi. Throws on a broken quote. */

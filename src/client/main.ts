@@ -13,22 +13,13 @@ import {
 } from "../config.ts";
 import { queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
+import type { Target } from "./run.ts";
 
 export type ClientArgs = {
   baseUrl?: string;
   tokenFile?: string;
   /** The built embedded server's thread script (dist/server-worker.js), when there is one. */
   serverScript?: URL;
-};
-
-/** Who the client talks to, as the UI is mounted. */
-export type Target = {
-  baseUrl: string;
-  token: string | undefined;
-  username: string | undefined;
-  label?: string;
-  /** What the kept files are keyed by: the address, or the embedded server's database. */
-  identity: string;
 };
 
 /** Whether an earlier run kept a query cache here (for anyone: this only guides a guess). */

@@ -2,9 +2,9 @@
 // session's channel (which carries its own size and resize events), or a test's.
 import { type Instance, render, type SuspendTerminal, type TerminalSuspension, useApp } from "ink";
 import { type ReactNode, useLayoutEffect } from "react";
-import { MOUSE_OFF, MOUSE_ON } from "../ui/mouse.ts";
-import { Root } from "../ui/Root.tsx";
-import type { ThemeSetting } from "../ui/theme.ts";
+import { MOUSE_OFF, MOUSE_ON } from "../ui/keys/mouse.ts";
+import type { ThemeSetting } from "../ui/look/theme.ts";
+import { Root } from "../ui/root.tsx";
 import { withMouseInput } from "./mouse-input.ts";
 import type { ClientSession } from "./session.ts";
 

@@ -1,7 +1,7 @@
 // The terminal's input with the mouse reports taken out before Ink reads it (Ink drops
 // them: it has no mouse events), handed to the key dispatcher as a MouseSource instead.
-import type { MouseEvent, MouseSource } from "../ui/mouse.ts";
-import { splitMouse } from "../ui/mouse.ts";
+import type { MouseEvent, MouseSource } from "../ui/keys/mouse.ts";
+import { splitMouse } from "../ui/keys/mouse.ts";
 
 export function withMouseInput(stdin: NodeJS.ReadableStream): {
   stdin: NodeJS.ReadableStream;

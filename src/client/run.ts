@@ -17,17 +17,26 @@ import {
 
 import { waitingCount } from "../ui/queries/changes.ts";
 import { prefetchStartScreen } from "../ui/queries/start.ts";
-import { terminalOut } from "../ui/terminal.ts";
+import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
 import { createJobControl } from "./job-control.ts";
-import type { Target } from "./main.ts";
 import { mountClient } from "./mount.tsx";
 import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
 import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
+
+/** Who the client talks to, as the UI is mounted. */
+export type Target = {
+  baseUrl: string;
+  token: string | undefined;
+  username: string | undefined;
+  label?: string;
+  /** What the kept files are keyed by: the address, or the embedded server's database. */
+  identity: string;
+};
 
 // For main.ts, which has this module only once start-up is under way.
 export { prepareHttp } from "../api/http.ts";

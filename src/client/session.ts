@@ -3,15 +3,16 @@
 // way for the local client, each `parley ssh` session and the tests.
 import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
-import { DEFAULT_POLL_PACE, type PollPace } from "../ui/queries/polling.ts";
 import {
   type CarriedOver,
   createSessionState,
+  DEFAULT_POLL_PACE,
   newSessionIdentity,
+  type PollPace,
   type Session,
-} from "../ui/session.tsx";
-import type { StatusLine } from "../ui/status.ts";
-import type { TerminalOut } from "../ui/terminal.ts";
+} from "../ui/screen/session.ts";
+import type { StatusLine } from "../ui/screen/status-line.ts";
+import type { TerminalOut } from "../ui/screen/terminal-out.ts";
 
 export type ClientSessionOptions = {
   /** The server and token, and any tuning of requests (timeouts, retries). */
@@ -40,8 +41,13 @@ export type ClientSessionOptions = {
 export type ClientSession = { session: Session; queryClient: QueryClient };
 
 export function createClientSession(options: ClientSessionOptions): ClientSession {
+  const state = createSessionState(options.carried);
   const session: Session = {
-    api: createApi(options.api),
+    // An answer cut to a limit is said in the status bar (once per kind: see createApi).
+    api: createApi({
+      onLimit: (message) => state.status.error("Cut short", new Error(message)),
+      ...options.api,
+    }),
     baseUrl: options.api.baseUrl,
     serverLabel: options.serverLabel,
     me: newSessionIdentity(options.username),
@@ -52,7 +58,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     suspend: options.suspend,
     editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
-    ...createSessionState(options.carried),
+    ...state,
   };
   return { session, queryClient: createQueryClient(session.status) };
 }

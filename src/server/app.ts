@@ -4,13 +4,17 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { MAX_BODY_BYTES } from "../api/schema.ts";
+import { escapeForLog } from "../log-escape.ts";
 import { authenticate, rateLimit } from "./auth.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
+import { conditionalGets } from "./etag.ts";
 import { idempotency } from "./idempotency.ts";
+import { errorForLog } from "./log.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { messageRoutes } from "./routes/messages.ts";
 
 /** Called before every authenticated request; tests throw from it to see a 500. */
@@ -37,7 +41,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorJson(c, error);
     if (error instanceof HTTPException && error.status === 413) return errorJson(c, tooLarge());
-    options.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+    const request = escapeForLog(`${c.req.method} ${c.req.path}`);
+    options.log(`error: ${request}: ${errorForLog(error)}`);
     return errorJson(c, internalError());
   });
   app.notFound((c) =>
@@ -76,8 +81,10 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     return next();
   });
   app.use(idempotency(services));
+  app.use(conditionalGets);
 
   app.route("/v1/messages", messageRoutes(services));
   app.route("/v1/conversations", conversationRoutes(services));
+  app.route("/v1/events", eventRoutes(services));
   return app;
 }

@@ -1,9 +1,12 @@
 // What the middleware leaves on the Hono context for the handlers.
 import type { Presence } from "./demo/presence.ts";
+import type { EventHub } from "./events/hub.ts";
 import type { PageCache } from "./page-cache.ts";
 import type { SentEvent, Store, User } from "./store/store.ts";
 
 export type Params = Record<string, unknown>;
+
+export type IdempotencyClaim = { key: string; fingerprint: string; now: number; answered: boolean };
 
 export type AppEnv = {
   Variables: {
@@ -12,6 +15,8 @@ export type AppEnv = {
     body: Params;
     /** The JSON text of a successful response, for Idempotency-Key replays. */
     responseBody: string;
+    /** The Idempotency-Key this request claimed; `answered` once a route stored its answer. */
+    idempotency: IdempotencyClaim;
   };
 };
 
@@ -25,4 +30,6 @@ export type Services = {
   /** Told of every authenticated request, so the demo users do not answer for who is signed in. */
   presence: Presence;
   onMessageSent: (message: SentEvent) => void;
+  /** The instance's /v1/events streams. */
+  events: EventHub;
 };

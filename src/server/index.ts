@@ -9,6 +9,7 @@ import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
 import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
+import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
 import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
@@ -21,6 +22,10 @@ export type RunningServer = {
   host: string;
   port: number;
   demoUsers: DemoUser[];
+  /** The /v1/events streams this instance holds now. */
+  eventStreams(): number;
+  /** Ends the streams whose token is no longer valid (call it when tokens change). */
+  revalidateTokens(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -49,6 +54,8 @@ export type StartOptions = {
   now?: () => number;
   /** Keep finished message pages until the data changes (default true); off to benchmark the uncached path. */
   pageCache?: boolean;
+  /** /v1/events: keep-alive interval, per-stream buffer bound, streams per user. */
+  events?: EventOptions;
 };
 
 const CLOSE_GRACE_MS = 2000;
@@ -59,6 +66,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const store: Store = await openStore(opts.db ?? ":memory:");
   let replier: DemoReplier | undefined;
+  let events: EventHub | undefined;
   try {
     // Without users nobody could sign in, so every fresh database gets the demo users.
     const demoUsers = await ensureDemoUsers(store, now());
@@ -81,6 +89,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }
+    events = createEventHub(store, replier && presence, log, opts.events);
+    await events.start();
+    const hub = events;
     const services: Services = {
       store,
       pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
@@ -90,6 +101,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       onMessageSent: (message) => {
         if (replier) store.publishSent(message);
       },
+      events: hub,
     };
     const app = createApp(services, {
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -112,6 +124,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const close = () => {
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
+        hub.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         // A keep-alive connection that finishes a response after close() turns idle
         // later; keep closing idle ones so it does not hold the close for the grace time.
@@ -125,9 +138,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       });
       return closing;
     };
-    return { url, host, port, demoUsers, close };
+    return {
+      url,
+      host,
+      port,
+      demoUsers,
+      eventStreams: () => hub.streams(),
+      revalidateTokens: () => hub.revalidate(),
+      close,
+    };
   } catch (error) {
     replier?.close();
+    events?.close();
     await store.close();
     throw error;
   }

@@ -3,8 +3,8 @@
 // background as it answers OSC 11). Colour depth is one setting per process in chalk, so
 // sessions are drawn in true colour and each session's frames are rewritten to what its
 // terminal shows, with the same rounding chalk would do (src/ui/contrast.ts).
-import { ansi256Index } from "../ui/contrast.ts";
-import type { ThemeSetting } from "../ui/theme.ts";
+import { ansi256Index } from "../ui/look/contrast.ts";
+import type { ThemeSetting } from "../ui/look/theme.ts";
 
 export type ColourDepth = 16 | 256 | "truecolor";
 

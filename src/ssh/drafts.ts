@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { loadCarriedOver, type OfflineFiles, offlineFiles } from "../client/offline.ts";
-import type { DraftAttachment } from "../ui/composerCommands.ts";
+import type { DraftAttachment } from "../ui/composer/commands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
-import type { CarriedOver } from "../ui/session.tsx";
+import type { CarriedOver } from "../ui/screen/session.ts";
 
 export type SessionDrafts = {
   /** Where this session saves (keepCarriedOver's files). */

@@ -8,7 +8,7 @@ import { queryBackground } from "../client/background.ts";
 import { mountClient } from "../client/mount.tsx";
 import { keepCarriedOver } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
-import { terminalOut } from "../ui/terminal.ts";
+import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";

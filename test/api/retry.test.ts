@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isTransient,
-  newIdempotencyKey,
-  type RetryPolicy,
-  retryDelay,
-} from "../../src/api/client.ts";
+import { newIdempotencyKey } from "../../src/api/client.ts";
 import {
   ApiError,
   errorFromResponse,
@@ -14,6 +9,13 @@ import {
   parseRetryAfter,
   timeoutError,
 } from "../../src/api/errors.ts";
+import {
+  backoffDelay,
+  isTransient,
+  type RetryPolicy,
+  retryDelay,
+  retryRule,
+} from "../../src/api/retry.ts";
 
 const policy: RetryPolicy = { retries: 3, baseDelayMs: 200, maxDelayMs: 30_000 };
 
@@ -28,21 +30,28 @@ const fail = (status: number, retryAfter?: number) =>
 const offline = () =>
   networkError("http://h", Object.assign(new Error("x"), { code: "ECONNREFUSED" }));
 
+describe("backoffDelay", () => {
+  it("never waits less than the base, even when the base is above the cap", () => {
+    expect(backoffDelay(10_000, 3, 8_000, () => 0.5)).toBe(10_000);
+  });
+});
+
 describe("retryDelay", () => {
-  it("doubles from the base, with jitter between half and all of it", () => {
-    expect(retryDelay(fail(503), 0, policy, () => 0)).toBe(100);
-    expect(retryDelay(fail(503), 0, policy, () => 1)).toBe(200);
-    expect(retryDelay(fail(503), 1, policy, () => 1)).toBe(400);
-    expect(retryDelay(fail(503), 2, policy, () => 0.5)).toBe(600);
+  it("is the one back-off: doubling from the base, give or take 15%", () => {
+    expect(retryDelay(fail(503), 0, policy, () => 0)).toBe(170);
+    expect(retryDelay(fail(503), 0, policy, () => 0.5)).toBe(200);
+    expect(retryDelay(fail(503), 1, policy, () => 0.5)).toBe(400);
+    expect(retryDelay(fail(503), 2, policy, () => 0.5)).toBe(800);
     for (let i = 0; i < 50; i++) {
       const d = retryDelay(fail(503), 3, policy);
-      expect(d).toBeGreaterThanOrEqual(800);
-      expect(d).toBeLessThanOrEqual(1600);
+      expect(d).toBeGreaterThanOrEqual(1360);
+      expect(d).toBeLessThanOrEqual(1840);
     }
   });
 
-  it("never exceeds the cap", () => {
-    expect(retryDelay(fail(503), 20, policy, () => 1)).toBe(30_000);
+  it("stops doubling at the cap", () => {
+    expect(retryDelay(fail(503), 20, policy, () => 0.5)).toBe(30_000);
+    expect(retryDelay(fail(503), 20, policy, () => 0)).toBe(25_500);
   });
 
   it("waits exactly Retry-After when the server gave one, capped", () => {
@@ -53,14 +62,25 @@ describe("retryDelay", () => {
 });
 
 describe("isTransient", () => {
-  it("covers no answer, 429 and 5xx, nothing else", () => {
+  it("covers no answer, a timeout, 401, 408, 429 and 5xx, nothing else", () => {
     expect(isTransient(offline())).toBe(true);
-    expect(isTransient(fail(429))).toBe(true);
-    expect(isTransient(fail(500))).toBe(true);
-    expect(isTransient(fail(503))).toBe(true);
-    expect(isTransient(fail(400))).toBe(false);
-    expect(isTransient(fail(409))).toBe(false);
-    expect(isTransient(timeoutError("http://h", 10))).toBe(false);
+    expect(isTransient(timeoutError("http://h", 10))).toBe(true);
+    for (const status of [401, 408, 429, 500, 503]) expect(isTransient(fail(status))).toBe(true);
+    for (const status of [400, 403, 404, 409, 413]) expect(isTransient(fail(status))).toBe(false);
+  });
+
+  it("is narrowed for the HTTP layer's own retries: no timeout or 408, no 401, only 429 for PUT and DELETE", () => {
+    expect(retryRule("GET").canRetry(offline())).toBe(true);
+    expect(retryRule("POST").canRetry(fail(503))).toBe(true);
+    expect(retryRule("GET").canRetry(timeoutError("http://h", 10))).toBe(false);
+    expect(retryRule("GET").canRetry(fail(401))).toBe(false);
+    expect(retryRule("GET").canRetry(fail(408))).toBe(false);
+    expect(retryRule("PUT").canRetry(fail(503))).toBe(false);
+    expect(retryRule("DELETE").canRetry(fail(429))).toBe(true);
+    expect(retryRule("GET").statuses).toEqual([
+      429,
+      ...Array.from({ length: 100 }, (_, i) => 500 + i),
+    ]);
   });
 });
 

@@ -43,7 +43,7 @@ describe("src/ui", () => {
   const name = (file: string) => relative(ROOT, file);
 
   it("reads its own files (the check sees the imports it is about)", () => {
-    expect(graph.has(join(ROOT, "src/ui/App.tsx"))).toBe(true);
+    expect(graph.has(join(ROOT, "src/ui/app.tsx"))).toBe(true);
     expect(graph.has(join(ROOT, "src/api/client.ts"))).toBe(true);
   });
 

@@ -209,7 +209,7 @@ describe.skipIf(!built)("failed sign-ins", () => {
     await until(() => server.log.some((l) => l.includes("failed sign-in")), "the failure logged");
     const line = server.log.find((l) => l.includes("failed sign-in"))!;
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
-    expect(line).toContain('user "mallory\\e]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
+    expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
     expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
   }, 60_000);
 });
@@ -286,8 +286,8 @@ describe.skipIf(!built)("the log", () => {
       "three refusals of alice logged",
     );
     const log = server.log.join("\n");
-    expect(log).toContain('refused "eve\\e]0;owned\\x07\\e[2J\\x9b31m" (127.0.0.1:');
-    expect(log).toContain('a command, "ls \\e]0;owned\\x07\\e[2J\\x9b31m"');
+    expect(log).toContain('refused "eve\\x1b]0;owned\\x07\\x1b[2J\\x9b31m" (127.0.0.1:');
+    expect(log).toContain('a command, "ls \\x1b]0;owned\\x07\\x1b[2J\\x9b31m"');
     expect(log).toContain('TERM "dumb"');
     expect(log).toContain("no terminal");
     for (const line of server.log) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);

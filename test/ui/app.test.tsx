@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { keys } from "../../src/ui/queries/queryKeys.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import {

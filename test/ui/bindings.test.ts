@@ -12,8 +12,8 @@ import {
   normalised,
   type Scope,
   SECTION,
-} from "../../src/ui/bindings.ts";
-import { key } from "./inkKey.ts";
+} from "../../src/ui/keys/bindings.ts";
+import { key } from "./ink-key.ts";
 
 describe("matchBinding", () => {
   it("finds a binding by its letter, its key or either alternative", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message, Page } from "../../src/api/schema.ts";
+import { toggledReactors, withReactors } from "../../src/ui/messages/reactions.ts";
 import {
   chronological,
   type MessagePages,
@@ -7,7 +8,6 @@ import {
   oldestId,
   prependMessage,
 } from "../../src/ui/queries/cache.ts";
-import { toggledReactors, withReactors } from "../../src/ui/reactions.ts";
 
 function msg(n: number, extra: Partial<Message> = {}): Message {
   return {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.ts";
+import { isTransient } from "../../src/api/retry.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
 import {
   alreadyDone,
   changedConversation,
   changedMessages,
   isPending,
-  isTransient,
   type QueuedChange,
   waitingCount,
 } from "../../src/ui/queries/changes.ts";

@@ -24,9 +24,9 @@ import {
   up,
   wordLeft,
   wordRight,
-} from "../../src/ui/editor.ts";
+} from "../../src/ui/composer/editor.ts";
 import { displayWidth } from "../../src/ui/text/width.ts";
-import { key } from "./inkKey.ts";
+import { key } from "./ink-key.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_REACTIONS, emojiFor } from "../../src/ui/emoji.ts";
+import { COMMON_REACTIONS, emojiFor } from "../../src/ui/messages/emoji.ts";
 import { displayWidth } from "../../src/ui/text/width.ts";
 
 const isEmoji = (s: string) => /^\p{RGI_Emoji}$/v.test(s);

@@ -11,9 +11,8 @@ import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
 import { localOpener, type OpenUrl } from "../../src/client/opener.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import type { PollPace } from "../../src/ui/queries/polling.ts";
-import type { Session } from "../../src/ui/session.tsx";
-import type { ThemeSetting } from "../../src/ui/theme.ts";
+import type { ThemeSetting } from "../../src/ui/look/theme.ts";
+import type { PollPace, Session } from "../../src/ui/screen/session.ts";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;

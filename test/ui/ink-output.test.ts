@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import InkOutput from "ink-original/output.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PORTED_INK_VERSION } from "../../scripts/ink-plugin.ts";
 import { seededRandom } from "../../src/server/demo/random.ts";
 import Output from "../../src/ui/ink/output.ts";
-import { PORTED_INK_VERSION } from "../../src/ui/ink/plugin.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 
 type Transformer = (line: string, index: number) => string;

@@ -6,8 +6,8 @@ import measureText from "ink-original/measure-text.js";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { Message } from "../../src/api/schema.ts";
-import { LineView } from "../../src/ui/components/Lines.tsx";
-import { layoutItem } from "../../src/ui/messageLines.ts";
+import { LineView } from "../../src/ui/messages/lines.tsx";
+import { layoutItem } from "../../src/ui/messages/message-lines.ts";
 import { displayWidth, terminalForm } from "../../src/ui/text/width.ts";
 
 // Where string-width 8.3.0 (Ink's own, before) and 9.0.0 (parley's) disagree, and around.

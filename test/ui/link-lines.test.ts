@@ -2,8 +2,8 @@
 // reaches, attachments with name, kind and size, and `o`/`Y`'s list of a message's links.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
-import { messageLinks } from "../../src/ui/links.ts";
-import { type Line, layoutItem } from "../../src/ui/messageLines.ts";
+import { type Line, layoutItem } from "../../src/ui/messages/message-lines.ts";
+import { messageLinks } from "../../src/ui/messages/message-links.ts";
 
 function message(
   text: string,

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { isUnread } from "../../src/ui/unread.ts";
+import { isUnread } from "../../src/ui/messages/unread.ts";
 import { startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";

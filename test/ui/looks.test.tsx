@@ -2,9 +2,9 @@
 // the wheel and clicks as the bytes a terminal sends, and the themes' colours on screen.
 import chalk from "chalk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { keys } from "../../src/ui/queries/queryKeys.ts";
-import { senderColor } from "../../src/ui/senderColor.ts";
-import { darkTheme, lightTheme } from "../../src/ui/theme.ts";
+import { senderColor } from "../../src/ui/look/sender-color.ts";
+import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 

@@ -1,9 +1,9 @@
 // Search in the open conversation and where unread messages start (pure).
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
-import { type Item, type Line, layoutItem } from "../../src/ui/messageLines.ts";
-import { highlight, newerMatch, olderMatch } from "../../src/ui/messageSearch.ts";
-import { firstUnreadKey } from "../../src/ui/unread.ts";
+import { type Item, type Line, layoutItem } from "../../src/ui/messages/message-lines.ts";
+import { highlight, newerMatch, olderMatch } from "../../src/ui/messages/search.ts";
+import { firstUnreadKey } from "../../src/ui/messages/unread.ts";
 
 const item = (id: string, text: string, from = "bob", at = 100): Item => ({
   kind: "message",

@@ -4,21 +4,27 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "ink-testing-library";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { Conversation, Message } from "../../src/api/schema.ts";
-import { MessagePane } from "../../src/ui/components/MessagePane.tsx";
-import { Sidebar } from "../../src/ui/components/Sidebar.tsx";
-import { KeypressProvider } from "../../src/ui/input.tsx";
-import { cachedLayout, type Item } from "../../src/ui/messageLines.ts";
-import { DEFAULT_POLL_PACE } from "../../src/ui/queries/polling.ts";
+import { Sidebar } from "../../src/ui/conversations/sidebar.tsx";
+import { KeypressProvider } from "../../src/ui/keys/dispatcher.tsx";
+import { cachedLayout, type Item } from "../../src/ui/messages/message-lines.ts";
+import { MessagePane } from "../../src/ui/messages/message-pane.tsx";
+import {
+  type ChatActions,
+  ChatActionsContext,
+  type ChatState,
+  ChatStateContext,
+} from "../../src/ui/screen/chat-context.tsx";
 import {
   createSessionState,
+  DEFAULT_POLL_PACE,
   newSessionIdentity,
   type Session,
-  SessionProvider,
-} from "../../src/ui/session.tsx";
+} from "../../src/ui/screen/session.ts";
+import { SessionProvider } from "../../src/ui/screen/session-context.tsx";
 
 const MINUTE = 60_000;
 /** Local time, as Unix milliseconds. */
@@ -28,6 +34,40 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 const noop = () => {};
 
 let view: ReturnType<typeof render> | undefined;
+
+/** The chat screen's contexts, with nothing focused and nothing to do. */
+function OnChatScreen(props: { conversations: Conversation[]; children: ReactNode }) {
+  const state = {
+    focus: "composer",
+    dialog: null,
+    me: "alice",
+    open: undefined,
+    editing: null,
+    browser: {
+      conversations: props.conversations,
+      list: {
+        conversations: props.conversations,
+        isLoading: false,
+        error: null,
+        hasMore: false,
+        loadMore: noop,
+      },
+      filter: "all",
+      search: null,
+      prompting: false,
+      selectedId: undefined,
+      openId: undefined,
+      lastOpenedBefore: null,
+    },
+  } as unknown as ChatState;
+  return (
+    <ChatStateContext.Provider value={state}>
+      <ChatActionsContext.Provider value={{} as ChatActions}>
+        {props.children}
+      </ChatActionsContext.Provider>
+    </ChatStateContext.Provider>
+  );
+}
 
 beforeEach(() => {
   // Timers and Date only: React and Ink schedule their work with setImmediate.
@@ -81,26 +121,9 @@ describe("the minute clock", () => {
       <QueryClientProvider client={new QueryClient()}>
         <SessionProvider session={session}>
           <KeypressProvider>
-            <Sidebar
-              width={40}
-              height={10}
-              focused={false}
-              filter="all"
-              conversations={[conversation]}
-              selectedId={undefined}
-              openId={undefined}
-              me="alice"
-              loading={false}
-              error={undefined}
-              hasMore={false}
-              loadMore={noop}
-              search={null}
-              prompting={false}
-              onSearchChange={noop}
-              onSearchDone={noop}
-              onSelect={noop}
-              onAction={noop}
-            />
+            <OnChatScreen conversations={[conversation]}>
+              <Sidebar width={40} height={10} />
+            </OnChatScreen>
           </KeypressProvider>
         </SessionProvider>
       </QueryClientProvider>,
@@ -119,24 +142,24 @@ describe("the minute clock", () => {
     ];
     const frame = await show(
       <KeypressProvider>
-        <MessagePane
-          title="bob"
-          icons=""
-          width={50}
-          height={12}
-          focused={false}
-          marked={false}
-          items={items}
-          me="alice"
-          pinned={null}
-          loading={false}
-          lastOpenedAt={null}
-          hasOlder={false}
-          isLoadingOlder={false}
-          loadOlder={noop}
-          onAction={noop}
-          onLeave={noop}
-        />
+        <OnChatScreen conversations={[]}>
+          <MessagePane
+            title="bob"
+            icons=""
+            width={50}
+            height={12}
+            focused={false}
+            marked={false}
+            items={items}
+            me="alice"
+            pinned={null}
+            loading={false}
+            lastOpenedAt={null}
+            hasOlder={false}
+            isLoadingOlder={false}
+            loadOlder={noop}
+          />
+        </OnChatScreen>
       </KeypressProvider>,
     );
     expect(frame()).toMatch(/Yesterday[\s\S]*Today/);

@@ -2,7 +2,7 @@
 // give string-width's answer for every input, or Ink and parley would cut lines that fit.
 import { search } from "node-emoji";
 import { describe, expect, it } from "vitest";
-// By path: the bare name resolves to parley's copy here too (src/ui/ink/plugin.ts).
+// By path: the bare name resolves to parley's copy here too (scripts/ink-plugin.ts).
 import original from "../../node_modules/string-width/index.js";
 import stringWidth, { graphemeWidth } from "../../src/ui/ink/string-width.ts";
 

@@ -3,8 +3,8 @@
 // the explicit #rrggbb colour (true-colour terminals) and for the 256-colour cube colour
 // chalk rounds it to (xterm-256color, tmux), whose values are fixed whatever the palette.
 import { describe, expect, it } from "vitest";
-import { as256, contrast, hexToRgb, luminance, type Rgb } from "../../src/ui/contrast.ts";
-import { senderColor } from "../../src/ui/senderColor.ts";
+import { as256, contrast, hexToRgb, luminance, type Rgb } from "../../src/ui/look/contrast.ts";
+import { senderColor } from "../../src/ui/look/sender-color.ts";
 import {
   darkTheme,
   highContrastTheme,
@@ -12,7 +12,7 @@ import {
   monochromeTheme,
   type Theme,
   themeFor,
-} from "../../src/ui/theme.ts";
+} from "../../src/ui/look/theme.ts";
 
 const BACKGROUNDS = {
   black: "#000000",

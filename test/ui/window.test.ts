@@ -9,7 +9,7 @@ import {
   reveal,
   scrollLines,
   viewportAt,
-} from "../../src/ui/window.ts";
+} from "../../src/ui/messages/window.ts";
 
 const geometry = (heights: number[], height: number): Geometry => ({
   count: heights.length,

@@ -72,17 +72,31 @@ export type NewAttachment = {
 export type MessageChanges = {
   /** New text; sets `updated_at` to `at`. */
   body?: string | undefined;
-  /** Each name's list replaces the stored one; an empty list removes the name. */
-  reactions: readonly (readonly [name: string, usernames: readonly string[]])[];
+  /**
+   * The reactor's own reactions: true adds them to that name's list, false takes them off
+   * (a list left empty removes the name). Nobody else's reaction changes.
+   */
+  reactions: readonly (readonly [name: string, on: boolean])[];
+  reactor: string;
   attachments: readonly NewAttachment[];
   at: number;
 };
 
 export type RememberedResponse = { fingerprint: string; status: number; body: string };
 
+/** The answer to a claimed Idempotency-Key, stored with what the request wrote. */
+export type IdempotentAnswer = {
+  userId: string;
+  key: string;
+  response: RememberedResponse;
+  now: number;
+};
+
 /**
  * What `idempotency.claim` found: the key is now this request's to answer ("claimed"),
- * another request holds it ("pending"), or it was answered before ("done").
+ * another request holds it ("pending"), or it was answered before ("done"). A claim names
+ * the instance that holds it; a claim whose instance is gone (killed, crashed) is taken
+ * over at once, which is safe because a message and its key's answer commit together.
  */
 export type Claim =
   | { state: "claimed" }
@@ -90,7 +104,7 @@ export type Claim =
   | { state: "done"; response: RememberedResponse };
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-/** A claim older than this belongs to a request that died with its instance. */
+/** A claim older than this is taken over even when its instance seems alive. */
 export const IDEMPOTENCY_ABANDONED_SECONDS = 60;
 
 /** The demo conversations, as rows: written once, in one transaction. */
@@ -119,6 +133,33 @@ export type DemoData = {
   /** Each user's newest activity. */
   activity: Record<string, number>;
 };
+
+export type EventType =
+  | "message.created"
+  | "message.updated"
+  | "message.deleted"
+  | "conversation.created"
+  | "conversation.updated"
+  | "conversation.deleted";
+
+/**
+ * A change, as the events table keeps it for /v1/events: what changed and who hears of it.
+ * The data is read when the event is sent (the resource as it is then, for that user).
+ */
+export type StoredEvent = {
+  /** Grows with every event, in commit order (also across PostgreSQL instances). */
+  id: number;
+  type: EventType;
+  conversationId: string;
+  /** The message id for message events, the conversation id for conversation events. */
+  resourceId: string;
+  /** User ids: the conversation's members, or only the user whose own settings changed. */
+  recipients: string[];
+};
+
+/** Events are kept at least this long and at least this many (contract.md "Events"). */
+export const EVENTS_KEPT_SECONDS = 60 * 60;
+export const EVENTS_KEPT_COUNT = 10_000;
 
 /** A message was sent through some instance: what the demo replier needs to know. */
 export type SentEvent = { id: string; conversationId: string; senderId: string };
@@ -168,8 +209,17 @@ export interface Store {
     cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;
     /** Newest first; one more row than `limit` when there is more. */
     list(scope: MessageScope, limit: number, page: Page): Promise<MessageJson[]>;
-    /** Stores the message with its attachments and makes it the conversation's latest activity. */
-    send(message: NewMessage, attachments: readonly NewAttachment[]): Promise<void>;
+    /**
+     * Stores the message with its attachments and makes it the conversation's latest
+     * activity. With `answer`, completes that Idempotency-Key claim in the same transaction
+     * (so a message is never stored without its key's answer); false, and nothing stored,
+     * when this instance no longer holds the claim.
+     */
+    send(
+      message: NewMessage,
+      attachments: readonly NewAttachment[],
+      answer?: IdempotentAnswer,
+    ): Promise<boolean>;
     update(id: string, changes: MessageChanges): Promise<void>;
     /** Adds `username` to the reaction `name` unless it is there (the demo's reactions). */
     addReaction(id: string, name: string, username: string): Promise<void>;
@@ -180,10 +230,27 @@ export interface Store {
   idempotency: {
     /** Claims (user, key) for this request, unless a live claim or an answer exists. */
     claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
-    /** The answer to a claimed key, kept for 24 hours. */
-    complete(userId: string, key: string, response: RememberedResponse, now: number): Promise<void>;
-    /** Gives a claimed key back: the request failed and may be tried again. */
+    /** The answer to a key this instance claimed, kept for 24 hours. */
+    complete(answer: IdempotentAnswer): Promise<void>;
+    /** Gives a key this instance claimed back: the request failed and may be tried again. */
     release(userId: string, key: string): Promise<void>;
+  };
+
+  /**
+   * The events every change above appends, in the change's own transaction. Read by one
+   * reader per instance (src/server/events/hub.ts) and by a stream that resumes.
+   */
+  events: {
+    /** Events after `afterId` in id order, at most `limit`; with `userId`, only theirs. */
+    after(afterId: number, limit: number, userId?: string): Promise<StoredEvent[]>;
+    /** The newest event id (0 before any), and the newest id deleted by `prune` (0 if none). */
+    bounds(): Promise<{ newest: number; pruned: number }>;
+    /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
+    prune(keptSeconds: number, keptCount: number): Promise<void>;
+    /** Of `tokens`, the ones still valid, each with its user's id: one query for all streams. */
+    tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
+    /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
+    onAppended(listener: () => void): void;
   };
 
   demo: {

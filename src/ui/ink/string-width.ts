@@ -1,5 +1,5 @@
 // string-width as everything in the bundle calls it (Ink, wrap-ansi, slice-ansi, parley's
-// own text code): src/ui/ink/plugin.ts puts this in its place. The same answers, by
+// own text code): scripts/ink-plugin.ts puts this in its place. The same answers, by
 // grapheme, remembered: string-width measures each grapheme with Unicode-property regular
 // expressions, and the first emoji it sees compiles `\p{RGI_Emoji}`, some 11 ms, on the
 // way to the first frame (every demo list shows 📌 and 🎉). A lone code point that is

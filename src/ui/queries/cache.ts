@@ -1,6 +1,6 @@
 // Pure functions over the query cache's shapes: merging a polled newest page into
-// a loaded history, and the small edits optimistic updates make. Kept free of React
-// so they are tested directly.
+// a loaded history, and the small edits that put the server's answer to a change into
+// the cache. Kept free of React so they are tested directly.
 import type { InfiniteData } from "@tanstack/react-query";
 import type { Conversation, Message, Page } from "../../api/schema.ts";
 

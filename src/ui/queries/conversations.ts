@@ -1,6 +1,7 @@
-// Conversation lists (per filter), one conversation, and the mutations on them.
-// Every mutation is optimistic: the cache changes at once, a failure restores the
-// snapshot and says why in the status bar, and the lists are refetched afterwards.
+// Conversation lists (per filter), one conversation, and starting a conversation. Changes
+// to one (pin, mute, archive, delete) go through the outbox (outbox.ts): they show at once,
+// laid over what the server last said, until the server has them. Starting a conversation
+// is a plain mutation: it shows when the server answers, and a failure says why.
 import {
   infiniteQueryOptions,
   type QueryClient,
@@ -11,24 +12,26 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
+import { nextCursor } from "../../api/paging.ts";
 import type {
   Conversation,
   CreateConversationParams,
   ListConversationsParams,
 } from "../../api/schema.ts";
-import { type Session, useApi, useSession, useStatusLine } from "../session.tsx";
+import type { Session } from "../screen/session.ts";
+import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
-import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
-import { keys } from "./queryKeys.ts";
+import { keys } from "./query-keys.ts";
+import { useQueuedChanges } from "./use-outbox.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
 export const FILTERS: readonly Filter[] = ["all", "pinned", "muted", "archived"];
 
 const PAGE = 10;
 
-/** Which conversations a filter shows; also applied on the client so optimistic moves show. */
+/** Which conversations a filter shows; also applied on the client so queued changes move rows at once. */
 export const inFilter: Record<Filter, (c: Conversation) => boolean> = {
   all: (c) => c.archived_at === null,
   pinned: (c) => c.is_pinned && c.archived_at === null,
@@ -59,7 +62,7 @@ export function conversationListOptions(session: Session, params: ListConversati
         ...(pageParam ? { starting_after: pageParam } : {}),
       }),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
+    getNextPageParam: (last, _all, _param, asked) => nextCursor(last, last.data.at(-1), asked),
   });
 }
 

@@ -12,13 +12,15 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { nextCursor } from "../../api/paging.ts";
 import type { Message, Page } from "../../api/schema.ts";
-import { type Session, useSession } from "../session.tsx";
+import type { Session } from "../screen/session.ts";
+import { useSession } from "../screen/session-context.tsx";
 import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
 import { changedMessages } from "./changes.ts";
-import { useQueuedChanges } from "./outbox.ts";
 import { usePoll, usePollPace } from "./polling.ts";
-import { keys } from "./queryKeys.ts";
+import { keys } from "./query-keys.ts";
+import { useQueuedChanges } from "./use-outbox.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 20;
@@ -36,7 +38,10 @@ export function historyOptions(session: Session, conversationId: string) {
       return page;
     },
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last, all) => (last.has_more ? oldestId(all) : undefined),
+    getNextPageParam: (last, all, _param, asked) => {
+      const oldest = oldestId(all);
+      return nextCursor(last, oldest === undefined ? undefined : { id: oldest }, asked);
+    },
     // History is kept fresh by the poll of the newest page, not by refetching every page.
     staleTime: Number.POSITIVE_INFINITY,
   });

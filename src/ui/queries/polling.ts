@@ -5,30 +5,19 @@
 // and news elsewhere never arrived. Here each wait is drawn when it starts and nothing
 // but the end of the wait (or the query going away) touches it.
 //
-// While the server fails, polls back off (doubling, up to 8 s), and the first success
+// While the server fails, polls back off (api/retry.ts: doubling, up to 8 s, jittered so
+// that clients started together do not poll in step), and the first success
 // anywhere refetches everything on screen at once: within 10 s of the server's return,
 // every list, the inbox and the open conversation follow news again.
 import { hashKey, type Query, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { useSession } from "../session.tsx";
-import { useStore } from "../store.ts";
+import { backoffDelay } from "../../api/retry.ts";
+import { useStore } from "../screen/observable.ts";
+import { DEFAULT_POLL_PACE, type PollPace } from "../screen/session.ts";
+import { useSession } from "../screen/session-context.tsx";
 
+/** The longest wait between polls while the server fails (and between outbox tries). */
 export const MAX_BACKOFF_MS = 8_000;
-/**
- * Each wait is drawn from base ±15%. Clients that start together (the sessions of
- * `parley ssh`, a room that opens the demo at once, everyone after a server restart)
- * would otherwise poll in step for good: every 2 s, all their requests and renders at
- * the same instant, and any key typed then waits behind all of them.
- */
-export const POLL_JITTER = 0.3;
-
-export type PollPace = { openMs: number; listMs: number };
-export const DEFAULT_POLL_PACE: PollPace = { openMs: 2000, listMs: 5000 };
-
-export function backoffDelay(baseMs: number, failures: number, random = Math.random): number {
-  const delay = failures <= 0 ? baseMs : Math.min(MAX_BACKOFF_MS, baseMs * 2 ** failures);
-  return Math.round(delay * (1 - POLL_JITTER / 2 + random() * POLL_JITTER));
-}
 
 // TanStack counts errors over a query's life; the backoff wants the failures since the
 // last success, so remember the count at each success.
@@ -66,7 +55,10 @@ export function usePoll(queryKey: QueryKey, baseMs: number, enabled: boolean): v
     const find = () => queryClient.getQueryCache().find({ queryKey: key.current, exact: true });
     const schedule = () => {
       const query = find();
-      timer = setTimeout(tick, backoffDelay(baseMs, query ? consecutiveFailures(query) : 0));
+      timer = setTimeout(
+        tick,
+        backoffDelay(baseMs, query ? consecutiveFailures(query) : 0, MAX_BACKOFF_MS),
+      );
     };
     const tick = async () => {
       // An answer still on its way (a slow server) is waited for, never cancelled.
@@ -101,7 +93,8 @@ export function useRecoverAfterOutage(): void {
   const wasOffline = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of state matters
   useEffect(() => {
-    if (connection.state === "offline") wasOffline.current = true;
+    if (connection.state === "offline" || connection.state === "unreadable")
+      wasOffline.current = true;
     else if (connection.state === "online" && wasOffline.current) {
       wasOffline.current = false;
       void refreshAll();

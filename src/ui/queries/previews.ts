@@ -4,10 +4,11 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import type { Conversation, Message, Page } from "../../api/schema.ts";
-import { learnIdentityFrom, type Session, useSession } from "../session.tsx";
-import { isUnread } from "../unread.ts";
+import { isUnread } from "../messages/unread.ts";
+import { learnIdentityFrom, type Session } from "../screen/session.ts";
+import { useSession } from "../screen/session-context.tsx";
 import { usePoll, usePollPace } from "./polling.ts";
-import { keys } from "./queryKeys.ts";
+import { keys } from "./query-keys.ts";
 
 const PREVIEW_PAGE = 20;
 const INBOX_PAGE = 20;

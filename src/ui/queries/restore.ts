@@ -2,8 +2,8 @@
 // when it is restored (the names of contacts, which it otherwise learns from fetches).
 import type { Query, QueryClient } from "@tanstack/react-query";
 import type { Message, Page } from "../../api/schema.ts";
-import type { Session } from "../session.tsx";
-import { keys } from "./queryKeys.ts";
+import type { Session } from "../screen/session.ts";
+import { keys } from "./query-keys.ts";
 
 const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =>
   JSON.stringify(k),

@@ -3,7 +3,7 @@
 // its answers in the first frame, which then shows the conversations, not "loading…".
 // (Mounted, the lists ask again, as they do after any start: a few small requests.)
 import type { QueryClient } from "@tanstack/react-query";
-import type { Session } from "../session.tsx";
+import type { Session } from "../screen/session.ts";
 import { conversationListOptions, PINNED_FIRST, UNPINNED } from "./conversations.ts";
 import { inboxOptions } from "./previews.ts";
 

@@ -97,4 +97,17 @@ export const MIGRATIONS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  // 2: the events /v1/events sends and replays. Appended under an advisory lock held to
+  // commit (index.ts), so ids are visible in the order they were given.
+  `
+  CREATE TABLE events (
+    id bigserial PRIMARY KEY,
+    type text NOT NULL,
+    conversation_id text NOT NULL,
+    resource_id text NOT NULL,
+    recipients text[] NOT NULL,
+    created_at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint
+  );
+  CREATE INDEX events_by_time ON events(created_at);
+  `,
 ];

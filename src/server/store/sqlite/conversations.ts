@@ -164,8 +164,9 @@ export function createConversationStore(db: DatabaseSync) {
         is_pinned: row.is_pinned ? 1 : 0,
         is_muted: row.is_muted ? 1 : 0,
       }),
-    addMember(conversationId: string, userId: string, contactId: string | null): void {
-      insertMembership.run(userId, conversationId, contactId);
+    /** True when the user was not a member before. */
+    addMember(conversationId: string, userId: string, contactId: string | null): boolean {
+      return insertMembership.run(userId, conversationId, contactId).changes > 0;
     },
     setPinned: (id: string, userId: string, value: boolean) =>
       setPinned.run(value ? 1 : 0, userId, id),

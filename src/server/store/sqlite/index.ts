@@ -1,9 +1,11 @@
 // The SQLite store: one database file (or memory) in this process, prepared statements
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
+import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
+import { createEventStore } from "./events.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
 import { createUserStore } from "./users.ts";
@@ -16,11 +18,17 @@ export function openSqliteStore(path: string): Store {
   const conversations = createConversationStore(db);
   const messages = createMessageStore(db);
   const idempotency = createIdempotencyStore(db);
+  const events = createEventStore(db);
   const getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   const changes = db.prepare("SELECT total_changes() AS changes");
   const dataVersion = db.prepare("PRAGMA data_version");
-  const tx = <T>(fn: () => T): T => transaction(db, fn);
+  // The reader hears of the events a transaction appended once it has committed.
+  const tx = <T>(fn: () => T): T => {
+    const result = transaction(db, fn);
+    events.notify();
+    return result;
+  };
   const lastSeen = new Map<string, number>();
   const sentListeners: ((event: Parameters<Store["publishSent"]>[0]) => void)[] = [];
 
@@ -52,8 +60,11 @@ export function openSqliteStore(path: string): Store {
             id = newId;
             conversations.insert(id, { pairKey }, now);
           }
-          conversations.addMember(id, userId, contactId);
-          conversations.addMember(id, contactId, userId);
+          const added = [
+            conversations.addMember(id, userId, contactId) && userId,
+            conversations.addMember(id, contactId, userId) && contactId,
+          ].filter((member) => member !== false);
+          events.append("conversation.created", id, id, added);
           return id;
         });
       },
@@ -64,16 +75,20 @@ export function openSqliteStore(path: string): Store {
             id = newId;
             conversations.insert(id, { groupId }, now);
           }
-          for (const memberId of users.groupMembers(groupId)) {
-            conversations.addMember(id, memberId, null);
-          }
+          const added = users
+            .groupMembers(groupId)
+            .filter((memberId) => conversations.addMember(id, memberId, null));
+          events.append("conversation.created", id, id, added);
           return id;
         });
       },
       async markOpened(id, userId, now) {
         tx(() => {
+          const read = events.unreadOthers(id, userId);
           conversations.setOpened(id, userId, now);
           conversations.markRead(id, userId, now);
+          events.append("conversation.updated", id, id, [userId]);
+          for (const messageId of read) events.append("message.updated", id, messageId, "members");
         });
       },
       async update(id, userId, changes) {
@@ -86,10 +101,16 @@ export function openSqliteStore(path: string): Store {
           if (changes.archivedAt !== undefined) {
             conversations.setArchived(id, userId, changes.archivedAt);
           }
+          // The pinned message is everyone's; the rest is the user's own.
+          const shared = changes.pinnedMessageId !== undefined;
+          events.append("conversation.updated", id, id, shared ? "members" : [userId]);
         });
       },
       async remove(id) {
-        conversations.remove(id);
+        tx(() => {
+          events.append("conversation.deleted", id, id, "members");
+          conversations.remove(id);
+        });
       },
       members: async (id) => conversations.members(id),
     },
@@ -98,11 +119,14 @@ export function openSqliteStore(path: string): Store {
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),
-      async send(message, attachments) {
-        tx(() => {
+      async send(message, attachments, answer) {
+        return tx(() => {
+          if (answer && !idempotency.complete(answer)) return false;
           messages.insert(message);
           messages.addAttachments(message.id, attachments, message.createdAt);
           conversations.setActivity(message.conversationId, message.createdAt);
+          events.append("message.created", message.conversationId, message.id, "members");
+          return true;
         });
       },
       async update(id, changes) {
@@ -111,14 +135,22 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, names] of changes.reactions) messages.setReaction(id, name, names);
+          for (const [name, on] of changes.reactions) {
+            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
+            if (next) messages.setReaction(id, name, next);
+          }
           messages.addAttachments(id, changes.attachments, changes.at);
+          const head = messages.head(id);
+          if (head) events.append("message.updated", head.conversation_id, id, "members");
         });
       },
       async addReaction(id, name, username) {
         tx(() => {
           const current = messages.get(id)?.reactions.find((r) => name in r)?.[name] ?? [];
-          if (!current.includes(username)) messages.setReaction(id, name, [...current, username]);
+          if (current.includes(username)) return;
+          messages.setReaction(id, name, [...current, username]);
+          const head = messages.head(id);
+          if (head) events.append("message.updated", head.conversation_id, id, "members");
         });
       },
       async remove(head) {
@@ -126,15 +158,31 @@ export function openSqliteStore(path: string): Store {
           messages.remove(head.id);
           conversations.unpinMessage(head.id);
           conversations.recomputeActivity(head.conversation_id);
+          events.append("message.deleted", head.conversation_id, head.id, "members");
+          // Its activity moved back, and it may have been the pinned message.
+          events.append(
+            "conversation.updated",
+            head.conversation_id,
+            head.conversation_id,
+            "members",
+          );
         });
       },
     },
     idempotency: {
       claim: async (userId, key, fingerprint, now) =>
         idempotency.claim(userId, key, fingerprint, now),
-      complete: async (userId, key, response, now) =>
-        idempotency.complete(userId, key, response, now),
+      async complete(answer) {
+        idempotency.complete(answer);
+      },
       release: async (userId, key) => idempotency.release(userId, key),
+    },
+    events: {
+      after: async (afterId, limit, userId) => events.after(afterId, limit, userId),
+      bounds: async () => events.bounds(),
+      prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
+      tokenOwners: async (tokens) => events.tokenOwners(tokens),
+      onAppended: (listener) => events.onAppended(listener),
     },
     demo: {
       async seedOnce(build) {

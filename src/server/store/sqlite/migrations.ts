@@ -88,4 +88,16 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 2: the events /v1/events sends and replays; AUTOINCREMENT so an id is never used twice.
+  `
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    recipients TEXT NOT NULL, -- JSON array of user ids
+    created_at INTEGER NOT NULL DEFAULT (unixepoch())
+  );
+  CREATE INDEX events_by_time ON events(created_at);
+  `,
 ];

@@ -1,0 +1,174 @@
+// The screen: header, sidebar, the open conversation with its composer, status bar. This
+// file makes the chat's state and intents and hands them to the panes through
+// screen/chat-context.tsx; what a key does lives with its pane (keys/bindings.ts names it,
+// conversations/actions.ts and messages/actions.ts do it), server state in queries/.
+import { Box, useApp, useWindowSize } from "ink";
+import { useCallback } from "react";
+import type { Conversation } from "../api/schema.ts";
+import { useDrafts } from "./composer/use-drafts.ts";
+import { useConversationActions } from "./conversations/actions.ts";
+import { Sidebar } from "./conversations/sidebar.tsx";
+import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
+import { useNotifications } from "./conversations/use-notifications.ts";
+import { hintsFor, matchBinding } from "./keys/bindings.ts";
+import { PRIORITY, useKeypress, useMouseOn } from "./keys/dispatcher.tsx";
+import { useAnywhereKeys, useScreenKeys } from "./keys/use-screen-keys.ts";
+import { useMessageActions } from "./messages/actions.ts";
+import { ConversationView } from "./messages/conversation-view.tsx";
+import { useOpenConversation } from "./queries/conversations.ts";
+import { useRecoverAfterOutage } from "./queries/polling.ts";
+import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
+import { Blocker } from "./screen/blocker.tsx";
+import {
+  type ChatActions,
+  ChatActionsContext,
+  type ChatState,
+  ChatStateContext,
+  useChatActions,
+  useChatState,
+} from "./screen/chat-context.tsx";
+import { Header } from "./screen/header.tsx";
+import { Help } from "./screen/help.tsx";
+import { screenColumns } from "./screen/layout.ts";
+import { useStore } from "./screen/observable.ts";
+import { useMe, useSession } from "./screen/session-context.tsx";
+import { StatusBar } from "./screen/status-bar.tsx";
+import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./screen/too-small.tsx";
+import { useDialog } from "./screen/use-dialog.ts";
+import { useNotice } from "./screen/use-notice.ts";
+import { usePaneFocus } from "./screen/use-pane-focus.ts";
+
+export function App() {
+  const { columns, rows } = useWindowSize();
+  const { exit } = useApp();
+  const quit = useCallback(() => exit(), [exit]);
+  useAnywhereKeys(quit);
+  useRecoverAfterOutage();
+  useOutboxRunner();
+
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS)
+    return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
+  return <ChatScreen columns={columns} rows={rows} onQuit={quit} />;
+}
+
+function TooSmallScreen(props: ScreenProps) {
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("not typing", input, key) === "app.quit") props.onQuit();
+      return true;
+    },
+    { priority: PRIORITY.screen },
+  );
+  return <TooSmall columns={props.columns} rows={props.rows} />;
+}
+
+type ScreenProps = { columns: number; rows: number; onQuit: () => void };
+
+function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
+  const me = useMe();
+  const { status } = useSession();
+  const browser = useConversationBrowser();
+  const { dialog, dialogs } = useDialog(status);
+  const drafts = useDrafts();
+  const editing = useStore(drafts.editing);
+  const { openId } = browser;
+  const open =
+    useOpenConversation(openId) ?? browser.list.conversations.find((c) => c.id === openId);
+  const { focus, setFocus, cycle } = usePaneFocus(openId !== undefined);
+  useNotifications(openId);
+
+  const show = (c: Conversation) => {
+    drafts.endEdit(openId);
+    browser.open(c);
+    setFocus("composer");
+  };
+  const conversations = useConversationActions({
+    confirm: dialogs.confirm,
+    show,
+    started: (c) => {
+      browser.showFilter("all");
+      show(c);
+    },
+    forget: (id) => {
+      if (openId === id) browser.open(undefined);
+    },
+  });
+  const messages = useMessageActions({
+    conversation: open,
+    drafts,
+    conversations,
+    confirm: dialogs.confirm,
+    pickReaction: (message) => dialogs.show({ kind: "react", message }),
+    chooseLink: (links, verb) => dialogs.show({ kind: "links", links, verb }),
+    askAttachment: (message) => dialogs.show({ kind: "attach", message }),
+    showReactors: (message) => dialogs.show({ kind: "reactors", message }),
+    toComposer: () => setFocus("composer"),
+  });
+  const endEdit = () => drafts.endEdit(openId);
+  const state: ChatState = { focus, dialog, me, browser, open, editing };
+  const actions: ChatActions = {
+    setFocus,
+    cycleFocus: cycle,
+    dialogs,
+    drafts,
+    conversations,
+    messages,
+    endEdit,
+    openNextUnread: () => {
+      const next = browser.nextUnread();
+      if (!next) {
+        status.info("No other conversation has unread messages.");
+        return;
+      }
+      endEdit();
+      browser.open(next);
+      setFocus("messages");
+    },
+    quit: onQuit,
+  };
+  return (
+    <ChatStateContext.Provider value={state}>
+      <ChatActionsContext.Provider value={actions}>
+        <ChatLayout columns={columns} rows={rows} />
+      </ChatActionsContext.Provider>
+    </ChatStateContext.Provider>
+  );
+}
+
+function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
+  useScreenKeys();
+  const { status } = useSession();
+  const connection = useStore(status.connection);
+  const notice = useNotice(status);
+  const mouseOn = useMouseOn();
+  const { focus, dialog, editing, browser } = useChatState();
+  const { dialogs } = useChatActions();
+  const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
+  const blocker =
+    connection.state === "unauthorized" ||
+    (connection.state === "offline" && browser.list.conversations.length === 0);
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Header width={columns} />
+      {dialog?.kind === "help" ? (
+        <Help width={columns} height={bodyHeight} mouse={mouseOn} onClose={dialogs.close} />
+      ) : (
+        <Box flexDirection="row" height={bodyHeight}>
+          <Sidebar width={sidebarWidth} height={bodyHeight} />
+          {blocker ? (
+            <Blocker width={mainWidth} height={bodyHeight} />
+          ) : (
+            <ConversationView width={mainWidth} height={bodyHeight} />
+          )}
+        </Box>
+      )}
+      <StatusBar
+        width={columns}
+        hints={hintsFor(dialog?.kind, focus, editing !== null)}
+        notice={notice}
+        connection={connection}
+        prompt={dialog?.kind === "confirm" ? dialog.prompt : undefined}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,199 @@
+// The composer: a multi-line draft edited by grapheme (see editor.ts for why this is not
+// ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
+// your last message, a bracketed paste of several lines becomes one draft. The draft's
+// attachments (added with /attach) show above its text, one `📎 name (type)` row each.
+import { type DOMElement, type Key, Text } from "ink";
+import { useRef } from "react";
+import { matchBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { useTheme } from "../look/theme.ts";
+import { Panel } from "../screen/panel.tsx";
+import { screenText } from "../text/sanitize.ts";
+import { displayWidth, terminalForm } from "../text/width.ts";
+import { attachmentLabel, type DraftAttachment } from "./commands.ts";
+import type { Drafts } from "./drafts.ts";
+import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
+import { useDraft, useShownAttachments } from "./use-drafts.ts";
+import { useExternalEditor } from "./use-external-editor.ts";
+
+export const COMPOSER_MAX_LINES = 5;
+
+type Props = {
+  width: number;
+  focused: boolean;
+  drafts: Drafts;
+  conversationId: string;
+  label: string | undefined;
+  placeholder: string;
+  onSubmit: (text: string) => void;
+  onEscape: () => void;
+  onEditLast: () => void;
+  /** A click on the composer focuses it; absent while a dialog is open. */
+  onFocus?: () => void;
+};
+
+/** At most this many attachment rows; with more, the last says how many are not shown. */
+const ATTACHMENT_ROWS = 4;
+
+/** The rows that show a draft's attachments. */
+function attachmentRows(list: readonly DraftAttachment[]): string[] {
+  const numbered = list.map((a, i) => {
+    const label = attachmentLabel(a);
+    return list.length > 1 ? label.replace("📎 ", `📎 ${i + 1} `) : label;
+  });
+  if (numbered.length <= ATTACHMENT_ROWS) return numbered;
+  const shown = numbered.slice(0, ATTACHMENT_ROWS - 1);
+  return [...shown, `📎 … ${numbered.length - shown.length} more (/detach N removes one)`];
+}
+
+/** Rows the composer needs for this draft (and its attachments) at this width, borders included. */
+export function composerHeight(draft: EditorState, width: number, attachments = 0): number {
+  const lines = layoutDraft(draft, Math.max(1, width - 4)).lines.length;
+  return (
+    Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) + 2 + Math.min(ATTACHMENT_ROWS, attachments)
+  );
+}
+
+const segmenter = new Intl.Segmenter();
+
+/** Splits a line at a display column, without splitting a grapheme. */
+function splitAtColumn(line: string, column: number): [string, string, string] {
+  let width = 0;
+  let index = 0;
+  for (const { segment } of segmenter.segment(line)) {
+    if (width >= column) break;
+    width += displayWidth(segment);
+    index += segment.length;
+  }
+  const rest = line.slice(index);
+  const first = segmenter.segment(rest)[Symbol.iterator]().next();
+  const under = first.done ? "" : first.value.segment;
+  return [line.slice(0, index), under, rest.slice(under.length)];
+}
+
+export function Composer(props: Props) {
+  const theme = useTheme();
+  const { drafts, conversationId, focused } = props;
+  const draft = useDraft(drafts, conversationId);
+  const attachments = useShownAttachments(drafts, conversationId);
+  const edit = (change: (current: EditorState) => EditorState) =>
+    drafts.update(conversationId, change);
+  const inner = Math.max(1, props.width - 4);
+  const openEditor = useExternalEditor(drafts);
+  // Ctrl+X was pressed: a Ctrl+E next opens the editor (as in bash).
+  const afterCtrlX = useRef(false);
+  useKeypress(
+    (input: string, key: Key) => {
+      const action = matchBinding("composer", input, key);
+      const prefixed = afterCtrlX.current;
+      afterCtrlX.current = action === "composer.editorPrefix";
+      // Ctrl+X Ctrl+E in one read (typed fast, a slow link) comes as one run of bytes.
+      const ctrlXctrlE = input === "\x18\x05" || (prefixed && key.ctrl && input === "e");
+      if (action === "composer.externalEditor" || ctrlXctrlE) {
+        openEditor(conversationId);
+        return true;
+      }
+      if (action === "composer.editorPrefix") return true;
+      if (action === "composer.send") {
+        if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
+        return true;
+      }
+      if (action === "composer.back") {
+        props.onEscape();
+        return true;
+      }
+      if (action === "composer.editLast" && draft.value === "") {
+        props.onEditLast();
+        return true;
+      }
+      // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
+      if (action === "composer.newLine") {
+        edit((current) => insert(current, "\n"));
+        return true;
+      }
+      const anywhere = matchBinding("anywhere", input, key);
+      if (anywhere === "global.nextPane" || anywhere === "global.previousPane") return false;
+      // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
+      // the text, then a send; only a bracketed paste makes a multi-line draft.
+      if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
+        const next = insert(draft, input.slice(0, -1));
+        edit(() => next);
+        if (next.value.trim()) props.onSubmit(next.value);
+        return true;
+      }
+      if (applyKey(draft, input, key, { width: inner }).handled) {
+        edit((current) => applyKey(current, input, key, { width: inner }).state);
+        return true;
+      }
+      return false;
+    },
+    {
+      priority: PRIORITY.pane,
+      isActive: focused,
+      onPaste: (text) => {
+        edit((current) => insert(current, text));
+        return true;
+      },
+    },
+  );
+
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "press" && event.button === 0) props.onFocus?.();
+    },
+    { isActive: props.onFocus !== undefined && !focused },
+  );
+
+  const layout = layoutDraft(draft, inner);
+  const rows = Math.min(COMPOSER_MAX_LINES, Math.max(1, layout.lines.length));
+  const first = Math.max(0, Math.min(layout.cursorLine - rows + 1, layout.lines.length - rows));
+  const shown = layout.lines.slice(first, first + rows);
+  const empty = draft.value === "";
+  const attachmentLines = attachmentRows(attachments);
+  return (
+    <Panel
+      width={props.width}
+      height={rows + 2 + attachmentLines.length}
+      focused={focused}
+      paddingX={1}
+      boxRef={box}
+    >
+      {attachmentLines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole
+        <Text key={i} color={theme.accent} wrap="truncate-end">
+          {screenText(line)}
+        </Text>
+      ))}
+      {empty ? (
+        <Text wrap="truncate-end">
+          {focused ? <Text inverse> </Text> : null}
+          <Text color={theme.placeholder} dimColor={theme.faint}>
+            {props.label ? `${props.label} · ` : ""}
+            {props.placeholder}
+          </Text>
+        </Text>
+      ) : (
+        shown.map((line, i) => {
+          const lineIndex = first + i;
+          if (!focused || lineIndex !== layout.cursorLine) {
+            return (
+              <Text key={lineIndex} wrap="truncate-end">
+                {terminalForm(line) || " "}
+              </Text>
+            );
+          }
+          const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
+          return (
+            <Text key={lineIndex} wrap="truncate-end">
+              {terminalForm(before)}
+              <Text inverse>{terminalForm(under) || " "}</Text>
+              {terminalForm(after)}
+            </Text>
+          );
+        })
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,329 @@
+// Filter tabs, search, and the conversation list (pinned first, two lines a row:
+// name, time and unread count; then a preview of the newest message).
+import { Box, type DOMElement, type Key, Text } from "ink";
+import { memo, useRef } from "react";
+import type { Conversation } from "../../api/schema.ts";
+import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
+import { matchBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { senderColor } from "../look/sender-color.ts";
+import { useTheme } from "../look/theme.ts";
+import { FILTERS, type Filter } from "../queries/conversations.ts";
+import { usePreview } from "../queries/previews.ts";
+import { useChatActions, useChatState } from "../screen/chat-context.tsx";
+import { Panel } from "../screen/panel.tsx";
+import { useContacts } from "../screen/session-context.tsx";
+import { describeError } from "../screen/status-line.ts";
+import { useMinuteClock } from "../screen/use-minute-clock.ts";
+import { relativeTime } from "../text/format.ts";
+import { screenText } from "../text/sanitize.ts";
+import { displayWidth, truncate } from "../text/width.ts";
+import { conversationIcons, conversationName } from "./names.ts";
+
+const FILTER_LABELS: Record<Filter, string> = {
+  all: "All",
+  pinned: "Pinned",
+  muted: "Muted",
+  archived: "Archived",
+};
+
+type Props = { width: number; height: number };
+
+const ROW_HEIGHT = 2;
+
+export function Sidebar({ width, height }: Props) {
+  const { browser, focus, dialog, me } = useChatState();
+  const { conversations: actions, setFocus } = useChatActions();
+  const { conversations, list, prompting, selectedId, openId, filter } = browser;
+  const focused = focus === "sidebar" && dialog === null;
+  // A click focuses the list; not while a dialog holds the keys.
+  const onFocus = dialog === null ? () => setFocus("sidebar") : undefined;
+  const error = list.error ? describeError(list.error) : undefined;
+  const theme = useTheme();
+  const inner = Math.max(10, width - 2);
+  const searching = browser.search !== null;
+  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
+  const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
+  // -1 until the first row is selected, so the first ↓ lands on the first row.
+  const found = conversations.findIndex((c) => c.id === selectedId);
+  const index = Math.max(0, found);
+  const offset = Math.max(
+    0,
+    Math.min(index - Math.floor(visibleRows / 2), conversations.length - visibleRows),
+  );
+  const visible = conversations.slice(offset, offset + visibleRows);
+  const now = useMinuteClock();
+
+  const move = (delta: number) => {
+    if (conversations.length === 0) return;
+    const next = Math.max(0, Math.min(conversations.length - 1, found + delta));
+    browser.setSelectedId(conversations[next]!.id);
+    if (next >= conversations.length - 3) list.loadMore();
+  };
+
+  // The wheel moves the selection (the list follows it); a click selects the row under
+  // it and focuses the list. Rows start under the border, the tabs and the search line.
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "wheelUp" || event.kind === "wheelDown") {
+        move(event.kind === "wheelUp" ? -1 : 1);
+        return;
+      }
+      if (event.kind !== "press" || event.button !== 0) return;
+      onFocus?.();
+      const row = Math.floor((event.y - 2 - (searching ? 1 : 0)) / ROW_HEIGHT);
+      const clicked = row >= 0 ? visible[row] : undefined;
+      if (clicked) browser.setSelectedId(clicked.id);
+    },
+    { isActive: onFocus !== undefined },
+  );
+
+  useKeypress(
+    (input: string, key: Key) => {
+      const action = matchBinding("conversations", input, key);
+      switch (action) {
+        case "conversation.up":
+          move(-1);
+          return true;
+        case "conversation.down":
+          move(1);
+          return true;
+        case "conversation.pageUp":
+          move(-visibleRows);
+          return true;
+        case "conversation.pageDown":
+          move(visibleRows);
+          return true;
+        case "conversation.halfUp":
+          move(-Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
+        case "conversation.halfDown":
+          move(Math.max(1, Math.floor(visibleRows / 2)));
+          return true;
+        case "conversation.first":
+          move(-conversations.length);
+          return true;
+        case "conversation.last":
+          move(conversations.length);
+          return true;
+        // The search prompt is opened by the screen's keys (the browser holds the search).
+        case "conversation.search":
+        case undefined:
+          return false;
+      }
+      const current = conversations[index];
+      if (!current) return false;
+      actions.onKey[action](current);
+      return true;
+    },
+    { priority: PRIORITY.pane, isActive: focused && !prompting },
+  );
+
+  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc".
+  const long = FILTERS.map((f, i) => `${i + 1} ${FILTER_LABELS[f]}`);
+  const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
+  const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
+  return (
+    <Panel width={width} height={height} focused={focused} boxRef={box}>
+      <Box height={1} overflow="hidden">
+        {tabs.map(({ f, label }, i) => (
+          <Text key={f}>
+            {i > 0 ? " " : ""}
+            <Text
+              inverse={f === filter}
+              bold={f === filter}
+              color={f === filter ? theme.accent : theme.dim}
+            >
+              {label}
+            </Text>
+          </Text>
+        ))}
+      </Box>
+      {prompting ? (
+        <SearchPrompt
+          initial={browser.search ?? ""}
+          width={inner - 2}
+          onChange={browser.setSearch}
+          onMove={move}
+          onDone={(open) => {
+            browser.endSearch(open);
+            const current = conversations[index];
+            if (open && current) actions.open(current);
+          }}
+        />
+      ) : searching ? (
+        <Box height={1}>
+          <Text color={theme.dim} wrap="truncate-end">
+            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · 1 shows all`, inner)}
+          </Text>
+        </Box>
+      ) : null}
+      <Box flexDirection="column" height={listHeight} overflow="hidden">
+        {visible.map((c) => (
+          <Row
+            key={c.id}
+            conversation={c}
+            width={inner}
+            me={me}
+            selected={c.id === selectedId}
+            open={c.id === openId}
+            focused={focused}
+            now={now}
+          />
+        ))}
+        {conversations.length === 0 ? (
+          <Text color={error ? theme.error : theme.dim} wrap="wrap">
+            {list.isLoading
+              ? "loading…"
+              : error
+                ? screenText(error)
+                : searching
+                  ? "No conversation matches."
+                  : filter === "all"
+                    ? "No conversations. Press n to start one."
+                    : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
+          </Text>
+        ) : null}
+      </Box>
+    </Panel>
+  );
+}
+
+/**
+ * The `/` prompt: it owns the keys while open. Typing edits the search (as the composer
+ * edits, by grapheme); ↑↓ still move in the list; Enter opens the match and closes the
+ * prompt, keeping the search; Esc clears it.
+ */
+function SearchPrompt(props: {
+  initial: string;
+  width: number;
+  onChange: (value: string) => void;
+  onMove: (delta: number) => void;
+  onDone: (open: boolean) => void;
+}) {
+  const line = useLineInput(props.initial, props.onChange);
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("search", input, key)) {
+      case "search.clear":
+        props.onDone(false);
+        return;
+      case "search.up":
+        props.onMove(-1);
+        return;
+      case "search.down":
+        props.onMove(1);
+        return;
+      case "search.open":
+        props.onDone(true);
+        return;
+      // Everything else is typing, for the search only: no global key may see it.
+      case "search.type":
+        return "type";
+    }
+  });
+  return (
+    <SearchLine
+      state={line.state}
+      width={props.width}
+      placeholder="any conversation by name · Enter opens · Esc clears"
+    />
+  );
+}
+
+/** A row's preview, a group's sender's name in that person's colour (as in the messages). */
+function PreviewLine({
+  text,
+  sender,
+  username,
+}: {
+  text: string;
+  sender: string;
+  username: string;
+}) {
+  const theme = useTheme();
+  const lead = `   ${sender}`;
+  const named = sender !== "" && text.startsWith(lead);
+  return (
+    <Text wrap="truncate-end" color={theme.dim} dimColor={theme.faint}>
+      {named ? "   " : text}
+      {named ? <Text color={senderColor(theme, username)}>{sender}</Text> : null}
+      {named ? text.slice(lead.length) : null}
+    </Text>
+  );
+}
+
+type RowProps = {
+  conversation: Conversation;
+  width: number;
+  me: string | undefined;
+  selected: boolean;
+  open: boolean;
+  focused: boolean;
+  /** Unix seconds, from the minute clock: a new minute renders the row's "2m" again. */
+  now: number;
+};
+
+const Row = memo(function Row({
+  conversation: c,
+  width,
+  me,
+  selected,
+  open,
+  focused,
+  now,
+}: RowProps) {
+  const theme = useTheme();
+  const contacts = useContacts();
+  const preview = usePreview(c, me);
+  const name = conversationName(c, contacts);
+  const icons = conversationIcons(c);
+  const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
+  const unread =
+    preview && preview.unread > 0 && !open
+      ? `●${preview.unread}${preview.unreadMore ? "+" : ""}`
+      : "";
+  const right = `${when}${unread ? ` ${unread}` : ""}`;
+  const marker = selected ? "▸" : open ? "•" : " ";
+  const left = `${marker}${icons ? `${icons} ` : ""}`;
+  const nameRoom = Math.max(1, width - displayWidth(left) - displayWidth(right) - 1);
+  const shownName = truncate(name, nameRoom);
+  const gap = Math.max(
+    1,
+    width - displayWidth(left) - displayWidth(shownName) - displayWidth(right),
+  );
+  const newest = preview?.newest;
+  const who = newest
+    ? newest.contact.username === me
+      ? "you: "
+      : c.group_id
+        ? `${screenText(newest.contact.username)}: `
+        : ""
+    : "";
+  const attachment =
+    newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
+  const previewText = newest
+    ? `${who}${screenText(newest.message).replace(/\s+/g, " ") || attachment}`
+    : c.last_active_at === null
+      ? "no messages yet"
+      : "";
+  const highlight = selected && focused;
+  const bold = Boolean(unread) || selected;
+  return (
+    <Box flexDirection="column" height={2}>
+      <Text wrap="truncate-end" inverse={highlight} bold={bold}>
+        <Text color={selected ? theme.accent : undefined}>{left}</Text>
+        <Text>{shownName}</Text>
+        <Text>{" ".repeat(gap)}</Text>
+        <Text color={theme.dim}>{when}</Text>
+        {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
+      </Text>
+      <PreviewLine
+        text={truncate(`   ${previewText}`, width)}
+        sender={c.group_id && newest && newest.contact.username !== me ? who : ""}
+        username={newest?.contact.username ?? ""}
+      />
+    </Box>
+  );
+});

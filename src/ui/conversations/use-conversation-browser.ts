@@ -1,0 +1,108 @@
+// The conversation list as the sidebar browses it: the filter tab, the search (through
+// every conversation, whatever the filter, matching names loosely, best match first), the
+// selected row (kept on a conversation that exists as the list changes) and the open one,
+// with when it was last opened before (where its unread messages start).
+import { useEffect, useMemo, useState } from "react";
+import type { Conversation } from "../../api/schema.ts";
+import {
+  type Filter,
+  useConversationList,
+  useEveryConversation,
+} from "../queries/conversations.ts";
+import { useFindUnread } from "../queries/previews.ts";
+import { useContacts, useMe } from "../screen/session-context.tsx";
+import { fuzzyFilter } from "./fuzzy.ts";
+import { conversationName } from "./names.ts";
+
+export function useConversationBrowser() {
+  const contacts = useContacts();
+  const [filter, setFilter] = useState<Filter>("all");
+  const [selectedId, setSelectedId] = useState<string>();
+  const [search, setSearch] = useState<string | null>(null);
+  const [opened, setOpened] = useState<{ id: string; lastOpenedAt: number | null }>();
+  const openId = opened?.id;
+  const findUnread = useFindUnread(useMe());
+  // While the search text changes, the selection follows the best match; a move stops that.
+  const [followBest, setFollowBest] = useState(false);
+  // The search prompt is open (it owns the keys); once closed with Enter, the search stays.
+  const [prompting, setPrompting] = useState(false);
+
+  const filtered = useConversationList(filter);
+  const every = useEveryConversation(search !== null);
+  const searching = Boolean(search?.trim());
+  const list = searching ? every : filtered;
+  const conversations = useMemo(
+    () =>
+      searching
+        ? fuzzyFilter(every.conversations, search ?? "", (c) => conversationName(c, contacts))
+        : filtered.conversations,
+    [searching, every.conversations, filtered.conversations, search, contacts],
+  );
+
+  // The selection shown: the best match while following it, else the selected row if it is
+  // in the list, else the first. Worked out here rather than only in an effect, so no frame
+  // shows a list without a selection.
+  const best = conversations[0]?.id;
+  const shownId =
+    best !== undefined &&
+    ((followBest && searching) || !conversations.some((c) => c.id === selectedId))
+      ? best
+      : selectedId;
+  useEffect(() => {
+    if (shownId !== selectedId) setSelectedId(shownId);
+  }, [shownId, selectedId]);
+
+  return {
+    list,
+    conversations,
+    filter,
+    /** A filter tab: the whole list of that filter, no search. */
+    showFilter(next: Filter) {
+      setFilter(next);
+      setSearch(null);
+      setPrompting(false);
+    },
+    search,
+    setSearch(next: string | null) {
+      setFollowBest(next !== null);
+      setSearch(next);
+    },
+    prompting,
+    /** Opens the search prompt, on the search kept from last time if there is one. */
+    openSearch() {
+      setFollowBest(true);
+      setSearch((s) => s ?? "");
+      setPrompting(true);
+    },
+    /** The search prompt closed: with Enter a search keeps filtering, with Esc it goes. */
+    endSearch(keep: boolean) {
+      setFollowBest(false);
+      setPrompting(false);
+      if (!keep) setSearch(null);
+      else setSearch((s) => (s?.trim() ? s : null));
+    },
+    selectedId: shownId,
+    setSelectedId(id: string) {
+      setFollowBest(false);
+      setSelectedId(id);
+    },
+    /** The conversation on the right, also selected in the list. */
+    openId,
+    /**
+     * When the open conversation was last opened before this time (opening it marks it read
+     * on the server): messages from others after it were unread.
+     */
+    lastOpenedBefore: opened?.lastOpenedAt ?? null,
+    open(conversation: Conversation | undefined) {
+      setFollowBest(false);
+      setOpened(conversation && { id: conversation.id, lastOpenedAt: conversation.last_opened_at });
+      if (conversation !== undefined) setSelectedId(conversation.id);
+    },
+    /** The next conversation in the list with unread messages: after the open one, else
+     * from the selected one on. */
+    nextUnread: () => {
+      const at = conversations.findIndex((c) => c.id === (openId ?? selectedId));
+      return findUnread(conversations, openId ? at + 1 : Math.max(0, at), openId);
+    },
+  };
+}

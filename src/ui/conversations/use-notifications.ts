@@ -1,0 +1,53 @@
+// Rings the terminal bell and sends a desktop notification (OSC 777 / OSC 9, which reach
+// the person's own machine across SSH) when a message from someone else arrives in a
+// conversation that is not muted and not the one on screen. Muted conversations never
+// notify; each switch is in the config file (`bell`, `notifications`), and `notify` (all,
+// mentions, none; per conversation in `notifyConversations`) says which news counts.
+import { useEffect, useRef } from "react";
+import type { Message } from "../../api/schema.ts";
+import { shouldNotify } from "../messages/mentions.ts";
+import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
+import { useInbox } from "../queries/previews.ts";
+import { useMe, useSession } from "../screen/session-context.tsx";
+import { notify } from "../screen/terminal-out.ts";
+import { conversationName } from "./names.ts";
+
+export function useNotifications(openId: string | undefined): void {
+  const session = useSession();
+  const me = useMe();
+  const findConversation = useFindConversation();
+  const inbox = useInbox();
+  const fetchMutedIds = useFetchMutedIds();
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!inbox) return;
+    // The first answer is history, not news.
+    if (seen.current === null) {
+      seen.current = new Set(inbox.map((m) => m.id));
+      return;
+    }
+    const fresh: Message[] = [];
+    for (const m of inbox) {
+      if (seen.current.has(m.id)) continue;
+      seen.current.add(m.id);
+      if (m.contact.username === me || m.conversation_id === openId) continue;
+      if (shouldNotify(session.notify, m, me)) fresh.push(m);
+    }
+    if (fresh.length === 0) return;
+    const options = session.notify ?? { bell: true, desktop: true };
+    void fetchMutedIds().then((mutedIds) => {
+      for (const m of fresh.reverse()) {
+        const conversation = findConversation(m.conversation_id);
+        // The server's answer, else what the cache knows.
+        if (mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted) continue;
+        const where = conversation
+          ? conversationName(conversation, session.contacts.get())
+          : "parley";
+        const title = where.startsWith("#")
+          ? `${m.contact.username} in ${where}`
+          : m.contact.username;
+        notify(session.terminal, title, m.message || "sent an attachment", options);
+      }
+    });
+  }, [inbox, me, openId, findConversation, session, fetchMutedIds]);
+}

@@ -1,0 +1,286 @@
+// What a person can do with messages: send, edit, delete, react, pin, copy, open or copy
+// a link, and retry or drop a failed send. Each intent builds its own request and its own
+// status wording.
+import type { Conversation, Message } from "../../api/schema.ts";
+import {
+  attachmentFromLine,
+  detach,
+  MAX_ATTACHMENTS,
+  parseComposerInput,
+  textForAttachments,
+} from "../composer/commands.ts";
+import type { Drafts } from "../composer/drafts.ts";
+import type { ConversationActions } from "../conversations/actions.ts";
+import type { ScopeBinding } from "../keys/bindings.ts";
+import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
+import { useQueueChange } from "../queries/use-outbox.ts";
+import { useMe, useSession } from "../screen/session-context.tsx";
+import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
+import { truncate } from "../text/width.ts";
+import type { Item } from "./message-lines.ts";
+import { type MessageLink, messageLinks } from "./message-links.ts";
+import { toggledReactors } from "./reactions.ts";
+
+export type MessageUi = {
+  conversation: Conversation | undefined;
+  drafts: Drafts;
+  conversations: ConversationActions;
+  confirm(prompt: string, run: () => void): void;
+  pickReaction(message: Message): void;
+  /** Several links to choose from, for `o` (open) or `Y` (copy). */
+  chooseLink(links: readonly MessageLink[], verb: "open" | "copy"): void;
+  /** A: the prompt for the URL of a file to attach to `message`. */
+  askAttachment(message: Message): void;
+  /** Shows who reacted to `message`, with what. */
+  showReactors(message: Message): void;
+  /** The composer takes over (an edit started). */
+  toComposer(): void;
+};
+
+export function useMessageActions(ui: MessageUi) {
+  const session = useSession();
+  const { status } = session;
+  const me = useMe();
+  const queue = useQueueChange();
+  const { outbox } = session;
+  const openId = ui.conversation?.id;
+  const isMine = (m: Message) => me !== undefined && m.contact.username === me;
+  const copy = (text: string) => copyToClipboard(session.terminal, status, text);
+
+  /** Opens a link, or copies it where parley cannot open it (over SSH). */
+  const takeLink = (link: MessageLink, verb: "open" | "copy") => {
+    const shown = truncate(link.url, 60);
+    if (verb === "copy") {
+      copyToClipboard(session.terminal, status, link.url, `Copied ${shown} to the clipboard.`);
+      return;
+    }
+    const { openUrl } = session;
+    if (!openUrl) {
+      copyToClipboard(
+        session.terminal,
+        status,
+        link.url,
+        "Copied the link (parley runs over SSH, so it cannot open it here).",
+      );
+      return;
+    }
+    status.info(`Opening ${shown}…`);
+    openUrl(link.url).catch((error: unknown) => status.error("Could not open the link", error));
+  };
+  /** `o` or `Y` on a message: its one link at once, or a chooser when it has several. */
+  const links = (
+    message: Pick<Message, "message" | "attachments">,
+    verb: "open" | "copy",
+  ): void => {
+    const found = messageLinks(message);
+    if (found.length === 0) {
+      status.error(
+        verb === "open" ? "Nothing to open" : "Nothing to copy",
+        new Error("this message has no link or attachment"),
+      );
+    } else if (found.length === 1) takeLink(found[0]!, verb);
+    else ui.chooseLink(found, verb);
+  };
+
+  const startEdit = (message: Message) => {
+    if (!isMine(message)) {
+      status.error("Cannot edit", new Error("only your own messages can be edited"));
+      return;
+    }
+    ui.drafts.startEdit(openId, message);
+    ui.toComposer();
+  };
+
+  const actions = {
+    isMine,
+    startEdit,
+    /** The composer's Enter: sends the draft, or saves the edit in progress. */
+    submit: (text: string) => {
+      if (!openId) return;
+      status.clear();
+      const editing = ui.drafts.editing.get();
+      if (editing) {
+        const { message } = editing;
+        if (text.trim() !== message.message.trim()) {
+          queue(
+            { kind: "edit", conversationId: openId, messageId: message.id, text },
+            { failure: "Could not edit the message" },
+          );
+        }
+        ui.drafts.endEdit(openId);
+        return;
+      }
+      const input = parseComposerInput(text);
+      const attached = ui.drafts.attachmentsOf(openId);
+      switch (input.kind) {
+        case "text": {
+          if (!input.text.trim() && attached.length === 0) return;
+          // The contract wants some text: with none typed, the file names stand in.
+          const body = input.text.trim() ? input.text : textForAttachments(attached);
+          queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
+          ui.drafts.clear(openId);
+          return;
+        }
+        case "attach": {
+          if (attached.length >= MAX_ATTACHMENTS)
+            return status.error(
+              "Not attached",
+              new Error(`a message takes at most ${MAX_ATTACHMENTS} attachments`),
+            );
+          ui.drafts.setAttachments(openId, [...attached, input.attachment]);
+          ui.drafts.clearText(openId);
+          status.info(
+            `Attached ${input.attachment.filename}: it goes with the next message you send (/detach removes it).`,
+          );
+          return;
+        }
+        case "detach": {
+          const left = detach(attached, input.which);
+          if ("reason" in left) return status.error("Nothing removed", new Error(left.reason));
+          ui.drafts.setAttachments(openId, left.list);
+          ui.drafts.clearText(openId);
+          status.info(`Removed ${left.removed.filename}.`);
+          return;
+        }
+        case "refused":
+          return status.error(input.heading, new Error(input.reason));
+        case "unknown":
+          return status.error(
+            `Unknown command ${input.command}`,
+            new Error("the commands are /attach and /detach; // sends a leading /"),
+          );
+      }
+    },
+    /** The A prompt: adds the file `URL [file name]` names to the message (to the ones it has). */
+    attachTo: (message: Message, line: string) => {
+      const input = attachmentFromLine(line);
+      if ("reason" in input) return status.error("Not attached", new Error(input.reason));
+      queue(
+        {
+          kind: "attach",
+          conversationId: message.conversation_id,
+          messageId: message.id,
+          attachments: [input.attachment],
+        },
+        {
+          failure: "Could not add the attachment",
+          success: `Attached ${input.attachment.filename}.`,
+        },
+      );
+    },
+    /** ↑ on an empty draft: edit your newest message. */
+    editLast: (history: readonly Message[]) => {
+      const last = history.findLast(isMine);
+      if (last) startEdit(last);
+    },
+    react: (message: Message) => {
+      if (!me)
+        return status.error(
+          "Cannot react",
+          new Error("send a message first, so parley learns who you are"),
+        );
+      ui.pickReaction(message);
+    },
+    toggleReaction: (message: Message, name: string) => {
+      if (!me) return;
+      queue(
+        {
+          kind: "react",
+          conversationId: message.conversation_id,
+          messageId: message.id,
+          name,
+          users: toggledReactors(message, name, me),
+        },
+        { failure: "Could not react" },
+      );
+    },
+    remove: (message: Message) => {
+      if (!isMine(message))
+        return status.error("Cannot delete", new Error("only your own messages can be deleted"));
+      ui.confirm("Delete this message for everyone? y deletes, any other key keeps it", () =>
+        queue(
+          { kind: "deleteMessage", conversationId: message.conversation_id, messageId: message.id },
+          { failure: "Could not delete the message", success: "Message deleted." },
+        ),
+      );
+    },
+    togglePin: (message: Message) => {
+      if (ui.conversation) ui.conversations.toggleMessagePin(ui.conversation, message.id);
+    },
+    copy: (message: Message) => {
+      const attachment = message.attachments[0];
+      copy(
+        message.message.trim()
+          ? message.message
+          : clipboardUrl(attachment?.file_url ?? attachment?.url),
+      );
+    },
+    copyUnsent: (entry: OutboxEntry) => copy(entry.text),
+    takeLink,
+    links,
+    retry: (entry: OutboxEntry) => {
+      if (entry.status === "pending") return status.info("Still sending…");
+      outbox.retry(entry.id);
+    },
+    drop: (entry: OutboxEntry) => {
+      if (entry.status === "pending") return status.info("Still sending…");
+      outbox.remove(entry.id);
+      status.info("Dropped the unsent message.");
+    },
+  };
+  /** What a key does to an unsent message: most of what works on a sent one does not. */
+  const onUnsent = (entry: OutboxEntry, action: ItemBinding): boolean => {
+    if (action === "message.retry") actions.retry(entry);
+    else if (action === "message.delete") actions.drop(entry);
+    else if (action === "message.copy") actions.copyUnsent(entry);
+    else if (action === "message.open" || action === "message.copyLink")
+      links({ message: entry.text, attachments: [] }, action === "message.open" ? "open" : "copy");
+    else if (action === "message.attach")
+      status.info("Not sent yet: A adds attachments to a sent message.");
+    else if (entry.status === "pending") status.info("Still sending…");
+    return true;
+  };
+  const onSent: Record<ItemBinding, (message: Message) => unknown> = {
+    "message.react": actions.react,
+    "message.reactors": ui.showReactors,
+    "message.edit": actions.startEdit,
+    "message.delete": actions.remove,
+    "message.pin": actions.togglePin,
+    "message.copy": actions.copy,
+    "message.open": (message) => links(message, "open"),
+    "message.copyLink": (message) => links(message, "copy"),
+    "message.attach": ui.askAttachment,
+    // Only an unsent message can be sent again.
+    "message.retry": () => false,
+  };
+  const onKey = Object.fromEntries(
+    (Object.keys(onSent) as ItemBinding[]).map((id) => [
+      id,
+      (item: Item): boolean => {
+        if (id !== "message.retry") status.clear();
+        if (item.kind === "outbox") return onUnsent(item.entry, id);
+        return onSent[id](item.message) !== false;
+      },
+    ]),
+  ) as Record<ItemBinding, (item: Item) => boolean>;
+  return { ...actions, onKey };
+}
+
+/** The messages pane's bindings that act on the selected message (the rest move or search). */
+export type ItemBinding = Exclude<
+  ScopeBinding<"messages">,
+  | "message.up"
+  | "message.down"
+  | "message.pageUp"
+  | "message.pageDown"
+  | "message.halfUp"
+  | "message.halfDown"
+  | "message.first"
+  | "message.last"
+  | "message.search"
+  | "message.nextMatch"
+  | "message.previousMatch"
+  | "message.back"
+>;
+
+export type MessageActions = ReturnType<typeof useMessageActions>;

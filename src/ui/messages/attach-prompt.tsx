@@ -1,0 +1,38 @@
+// The prompt A opens on a message: the URL of a file to attach to it (and, after a space, a
+// file name), added by the server to the attachments it has.
+
+import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
+import { PromptBox } from "../composer/prompt-box.tsx";
+import { matchBinding } from "../keys/bindings.ts";
+
+type Props = {
+  width: number;
+  onSubmit: (line: string) => void;
+  onCancel: () => void;
+};
+
+export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
+  const line = useLineInput("");
+  usePromptKeys(line, (input, key) => {
+    switch (matchBinding("attach", input, key)) {
+      case "attach.cancel":
+        onCancel();
+        return;
+      case "attach.add":
+        if (line.state.value.trim()) onSubmit(line.state.value);
+        return;
+      // Everything else is typing, for the text input only: no global key may see it.
+      case "attach.type":
+        return "type";
+    }
+  });
+  return (
+    <PromptBox
+      width={width}
+      label="attach to this message: "
+      state={line.state}
+      placeholder="https://… [file name]"
+      hint="an http(s) URL, then a name if not the URL's · Enter adds · Esc cancels"
+    />
+  );
+}

@@ -1,0 +1,260 @@
+// The open conversation: title, pinned message, and a hand-windowed list of messages
+// (only what fits is laid out and rendered). Selection moves with ↑↓/jk, PgUp/PgDn, g/G,
+// and through a message taller than the pane line by line; reaching the top loads older
+// history; new messages keep the view at the bottom unless the user scrolled up, and then
+// the title says "N new"; your own send goes to the bottom. A "new" divider marks where
+// the unread messages started; / searches the conversation (n, N: older, newer match).
+import { Box, type DOMElement, type Key, Text } from "ink";
+import { type ReactElement, useEffect, useMemo, useRef } from "react";
+import type { Message } from "../../api/schema.ts";
+import { matchBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { useTheme } from "../look/theme.ts";
+import { useChatActions, useChatState } from "../screen/chat-context.tsx";
+import { Panel } from "../screen/panel.tsx";
+import { useMinuteClock } from "../screen/use-minute-clock.ts";
+import { screenText } from "../text/sanitize.ts";
+import { truncate } from "../text/width.ts";
+import { LineView } from "./lines.tsx";
+import { cachedLayout, type Item, type LayoutContext } from "./message-lines.ts";
+import { highlight } from "./search.ts";
+import { MessageSearchPrompt } from "./search-prompt.tsx";
+import { useMessageScroll } from "./use-message-scroll.ts";
+import { useMessageSearch } from "./use-message-search.ts";
+import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps.ts";
+import type { Geometry, Move } from "./window.ts";
+
+type Props = {
+  title: string;
+  icons: string;
+  width: number;
+  height: number;
+  focused: boolean;
+  /** Whether the selection shows: while focused, and under a question or picker about it. */
+  marked: boolean;
+  items: Item[];
+  me: string | undefined;
+  pinned: Message | null | undefined;
+  loading: boolean;
+  /** When the conversation was last opened before now: where its unread messages start. */
+  lastOpenedAt: number | null;
+  hasOlder: boolean;
+  isLoadingOlder: boolean;
+  loadOlder: () => void;
+};
+
+const MOVES = {
+  "message.up": "up",
+  "message.down": "down",
+  "message.pageUp": "pageUp",
+  "message.pageDown": "pageDown",
+  "message.halfUp": "halfUp",
+  "message.halfDown": "halfDown",
+  "message.first": "first",
+  "message.last": "last",
+} as const satisfies Record<string, Move>;
+
+export function MessagePane(props: Props) {
+  const { width, height, items, focused } = props;
+  const { dialog } = useChatState();
+  const { messages: actions, setFocus } = useChatActions();
+  // A click focuses the pane; not while a dialog holds the keys.
+  const onFocus = dialog === null ? () => setFocus("messages") : undefined;
+  const theme = useTheme();
+  const innerWidth = Math.max(10, width - 2);
+  const pinnedRows = props.pinned ? 1 : 0;
+  const viewHeight = Math.max(1, height - 2 - 1 - pinnedRows);
+  // One column for the selection marker on the left, and one blank on the right to match.
+  const lineWidth = innerWidth - 2;
+  const readMarkerId = useMemo(() => {
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i]!;
+      if (item.kind !== "message" || item.message.contact.username !== props.me) continue;
+      if (item.message.read_at !== null) return item.message.id;
+    }
+    return undefined;
+  }, [items, props.me]);
+  const unread = useUnreadStart(
+    items,
+    { ...props, isLoading: props.loading },
+    props.lastOpenedAt,
+    props.me,
+  );
+  const { unreadKey } = unread;
+  // Day separators ("Today", "Yesterday") move on with the clock.
+  const now = useMinuteClock();
+  const ctx: LayoutContext = useMemo(
+    () => ({
+      width: lineWidth,
+      me: props.me,
+      now,
+      readMarkerId,
+      unreadKey,
+    }),
+    [lineWidth, props.me, now, readMarkerId, unreadKey],
+  );
+  const layout = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx);
+  const geometry: Geometry = {
+    count: items.length,
+    height: viewHeight,
+    heightOf: (i) => layout(i).length,
+  };
+  const scroll = useMessageScroll(items, geometry);
+  const { selected, view, newBelow } = scroll;
+  const last = items.length - 1;
+  const { hasOlder, isLoadingOlder, loadOlder } = props;
+  const search = useMessageSearch(items, props);
+  const query = search.search?.query ?? "";
+  const matchKey = search.search?.matchKey;
+
+  useEffect(() => unread.goToStart(scroll, geometry));
+  useFollowOwnSend(items, scroll);
+  useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
+
+  // Reaching the oldest loaded message asks for the page before it.
+  const atTop = view !== null && view.top === 0 && view.clipTop === 0;
+  useEffect(() => {
+    if (atTop && hasOlder && !isLoadingOlder && !scroll.following) loadOlder();
+  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.following]);
+  useEffect(() => {
+    // A short conversation that does not fill the pane loads more at once. Only when the
+    // whole loaded history is on screen: the sum below then covers visible items only,
+    // never a long history scrolled to its top (that case is the effect above).
+    if (view && view.top === 0 && view.bottom === last && view.clipTop === 0 && hasOlder) {
+      let used = 0;
+      for (let i = 0; i <= last; i++) used += geometry.heightOf(i);
+      if (used < viewHeight && !isLoadingOlder) loadOlder();
+    }
+  });
+
+  useKeypress(
+    (input: string, key: Key) => {
+      const action = matchBinding("messages", input, key);
+      const searching = search.search !== null;
+      switch (action) {
+        case "message.up":
+        case "message.down":
+        case "message.pageUp":
+        case "message.pageDown":
+        case "message.halfUp":
+        case "message.halfDown":
+        case "message.first":
+        case "message.last":
+          scroll.press(MOVES[action]);
+          return true;
+        case "message.search":
+          search.start();
+          return true;
+        // n and N move between matches while a search is on; else n is a new conversation.
+        case "message.nextMatch":
+          if (searching) search.older();
+          return searching;
+        case "message.previousMatch":
+          if (searching) search.newer();
+          return searching;
+        case "message.back":
+          if (searching) search.cancel();
+          else setFocus("sidebar");
+          return true;
+        case undefined:
+          return false;
+      }
+      const item = items[selected];
+      if (!item) return false;
+      return actions.onKey[action](item) !== false;
+    },
+    { priority: PRIORITY.pane, isActive: focused },
+  );
+
+  const rows: ReactElement[] = [];
+  /** The item each row on screen belongs to, for clicks. */
+  const rowItems: number[] = [];
+  if (view) {
+    for (let i = view.top; i <= view.bottom; i++) {
+      const item = items[i]!;
+      let lines = layout(i);
+      const from = i === view.top ? view.clipTop : 0;
+      const to = lines.length - (i === view.bottom ? view.clipBottom : 0);
+      if (from > 0 || to < lines.length) lines = lines.slice(from, to);
+      if (item.key === matchKey) lines = highlight(lines, query);
+      const isSelected = props.marked && i === selected;
+      lines.forEach((line, n) => {
+        rowItems.push(i);
+        rows.push(
+          <LineView
+            // biome-ignore lint/suspicious/noArrayIndexKey: a message's lines are positional
+            key={`${item.key}:${n}`}
+            line={line}
+            marker={isSelected ? (theme.color ? "▌" : ">") : " "}
+          />,
+        );
+      });
+    }
+  }
+
+  // The wheel moves the selection a message at a time (the view follows it); a click
+  // selects the message under it and focuses the pane. The rows sit at the bottom of the
+  // list area, under the border, the title and the pinned line.
+  const box = useRef<DOMElement>(null);
+  useMouse(
+    box,
+    (event) => {
+      if (event.kind === "wheelUp" || event.kind === "wheelDown") {
+        scroll.press(event.kind === "wheelUp" ? "up" : "down");
+        return;
+      }
+      if (event.kind !== "press" || event.button !== 0) return;
+      onFocus?.();
+      const areaTop = 1 + 1 + pinnedRows + Math.max(0, viewHeight - rows.length);
+      const clicked = rowItems[event.y - areaTop];
+      if (clicked !== undefined) scroll.select(clicked);
+    },
+    { isActive: onFocus !== undefined },
+  );
+
+  const status = props.loading
+    ? "loading…"
+    : search.status
+      ? search.status
+      : isLoadingOlder
+        ? "loading older…"
+        : newBelow > 0
+          ? `${newBelow} new ↓`
+          : "";
+  const titleRoom = Math.max(1, innerWidth - status.length - 1);
+  return (
+    <Panel width={width} height={height} focused={focused} boxRef={box}>
+      {search.search?.typing ? (
+        <MessageSearchPrompt
+          query={query}
+          width={innerWidth}
+          onChange={search.type}
+          onSubmit={search.submit}
+          onCancel={search.cancel}
+        />
+      ) : (
+        <Box height={1} justifyContent="space-between">
+          <Text bold wrap="truncate-end">
+            {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
+          </Text>
+          <Text color={newBelow > 0 && !search.status ? theme.unread : theme.dim}>{status}</Text>
+        </Box>
+      )}
+      {props.pinned ? (
+        <Text color={theme.accent} wrap="truncate-end">
+          {truncate(
+            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${screenText(props.pinned.contact.username)}`,
+            innerWidth,
+          )}
+        </Text>
+      ) : null}
+      <Box flexDirection="column" height={viewHeight} justifyContent="flex-end" overflow="hidden">
+        {items.length === 0 && !props.loading ? (
+          <Text color={theme.dim}>No messages yet. Say hello below.</Text>
+        ) : (
+          rows
+        )}
+      </Box>
+    </Panel>
+  );
+}

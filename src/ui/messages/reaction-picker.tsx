@@ -1,0 +1,156 @@
+// A row of common reactions: ←→ (or the digit) picks, Enter toggles yours, Esc closes.
+// `:` turns it into a name prompt (`:wave`) that completes from the names used in the
+// conversation and every short code node-emoji knows; any valid name may be used.
+import { Box, Text } from "ink";
+import { useState } from "react";
+import { matchBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { useTheme } from "../look/theme.ts";
+import { terminalForm } from "../text/width.ts";
+import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
+import { completeReaction, reactionNameChar } from "./reaction-names.ts";
+
+type Props = {
+  width: number;
+  mine: ReadonlySet<string>;
+  /** Reaction names already used in the conversation, most used first. */
+  used: readonly string[];
+  onPick: (name: string) => void;
+  onClose: () => void;
+};
+
+/** What the picker shows for a name: its emoji and the name, or `:name:` when unknown. */
+function shown(name: string): string {
+  const emoji = emojiFor(name);
+  return emoji.startsWith(":") ? emoji : `${terminalForm(emoji)} ${name}`;
+}
+
+export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
+  const theme = useTheme();
+  const [index, setIndex] = useState(0);
+  /** The typed name, while typing one (null: the row of common reactions). */
+  const [query, setQuery] = useState<string | null>(null);
+  const [choice, setChoice] = useState(0);
+  const choices = COMMON_REACTIONS;
+  const completions = query === null ? [] : completeReaction(query, used);
+  const chosen = completions[Math.min(choice, completions.length - 1)];
+
+  const typeName = (input: string, key: Parameters<typeof matchBinding>[2]) => {
+    switch (matchBinding("reaction name", input, key)) {
+      case "reactionName.next":
+        setChoice((c) => (completions.length ? (c + 1) % completions.length : 0));
+        break;
+      case "reactionName.previous":
+        setChoice((c) =>
+          completions.length ? (c + completions.length - 1) % completions.length : 0,
+        );
+        break;
+      case "reactionName.pick":
+        if (chosen) onPick(chosen);
+        break;
+      case "reactionName.erase":
+        setQuery((q) => (q ? q.slice(0, -1) : null));
+        setChoice(0);
+        break;
+      case "reactionName.back":
+        setQuery(null);
+        break;
+      case "reactionName.type": {
+        const typed = [...input].map(reactionNameChar);
+        if (typed.every((ch) => ch !== undefined) && typed.length > 0) {
+          setQuery((q) => `${q ?? ""}${typed.join("")}`.slice(0, 32));
+          setChoice(0);
+        }
+        break;
+      }
+    }
+  };
+
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      if (query !== null) {
+        typeName(input, key);
+        return true;
+      }
+      switch (matchBinding("reactions", input, key)) {
+        case "reaction.close":
+          onClose();
+          break;
+        case "reaction.previous":
+          setIndex((i) => (i + choices.length - 1) % choices.length);
+          break;
+        case "reaction.next":
+          setIndex((i) => (i + 1) % choices.length);
+          break;
+        case "reaction.toggle":
+          onPick(choices[index]!);
+          break;
+        case "reaction.toggleNumber": {
+          // The binding's keys are the digits 1 to 9: the input is the number.
+          const choice = choices[Number(input) - 1];
+          if (choice) onPick(choice);
+          break;
+        }
+        case "reaction.name":
+          setQuery("");
+          setChoice(0);
+          break;
+      }
+      return true;
+    },
+    { priority: PRIORITY.dialog },
+  );
+
+  if (query !== null) {
+    // The chosen completion first in view: the ones before it scroll off to the left.
+    const from = Math.max(0, Math.min(choice, completions.length - 1) - 2);
+    return (
+      <Box
+        width={width}
+        height={3}
+        borderStyle="round"
+        borderColor={theme.focusBorder}
+        paddingX={1}
+      >
+        <Text wrap="truncate-end">
+          <Text bold>react :</Text>
+          <Text color={theme.accent}>{query}</Text>
+          <Text inverse> </Text>
+          {completions.length === 0 ? (
+            <Text color={theme.dim}> type a name: a-z 0-9 _ + -</Text>
+          ) : (
+            completions.slice(from).map((name) => (
+              <Text
+                key={name}
+                inverse={name === chosen}
+                bold={mine.has(name)}
+                color={mine.has(name) ? theme.accent : undefined}
+              >
+                {`  ${shown(name)} `}
+              </Text>
+            ))
+          )}
+        </Text>
+      </Box>
+    );
+  }
+  return (
+    <Box width={width} height={3} borderStyle="round" borderColor={theme.focusBorder} paddingX={1}>
+      <Text wrap="truncate-end">
+        <Text bold>react </Text>
+        {choices.map((name, i) => (
+          <Text
+            key={name}
+            inverse={i === index}
+            bold={mine.has(name)}
+            color={mine.has(name) ? theme.accent : undefined}
+          >
+            {` ${i + 1}${terminalForm(emojiFor(name))} `}
+          </Text>
+        ))}
+        <Text color={theme.dim}> ←→ Enter · Esc · : by name</Text>
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,81 @@
+// The message pane's selection and view, kept by item keys (so older pages loading above
+// move nothing) and by lines (so a message taller than the pane is read line by line).
+// Following the newest message is a state of its own: news keeps the view at the bottom.
+import { useMemo, useState } from "react";
+import type { Item } from "./message-lines.ts";
+import {
+  type Anchor,
+  anchorForTop,
+  endAnchor,
+  type Geometry,
+  isEnd,
+  type Move,
+  move,
+  type Position,
+  reveal,
+  scrollLines,
+  viewportAt,
+} from "./window.ts";
+
+type Scroll =
+  | { follow: true }
+  | {
+      follow: false;
+      selectedKey: string;
+      bottomKey: string;
+      /** Lines of the bottom item hidden below the pane. */
+      clip: number;
+      /** The newest item when the user scrolled away from the bottom: what came after is "new". */
+      newestSeenKey: string;
+    };
+
+const FOLLOWING: Scroll = { follow: true };
+
+export function useMessageScroll(items: readonly Item[], g: Geometry) {
+  const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
+  const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
+  const last = items.length - 1;
+
+  let position: Position = { selected: last, anchor: endAnchor(g) };
+  if (!scroll.follow && last >= 0) {
+    const selected = indexOf.get(scroll.selectedKey) ?? last;
+    const kept: Anchor = { bottom: indexOf.get(scroll.bottomKey) ?? last, clip: scroll.clip };
+    // The remembered view, moved if it no longer shows the selection (the pane got
+    // shorter or narrower, or messages above grew).
+    position = { selected, anchor: reveal(selected, scrollLines(kept, 0, g), g) };
+  }
+  const view = last >= 0 ? viewportAt(position.anchor, g) : null;
+  const newestSeen = scroll.follow ? undefined : indexOf.get(scroll.newestSeenKey);
+  const newBelow = newestSeen === undefined ? 0 : last - newestSeen;
+
+  const go = (next: Position) => {
+    if (last < 0) return;
+    if (next.selected === last && isEnd(next.anchor, g)) {
+      setScroll(FOLLOWING);
+      return;
+    }
+    setScroll({
+      follow: false,
+      selectedKey: items[next.selected]!.key,
+      bottomKey: items[next.anchor.bottom]!.key,
+      clip: next.anchor.clip,
+      newestSeenKey: scroll.follow ? items[last]!.key : scroll.newestSeenKey,
+    });
+  };
+  return {
+    selected: position.selected,
+    view,
+    following: scroll.follow,
+    /** Messages that arrived below since the user scrolled up. */
+    newBelow,
+    press: (key: Move) => {
+      if (last >= 0) go(move(position, key, g));
+    },
+    /** Selects item `index`, its line `line` at the top of the pane (as far as it goes). */
+    showFrom: (index: number, line = 0) =>
+      go({ selected: index, anchor: anchorForTop(index, line, g) }),
+    /** Selects item `index` with the least movement. */
+    select: (index: number) => go({ selected: index, anchor: reveal(index, position.anchor, g) }),
+    follow: () => setScroll(FOLLOWING),
+  };
+}

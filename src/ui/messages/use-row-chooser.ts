@@ -1,0 +1,50 @@
+// A one-line chooser's keys (the reaction picker, the link chooser): ←→ move round the
+// choices, Enter or a digit takes one, Esc closes. Owns every key while open but Ctrl+C.
+import { useState } from "react";
+import { matchBinding, type Scope, type ScopeBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+
+/** What a key does in a chooser, whatever its scope calls it. */
+export type ChooserMove = "previous" | "next" | "pick" | "pickNumber" | "close";
+
+/** Returns the index of the choice shown as chosen. */
+export function useRowChooser<T, S extends Scope>(options: {
+  choices: readonly T[];
+  /** The chooser's scope in the key table, and what each of its bindings does. */
+  scope: S;
+  moves: Record<ScopeBinding<S>, ChooserMove>;
+  onPick: (choice: T) => void;
+  onClose: () => void;
+}): number {
+  const { choices, onPick, onClose } = options;
+  const [index, setIndex] = useState(0);
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      const id = matchBinding(options.scope, input, key);
+      switch (id === undefined ? undefined : options.moves[id]) {
+        case "close":
+          onClose();
+          break;
+        case "previous":
+          setIndex((i) => (i + choices.length - 1) % choices.length);
+          break;
+        case "next":
+          setIndex((i) => (i + 1) % choices.length);
+          break;
+        case "pick":
+          if (choices[index] !== undefined) onPick(choices[index]);
+          break;
+        case "pickNumber": {
+          // A chooser's number keys are the digits 1 to 9: the input is the number.
+          const choice = choices[Number(input) - 1];
+          if (choice !== undefined) onPick(choice);
+          break;
+        }
+      }
+      return true;
+    },
+    { priority: PRIORITY.dialog },
+  );
+  return index;
+}

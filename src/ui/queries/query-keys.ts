@@ -1,0 +1,32 @@
+// The one query-key factory. Invalidation by prefix follows from the shape:
+// keys.conversations.all() covers every list and detail, keys.messages.list(id) one history.
+import type { ListConversationsParams } from "../../api/schema.ts";
+
+const root = ["parley"] as const;
+
+export const keys = {
+  root,
+  conversations: {
+    all: () => [...root, "conversations"] as const,
+    lists: () => [...keys.conversations.all(), "list"] as const,
+    list: (params: ListConversationsParams) => [...keys.conversations.lists(), params] as const,
+    detail: (id: string) => [...keys.conversations.all(), "detail", id] as const,
+    /** Ids of every muted conversation (whatever the sidebar's filter has loaded). */
+    mutedIds: () => [...keys.conversations.all(), "muted-ids"] as const,
+  },
+  messages: {
+    all: () => [...root, "messages"] as const,
+    /** Infinite history of one conversation, newest page first. */
+    list: (conversationId: string) => [...keys.messages.all(), "list", conversationId] as const,
+    detail: (id: string) => [...keys.messages.all(), "detail", id] as const,
+    /** The newest messages across every conversation: what arrived, for notifications. */
+    inbox: () => [...keys.messages.all(), "inbox"] as const,
+    /** The newest page, polled and merged into the history. */
+    latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
+    /** Preview and unread count of a sidebar row; refetched only when the activity changes. */
+    preview: (conversationId: string, lastActiveAt: number | null, newestSeen?: string | null) =>
+      newestSeen === undefined
+        ? ([...keys.messages.all(), "preview", conversationId, lastActiveAt] as const)
+        : ([...keys.messages.all(), "preview", conversationId, lastActiveAt, newestSeen] as const),
+  },
+};

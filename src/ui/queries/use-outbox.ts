@@ -1,0 +1,26 @@
+// The outbox (outbox.ts) as the screen reads it, and how a change is queued.
+import { useMemo } from "react";
+import { useStore } from "../screen/observable.ts";
+import { useSession } from "../screen/session-context.tsx";
+import type { Change, QueuedChange } from "./changes.ts";
+import { type OutboxEntry, outboxEntries } from "./outbox.ts";
+
+/** Queues a change; it shows on screen at once and reaches the server when it can. */
+export function useQueueChange(): (
+  change: Change,
+  wording: { failure: string; success?: string },
+) => void {
+  const { outbox } = useSession();
+  return outbox.add;
+}
+
+/** Every change still queued or refused, oldest first. */
+export function useQueuedChanges(): readonly QueuedChange[] {
+  return useStore(useSession().outbox.changes);
+}
+
+/** The sends of one conversation that have not landed, oldest first. */
+export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
+  const changes = useQueuedChanges();
+  return useMemo(() => outboxEntries(changes, conversationId), [changes, conversationId]);
+}

@@ -1,0 +1,28 @@
+// Shown instead of the messages while nothing can be loaded: what is wrong, and what to do.
+
+import { screenText } from "../text/sanitize.ts";
+import { useStore } from "./observable.ts";
+import { CenteredNote } from "./panel.tsx";
+import { useSession } from "./session-context.tsx";
+
+export function Blocker({ width, height }: { width: number; height: number }) {
+  const session = useSession();
+  const connection = useStore(session.status.connection);
+  const lines =
+    connection.state === "unauthorized"
+      ? [
+          "The server rejected the token (401).",
+          'Set a valid one in PARLEY_TOKEN, in the config file\'s "token",',
+          "or with --token-file PATH, then start parley again.",
+        ]
+      : [
+          `Cannot reach ${session.baseUrl}`,
+          // The reason without the address the line above already names.
+          connection.state === "offline"
+            ? screenText(connection.reason.replace(`Cannot reach ${session.baseUrl}`, "").trim())
+            : "",
+          "Retrying with back-off (Ctrl+R: now); this goes away when the server answers.",
+          "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
+        ];
+  return <CenteredNote width={width} height={height} lines={lines} alert />;
+}

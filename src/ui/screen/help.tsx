@@ -1,0 +1,109 @@
+// Every key, over the whole body of the screen: two columns when wide enough, and
+// scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
+import { Box, Text } from "ink";
+import { useState } from "react";
+import { HELP, MOUSE_HELP, matchBinding } from "../keys/bindings.ts";
+import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { useTheme } from "../look/theme.ts";
+import { padEnd, truncate } from "../text/width.ts";
+
+type HelpLine = { text: string; heading?: boolean };
+
+function helpLines(width: number, mouse: boolean): HelpLine[] {
+  const keyWidth = Math.min(30, Math.floor(width * 0.42));
+  const lines: HelpLine[] = [];
+  const sections = mouse ? [...HELP, { where: "mouse", rows: MOUSE_HELP }] : HELP;
+  for (const section of sections) {
+    if (lines.length > 0) lines.push({ text: "" });
+    lines.push({ text: section.where, heading: true });
+    for (const k of section.rows) {
+      lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, width) });
+    }
+  }
+  return lines;
+}
+
+export function Help({
+  width,
+  height,
+  mouse = false,
+  onClose,
+}: {
+  width: number;
+  height: number;
+  /** Whether the mouse is on: its section shows then. */
+  mouse?: boolean;
+  onClose: () => void;
+}) {
+  const theme = useTheme();
+  const [offset, setOffset] = useState(0);
+  const inner = width - 4;
+  // Two columns only where each keeps a full line (about 66 columns).
+  const twoColumns = inner >= 134;
+  const columnWidth = twoColumns ? Math.floor((inner - 2) / 2) : inner;
+  const lines = helpLines(columnWidth, mouse);
+  const rows = Math.max(1, height - 3);
+  // In two columns, a section never starts at the bottom of the first one.
+  const split = twoColumns ? lines.findIndex((l, i) => l.heading && i >= lines.length / 2 - 4) : -1;
+  const columns = split > 0 ? [lines.slice(0, split), lines.slice(split)] : [lines];
+  const longest = Math.max(...columns.map((c) => c.length));
+  const maxOffset = Math.max(0, longest - rows);
+  const scroll = (delta: number) => setOffset((o) => Math.max(0, Math.min(maxOffset, o + delta)));
+  useKeypress(
+    (input, key) => {
+      if (matchBinding("anywhere", input, key) === "global.quit") return false;
+      switch (matchBinding("help", input, key)) {
+        case "help.up":
+          scroll(-1);
+          break;
+        case "help.down":
+          scroll(1);
+          break;
+        case "help.pageUp":
+          scroll(-rows);
+          break;
+        case "help.pageDown":
+          scroll(rows);
+          break;
+        default:
+          onClose();
+      }
+      return true;
+    },
+    { priority: PRIORITY.dialog },
+  );
+  const more =
+    maxOffset > 0 ? ` · ↑↓ scroll (${offset + rows >= longest ? "end" : "more below"})` : "";
+  return (
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="double"
+      borderColor={theme.focusBorder}
+      paddingX={1}
+    >
+      <Text bold color={theme.accent} wrap="truncate-end">
+        {`parley keys${more} · any other key closes`}
+      </Text>
+      <Box flexDirection="row" height={rows}>
+        {columns.map((column, c) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
+          <Box key={c} flexDirection="column" width={columnWidth} marginRight={c === 0 ? 2 : 0}>
+            {column.slice(offset, offset + rows).map((line, i) => (
+              <Text
+                // biome-ignore lint/suspicious/noArrayIndexKey: static table
+                key={i}
+                bold={line.heading}
+                color={line.heading ? theme.accent : undefined}
+                wrap="truncate-end"
+              >
+                {line.text || " "}
+              </Text>
+            ))}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
