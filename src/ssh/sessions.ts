@@ -92,6 +92,7 @@ export function createSessionRegistry(options: {
           if (link.backlog() <= BACKLOG_LIMIT / 4) {
             unhold();
             pool.send({ type: "resume", id });
+            log(`parley ssh: ${user.username} (${from}) reads again: its screen is drawn afresh`);
           } else if (Date.now() - held!.since > stuckMs) {
             unhold();
             log(

@@ -107,7 +107,10 @@ export class ChannelOutput extends Writable {
     this.pending = "";
   }
 
-  /** The client reads again: the whole screen is drawn afresh, as after a resize. */
+  /**
+   * The client reads again: the whole screen is drawn afresh, as after a resize (the
+   * repaint in src/client/mount.tsx clears it and has Ink forget its last frame).
+   */
   release(): void {
     if (!this.held) return;
     this.held = false;

@@ -87,12 +87,9 @@ export function connect(
 ): Promise<ssh2.Client> {
   return new Promise((done, fail) => {
     const client = new ssh2.Client();
-    client.once("error", fail);
-    client.once("ready", () => {
-      client.off("error", fail);
-      client.on("error", () => {});
-      done(client);
-    });
+    // Errors after the first (a reset after a refusal) have nowhere else to go.
+    client.on("error", fail);
+    client.once("ready", () => done(client));
     client.connect({ host: "127.0.0.1", port, username, ...auth, readyTimeout: 30_000 });
   });
 }
@@ -142,21 +139,22 @@ export function shell(
 }
 
 /** Opens the selected conversation and types `text` into its composer, until it echoes. */
-export async function typeIntoComposer(s: Shell, text: string): Promise<void> {
-  await s.waitFor("online", "the conversation list");
+export async function typeIntoComposer(s: Shell, text: string, timeoutMs = 30_000): Promise<void> {
+  await s.waitFor("online", "the conversation list", timeoutMs);
   await s.waitFor("▸", "a selected row");
   // Enter on a list still settling can be dropped: again, until the composer shows.
-  for (let attempt = 1; !s.text().includes("Enter send"); attempt++) {
+  const deadline = Date.now() + timeoutMs;
+  while (!s.text().includes("Enter send")) {
     s.channel.write("\r");
     try {
       await s.waitFor("Enter send", "the composer", 3000);
     } catch (error) {
-      if (attempt >= 5) throw error;
+      if (Date.now() > deadline) throw error;
     }
   }
   const before = s.text().length;
   s.channel.write(text);
-  await until(() => s.text().slice(before).includes(text), `"${text}" echoed`);
+  await until(() => s.text().slice(before).includes(text), `"${text}" echoed`, timeoutMs);
 }
 
 /** A raw TCP connection that says nothing; resolves once connected. */

@@ -45,7 +45,9 @@ describe("log escaping", () => {
   it("shows every control character escaped and keeps a value on one line", () => {
     const hostile = 'x\x1b]0;owned\x07\x1b[2J\x9b31m\r\nparley ssh: fake\u202e"\\';
     const escaped = logQuote(hostile);
-    expect(escaped).toBe('"x\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\x0d\\x0aparley ssh: fake\\u202e\\"\\\\"');
+    expect(escaped).toBe(
+      '"x\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\x0d\\x0aparley ssh: fake\\u202e\\"\\\\"',
+    );
     expect(escaped).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(logEscape("é ünïcode ok")).toBe("é ünïcode ok");
     expect(logEscape("a".repeat(500), 10)).toBe(`${"a".repeat(10)}…`);
