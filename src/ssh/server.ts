@@ -38,7 +38,7 @@ export type SshServerOptions = SshLimits & {
   port?: number;
   /** The host key, a private key in OpenSSH or PEM format. */
   hostKey: string;
-  /** The API server every session talks to, and who may sign in. */
+  /** The API server every session talks to, and who may sign in (read at each sign-in: it may change). */
   api: { url: string; users: readonly DemoUser[] };
   /**
    * The client keys that may sign in, asked on every attempt (so an edited
@@ -105,7 +105,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance (removed when it
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
-  const users = new Map(options.api.users.map((u) => [u.username, u]));
+  const userNamed = (name: string) => options.api.users.find((u) => u.username === name);
   const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
   const pool =
     options.hostScript && threads > 0
@@ -129,13 +129,12 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     log: noisy,
   });
 
-  /** Why a shell on a usable terminal is still turned away, if it is. */
   /** Why a shell is turned away, for its terminal and for the log; undefined: it is not. */
   function refusal(
     username: string,
     onConnection: number,
   ): { told: string; logged: string } | undefined {
-    if (!users.has(username)) {
+    if (!userNamed(username)) {
       return { told: unknownUserMessage(username), logged: "unknown user" };
     }
     if (sessions.closing()) return { told: "parley: the server is shutting down.", logged: "" };
@@ -175,7 +174,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       refuse(request.channel, why.told);
       return undefined;
     }
-    return sessions.start(request, users.get(username)!, from, link, key);
+    return sessions.start(request, userNamed(username)!, from, link, key);
   }
 
   const server = new ssh2.Server(
