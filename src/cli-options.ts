@@ -7,7 +7,9 @@ const USAGE_LINES = {
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
                [--no-demo-replies]              run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-             [--authorized-keys PATH] [--threads N] [--max-… N]
+             [--authorized-keys PATH] [--threads N] [--max-connections N]
+             [--max-connections-per-address N] [--max-sessions N]
+             [--max-sessions-per-connection N] [--max-sessions-per-user N]
                                                 serve the client over SSH (ssh -p N alice@H)`,
   users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
                                                 the people of a server, and their tokens`,

@@ -1,5 +1,6 @@
 // `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
 // attacker would. Each limit from "Running parley ssh in public" in the README is here.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { startSshServer } from "../../src/ssh/server.ts";
 import {
   type BuiltSsh,
   built,
+  CLI,
   closedByServer,
   connect,
   connectWhenFree,
@@ -323,7 +325,14 @@ describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
         "",
       ].join("\n"),
     );
-    const keyed = await startBuiltSsh(["--authorized-keys", file]);
+    // People come from the database (parley users add) when there is no --demo.
+    const db = join(dir, "people.db");
+    for (const name of ["alice", "bob"]) {
+      execFileSync(process.execPath, [CLI, "users", "add", name, "--db", db], {
+        env: { ...process.env, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir },
+      });
+    }
+    const keyed = await startBuiltSsh(["--authorized-keys", file, "--db", db]);
     try {
       expect(keyed.log.join("\n")).toContain("1 key(s) of");
       const s = await shell(await connect(keyed.port, "alice", { privateKey: alice.private }));
