@@ -159,18 +159,23 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       return closing;
     };
     const people = async (): Promise<DemoUser[]> => {
-      const accounts = await store.accounts.list();
-      return accounts
-        .filter((a) => a.removed_at === null)
-        .map((a) => {
-          let token = localTokenOf.get(a.id);
-          if (token === undefined) {
-            token = newToken();
-            localTokenOf.set(a.id, token);
-            localTokens.set(token, a.id);
-          }
-          return { username: a.username, token, contactId: a.id };
-        });
+      const accounts = (await store.accounts.list()).filter((a) => a.removed_at === null);
+      // Someone removed meanwhile: the token this process gave them stops working.
+      const present = new Set(accounts.map((a) => a.id));
+      for (const [id, token] of localTokenOf) {
+        if (present.has(id)) continue;
+        localTokenOf.delete(id);
+        localTokens.delete(token);
+      }
+      return accounts.map((a) => {
+        let token = localTokenOf.get(a.id);
+        if (token === undefined) {
+          token = newToken();
+          localTokenOf.set(a.id, token);
+          localTokens.set(token, a.id);
+        }
+        return { username: a.username, token, contactId: a.id };
+      });
     };
     return {
       url,
