@@ -83,10 +83,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
     if (opts.demo && opts.demoConversations !== false) {
       // The demo's conversations need the demo's people: not on a database of others.
-      const ids = DEMO_USERNAMES.map(contactId);
-      const present = await Promise.all(ids.map((id) => store.users.byId(id)));
-      if (present.every(Boolean)) await seedDemoConversations(store, now());
-      else log("demo: no demo conversations, since this database has other people");
+      const present = new Set((await store.accounts.list()).map((a) => a.id));
+      if (DEMO_USERNAMES.every((name) => present.has(contactId(name)))) {
+        await seedDemoConversations(store, now());
+      } else log("demo: no demo conversations, since this database has other people");
     }
     const newId = createIdMaker();
     const localTokens = new Map<string, string>();
