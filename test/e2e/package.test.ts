@@ -17,8 +17,9 @@ const work = mkdtempSync(join(tmpdir(), "parley-pack-"));
 const prefix = join(work, "prefix");
 const bin = join(prefix, "bin");
 // npm's own cache and config in the temp folder: nothing of the machine's is used or changed.
+// No npm_config_* from an npm this test runs under (`npx -c` sets --call and --package).
 const npmEnv = {
-  ...process.env,
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_"))),
   npm_config_cache: join(work, "npm-cache"),
   npm_config_userconfig: join(work, "npmrc"),
   npm_config_update_notifier: "false",
