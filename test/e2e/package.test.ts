@@ -136,7 +136,9 @@ describe(`the package ${pkg.name}`, () => {
       "http://127.0.0.1:9/",
     ]);
     expect(result.status, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout)[pkg.name];
+    // npm 11 keys the report by the package's name; npm 10 (Node 18's and 20's) does not.
+    const json = JSON.parse(result.stdout);
+    const report = json[pkg.name] ?? json;
     const paths: string[] = report.files.map((f: { path: string }) => f.path);
     expect(paths).toContain("dist/cli.js");
     const others = paths.filter(
