@@ -21,6 +21,9 @@ const bin = join(prefix, "bin");
 const npmEnv = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_"))),
   npm_config_cache: join(work, "npm-cache"),
+  // npm 10 takes its global prefix from the Node running it, which in npm scripts is
+  // node_modules/node (the devDependency): npm exec would look for node_modules/node/lib.
+  npm_config_prefix: prefix,
   npm_config_userconfig: join(work, "npmrc"),
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
