@@ -5,7 +5,9 @@
 //   paging.ts     page iterators over the list endpoints
 //   endpoints.ts  the endpoint table: paths, fields sent, schemas of the answers
 import {
+  type ContactsApi,
   type ConversationsApi,
+  contactsApi,
   conversationsApi,
   type MessagesApi,
   messagesApi,
@@ -13,9 +15,11 @@ import {
 import { createHttp } from "./http.ts";
 
 export {
+  type ContactsApi,
   type ConversationsApi,
   type MessagesApi,
   newIdempotencyKey,
+  type PeopleFound,
   type PostOptions,
 } from "./endpoints.ts";
 export { parseAnswer } from "./http.ts";
@@ -51,6 +55,8 @@ export type Api = {
   readonly baseUrl: string;
   readonly messages: MessagesApi;
   readonly conversations: ConversationsApi;
+  /** parley's own extension; a foreign server answers `supported: false`. */
+  readonly contacts: ContactsApi;
 };
 
 export function createApi(options: ApiOptions): Api {
@@ -79,5 +85,6 @@ export function createApi(options: ApiOptions): Api {
     baseUrl,
     messages: messagesApi(http, onLimit),
     conversations: conversationsApi(http, onLimit),
+    contacts: contactsApi(http),
   };
 }

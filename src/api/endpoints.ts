@@ -2,6 +2,7 @@
 // schema of its items, the fields each request sends, and the words an error uses for them.
 // Every resource has the same six calls; only the table differs.
 import type { z } from "zod";
+import { isApiError } from "./errors.ts";
 import type { Form, Http } from "./http.ts";
 import { parseAnswer, parseDeleted } from "./http.ts";
 import { type Cursors, cutPage, MAX_PAGE_ITEMS, pager } from "./paging.ts";
@@ -13,6 +14,7 @@ import {
   ListMessagesParams,
   Message,
   Page,
+  Person,
   SendMessageParams,
   UpdateConversationParams,
   UpdateMessageParams,
@@ -42,6 +44,23 @@ export type ConversationsApi = {
   get(id: string): Promise<Conversation>;
   update(id: string, params: UpdateConversationParams): Promise<Conversation>;
   delete(id: string): Promise<Deleted>;
+};
+
+/** The people a server knows whose user names hold some text: see `ContactsApi.search`. */
+export type PeopleFound = {
+  /** False when the server has no `/v1/contacts` (a foreign server): then nobody is listed. */
+  supported: boolean;
+  people: Person[];
+  has_more: boolean;
+};
+
+export type ContactsApi = {
+  /**
+   * `GET /v1/contacts`, parley's own extension: the people whose user name holds `query`
+   * (names that start with it first), at most `limit`, you left out. A server without it
+   * answers 404 or 405, which is no error here: `supported` is false.
+   */
+  search(query: string, limit: number): Promise<PeopleFound>;
 };
 
 /** A fresh key for the `Idempotency-Key` header: one per draft, reused when it is retried. */
@@ -88,6 +107,40 @@ const CONVERSATIONS: Resource<Conversation> = {
 
 /** Told when an answer was cut to a limit (a page too long), with a sentence for a person. */
 export type OnLimit = (message: string) => void;
+
+/** What a server without an endpoint answers: no such path, or not that method. */
+const NOT_SUPPORTED = new Set([404, 405, 501]);
+
+const PeoplePage = Page(Person);
+
+export function contactsApi(http: Http): ContactsApi {
+  return {
+    async search(query, limit) {
+      let answer: Awaited<ReturnType<Http["request"]>>;
+      try {
+        answer = await http.request({
+          method: "GET",
+          path: "/v1/contacts",
+          query: { query, limit },
+        });
+      } catch (error) {
+        if (isApiError(error) && NOT_SUPPORTED.has(error.status)) {
+          return { supported: false, people: [], has_more: false };
+        }
+        throw error;
+      }
+      // A completion list: the items asked for, a longer page cut there and not read whole.
+      const page = parseAnswer(
+        answer,
+        PeoplePage,
+        "list of people",
+        (json) => cutPage(json, limit).json,
+      );
+      const people = page.data.filter((p): p is Person => p !== null);
+      return { supported: true, people, has_more: page.has_more };
+    },
+  };
+}
 
 export function messagesApi(http: Http, onLimit?: OnLimit): MessagesApi {
   const { create, ...calls } = resource(http, MESSAGES, onLimit);

@@ -41,6 +41,17 @@ export const Contact = z.object({
 });
 export type Contact = z.output<typeof Contact>;
 
+/**
+ * A person the server knows, as `GET /v1/contacts` lists them (parley's extension, README
+ * "Where parley's server decides differently"): the id `POST /v1/conversations` takes as
+ * `contact_id`, and the user name people type. An item that does not fit is null (dropped).
+ */
+export const Person = z
+  .object({ id: Id, username: z.string().min(1) })
+  .nullable()
+  .catch(null);
+export type Person = { id: string; username: string };
+
 /** `{ "<reaction_name>": ["<username>", ...] }`, one name per object. */
 export const Reaction = z.record(z.string(), z.array(z.string()));
 export type Reaction = z.output<typeof Reaction>;
