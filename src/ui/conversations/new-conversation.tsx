@@ -1,51 +1,96 @@
-// The prompt for a new conversation: a contact id (ct_…) or a group id (grp_…),
-// with the contacts seen so far suggested below it.
+// The prompt for a new conversation: a person's user name, completed from the people the
+// server knows (queries/contacts.ts) and the contacts seen in messages, or a group id
+// (grp_…). Contact ids stay the server's business: one typed (ct_…) still works, and on a
+// server that does not list people (a foreign one) the people seen so far are offered and
+// typed text goes as a contact id, as before.
 import { Text } from "ink";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { PeopleFound } from "../../api/client.ts";
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
 import { matchBinding } from "../keys/bindings.ts";
+import { useTheme } from "../look/theme.ts";
+import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
 import { useContacts } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
+import { personName, suggestPeople, typedTarget } from "./contacts.ts";
 
 type Props = {
   width: number;
   me: string | undefined;
+  /** A contact id, or a group id (`grp_…`). */
   onSubmit: (id: string) => void;
   onCancel: () => void;
 };
 
+/** A line under the text instead of the people: looking a name up, or nobody has it. */
+type Note = { kind: "finding" | "unknown"; text: string };
+
 export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
+  const theme = useTheme();
   const contacts = useContacts();
   const [value, setValue] = useState("");
-  const [pick, setPick] = useState(-1);
+  // The text as of the last key: Enter typed in the same read as the text sees it all.
+  const latest = useRef("");
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const [note, setNote] = useState<Note | undefined>(undefined);
+  // Enter may find the name after a moment: typing since, or closing, means something else.
+  const typedSince = useRef(0);
+  useEffect(
+    () => () => {
+      typedSince.current = Number.NaN;
+    },
+    [],
+  );
   const line = useLineInput("", (next) => {
+    latest.current = next;
     setValue(next);
-    setPick(-1);
+    setPicked(undefined);
+    setNote(undefined);
+    typedSince.current++;
   });
-  const query = value.trim().toLowerCase();
-  const suggestions = [...contacts.values()]
-    .filter((c) => c.username !== me)
-    .filter(
-      (c) =>
-        !query || c.username.toLowerCase().includes(query) || c.id.toLowerCase().includes(query),
-    )
-    .slice(0, 5);
+  const search = usePeopleSearch(value);
+  const findPeople = useFindPeople();
+  const suggestions = suggestPeople(value, search.people, contacts.values(), me);
+  const at = suggestions.findIndex((p) => p.id === picked);
+
+  const submitTyped = async (text: string) => {
+    if (text.startsWith("grp_")) {
+      onSubmit(text);
+      return;
+    }
+    let found: PeopleFound | undefined;
+    if (search.supported !== false) {
+      const asked = typedSince.current;
+      setNote({ kind: "finding", text });
+      found = await findPeople(text);
+      if (typedSince.current !== asked) return;
+    }
+    // A server that could not say (it failed just now) is taken as one that does not list
+    // people: the text goes as it is, as before.
+    const people = [...(found?.people ?? []), ...contacts.values()];
+    const target = typedTarget(text, people, found?.supported === true);
+    if ("id" in target) onSubmit(target.id);
+    else setNote({ kind: "unknown", text: target.unknown });
+  };
+
   usePromptKeys(line, (input, key) => {
     switch (matchBinding("new conversation", input, key)) {
       case "newConversation.cancel":
         onCancel();
         return;
       case "newConversation.down":
-        setPick((p) => Math.min(suggestions.length - 1, p + 1));
+        setPicked(suggestions[Math.min(suggestions.length - 1, at + 1)]?.id);
         return;
       case "newConversation.up":
-        setPick((p) => Math.max(-1, p - 1));
+        setPicked(at > 0 ? suggestions[at - 1]?.id : undefined);
         return;
       case "newConversation.start": {
-        const chosen = pick >= 0 ? suggestions[pick]?.id : value.trim();
-        if (chosen) onSubmit(chosen);
+        const text = latest.current.trim();
+        // A pick holds for the text it was made on (text and Enter may come in one read).
+        if (at >= 0 && latest.current === value) onSubmit(suggestions[at]!.id);
+        else if (text !== "") void submitTyped(text);
         return;
       }
       // Everything else is typing, for the text input only: no global key may see it.
@@ -53,19 +98,40 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         return "type";
     }
   });
+
+  const listsPeople = search.supported !== false;
+  const below = (text: string, color?: string) => (
+    <Text color={color} wrap="truncate-end">
+      {truncate(`  ${text}`, width - 4)}
+    </Text>
+  );
   return (
     <PromptBox
       width={width}
       label="new conversation with: "
       state={line.state}
-      placeholder="ct_… or grp_…"
-      hint="↑↓ pick a contact seen so far · Enter starts · Esc cancels"
+      placeholder={listsPeople ? "a person's name, or a group id grp_…" : "ct_… or grp_…"}
+      hint={
+        listsPeople
+          ? "type a name · ↑↓ Tab pick · Enter starts · Esc cancels"
+          : "↑↓ Tab pick someone seen in messages, or type a contact id · Enter starts · Esc cancels"
+      }
     >
-      {suggestions.map((c, i) => (
-        <Text key={c.id} inverse={i === pick} wrap="truncate-end">
-          {truncate(`  ${screenText(c.username)}  ${screenText(c.id)}`, width - 4)}
-        </Text>
-      ))}
+      {note?.kind === "unknown"
+        ? below(`No one called "${screenText(note.text)}" here`, theme.error)
+        : note?.kind === "finding"
+          ? below(`looking for "${screenText(note.text)}"…`, theme.dim)
+          : suggestions.map((p, i) => (
+              <Text key={p.id} inverse={i === at} wrap="truncate-end">
+                {truncate(`  ${screenText(personName(p))}`, width - 4)}
+              </Text>
+            ))}
+      {note === undefined &&
+      suggestions.length === 0 &&
+      search.supported === true &&
+      value.trim() === ""
+        ? below("nobody else here yet (an operator adds people: parley users add NAME)", theme.dim)
+        : null}
     </PromptBox>
   );
 }

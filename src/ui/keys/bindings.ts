@@ -144,10 +144,10 @@ export const BINDINGS = [
     id: "app.newConversation",
     scope: "not typing",
     keys: [{ input: "n" }],
-    does: "new conversation (contact id or group id)",
+    does: "new conversation (a person's name, or a group id)",
     label: "n",
     readme: {
-      does: "new conversation (contact id `ct_…` or group id `grp_…`; contacts seen so far are suggested)",
+      does: "new conversation: type a person's user name, completed from the people the server knows and those seen in messages (↑↓ or Tab pick), or a group id `grp_…`",
     },
     hint: { sidebar: "n new" },
   },
@@ -626,15 +626,15 @@ export const BINDINGS = [
   {
     id: "newConversation.down",
     scope: "new conversation",
-    keys: [{ key: "downArrow" }, { key: "tab" }],
-    does: "pick a contact seen so far, start / cancel",
-    label: "n: ↑↓ Enter, Esc",
+    keys: [{ key: "downArrow" }, { key: "tab", shift: false }],
+    does: "pick a person, start the conversation / cancel",
+    label: "n: ↑↓ Tab, Enter, Esc",
   },
   {
     id: "newConversation.up",
     scope: "new conversation",
-    keys: [{ key: "upArrow" }],
-    does: "pick the contact above (or none)",
+    keys: [{ key: "upArrow" }, { key: "tab", shift: true }],
+    does: "pick the person above (or none)",
   },
   {
     id: "newConversation.start",
@@ -652,7 +652,7 @@ export const BINDINGS = [
     id: "newConversation.type",
     scope: "new conversation",
     keys: "other",
-    does: "type the id",
+    does: "type a name (or a group id)",
   },
   {
     id: "attach.add",

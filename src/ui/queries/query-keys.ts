@@ -29,4 +29,9 @@ export const keys = {
         ? ([...keys.messages.all(), "preview", conversationId, lastActiveAt] as const)
         : ([...keys.messages.all(), "preview", conversationId, lastActiveAt, newestSeen] as const),
   },
+  contacts: {
+    all: () => [...root, "contacts"] as const,
+    /** The people whose user names hold `text` (GET /v1/contacts, parley's extension). */
+    search: (text: string) => [...keys.contacts.all(), "search", text] as const,
+  },
 };

@@ -1,0 +1,82 @@
+// The people the server knows, for the new-conversation prompt (GET /v1/contacts, parley's
+// own extension): asked once the typing pauses, each text's answer cached a while. The
+// empty text is asked first, as the prompt opens: its answer is the list shown before
+// anything is typed, and says whether the server has the endpoint at all. A server that
+// does not (a foreign one) is asked nothing more; the prompt then offers the contacts
+// seen in messages only.
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import type { Api, PeopleFound } from "../../api/client.ts";
+import type { Person } from "../../api/schema.ts";
+import { useApi } from "../screen/session-context.tsx";
+import { keys } from "./query-keys.ts";
+
+/** How many people one answer lists (the prompt shows five; the rest are refined locally). */
+const LIMIT = 10;
+/** The typing pause after which the text is asked. */
+const PAUSE_MS = 150;
+/** How long an answer is used as it is before it is asked again. */
+const FRESH_MS = 30_000;
+/** The longest text the server searches for (longer cannot be a user name anyway). */
+const MAX_TEXT = 64;
+
+/** The text as it is asked and cached: names are matched in lower case. */
+const searchText = (typed: string) => typed.trim().toLowerCase();
+
+function peopleOptions(api: Api, text: string) {
+  return queryOptions({
+    queryKey: keys.contacts.search(text),
+    queryFn: () => api.contacts.search(text, LIMIT),
+    staleTime: FRESH_MS,
+  });
+}
+
+export type PeopleSearch = {
+  /** Whether the server lists people; undefined until it has answered (or when it failed). */
+  supported: boolean | undefined;
+  /** The server's people for the typed text, or for a text typed a moment before. */
+  people: readonly Person[];
+};
+
+/** The server's people for what is typed, while `enabled`. */
+export function usePeopleSearch(typed: string, enabled = true): PeopleSearch {
+  const api = useApi();
+  const text = useSettled(searchText(typed), PAUSE_MS);
+  const first = useQuery({ ...peopleOptions(api, ""), enabled });
+  const supported = first.data?.supported;
+  const asked = useQuery({
+    ...peopleOptions(api, text),
+    enabled: enabled && supported === true && text !== "" && text.length <= MAX_TEXT,
+    // While the next text's answer is on its way, the last one stays (refined locally).
+    placeholderData: keepPreviousData,
+  });
+  const answer = text === "" ? first.data : (asked.data ?? first.data);
+  return { supported, people: answer?.people ?? [] };
+}
+
+/**
+ * Asks for the people called `typed` now (from the cache when fresh): what Enter uses when
+ * the typing has not paused long enough. Undefined when the server could not say.
+ */
+export function useFindPeople(): (typed: string) => Promise<PeopleFound | undefined> {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (typed) => {
+      const text = searchText(typed);
+      if (text.length > MAX_TEXT) return { supported: true, people: [], has_more: false };
+      return queryClient.fetchQuery(peopleOptions(api, text)).catch(() => undefined);
+    },
+    [api, queryClient],
+  );
+}
+
+/** `value`, once it has stayed the same for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
