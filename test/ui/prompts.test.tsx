@@ -95,7 +95,7 @@ describe("the new-conversation prompt", () => {
     await harness.waitFor((s) => idLine(s) === "xct", "three Backspaces in one read");
     await harness.press(CTRL_U);
     screen = await harness.waitFor(
-      (s) => idLine(s)?.trim() === "ct_… or grp_…",
+      (s) => idLine(s)?.trim() === "a person's name, or a group id grp_…",
       "Ctrl+U to the start",
     );
     await harness.press(KEYS.escape);

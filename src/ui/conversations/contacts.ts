@@ -9,6 +9,11 @@ import { fuzzyFilter } from "./fuzzy.ts";
 
 export type ContactBook = Store<ReadonlyMap<string, Contact>> & {
   learn(messages: readonly Message[]): void;
+  /**
+   * The names of people the server listed (GET /v1/contacts), for those not seen in a
+   * message yet: a conversation just started with one is called by their name.
+   */
+  know(people: readonly Person[]): void;
 };
 
 export function createContactBook(): ContactBook {
@@ -25,6 +30,23 @@ export function createContactBook(): ContactBook {
         next.set(contact.id, contact);
       }
       if (next) store.set(next);
+    },
+    know(people) {
+      const known = store.get();
+      const fresh = people.filter((p) => !known.has(p.id));
+      if (fresh.length === 0) return;
+      const next = new Map(known);
+      for (const { id, username } of fresh) {
+        next.set(id, {
+          id,
+          username,
+          phone_number: null,
+          avatar_url: null,
+          last_active_at: null,
+          created_at: null,
+        });
+      }
+      store.set(next);
     },
   };
 }
@@ -69,8 +91,10 @@ export function typedTarget(
 ): Typed {
   const text = typed.trim();
   if (text.startsWith("grp_")) return { id: text };
-  const named = people.filter((p) => p.username.toLowerCase() === text.toLowerCase());
-  if (named.length === 1) return { id: named[0]!.id };
+  const named = new Set(
+    people.filter((p) => p.username.toLowerCase() === text.toLowerCase()).map((p) => p.id),
+  );
+  if (named.size === 1) return { id: [...named][0]! };
   if (people.some((p) => p.id === text)) return { id: text };
   if (!serverListsPeople || text.startsWith("ct_")) return { id: text };
   return { unknown: text };

@@ -3,12 +3,14 @@
 // empty text is asked first, as the prompt opens: its answer is the list shown before
 // anything is typed, and says whether the server has the endpoint at all. A server that
 // does not (a foreign one) is asked nothing more; the prompt then offers the contacts
-// seen in messages only.
+// seen in messages only. The names the server lists go in the contact book too, so that a
+// conversation started with someone is called by their name before they have written.
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import type { Api, PeopleFound } from "../../api/client.ts";
+import type { PeopleFound } from "../../api/client.ts";
 import type { Person } from "../../api/schema.ts";
-import { useApi } from "../screen/session-context.tsx";
+import type { Session } from "../screen/session.ts";
+import { useSession } from "../screen/session-context.tsx";
 import { keys } from "./query-keys.ts";
 
 /** How many people one answer lists (the prompt shows five; the rest are refined locally). */
@@ -23,10 +25,14 @@ const MAX_TEXT = 64;
 /** The text as it is asked and cached: names are matched in lower case. */
 const searchText = (typed: string) => typed.trim().toLowerCase();
 
-function peopleOptions(api: Api, text: string) {
+function peopleOptions(session: Session, text: string) {
   return queryOptions({
     queryKey: keys.contacts.search(text),
-    queryFn: () => api.contacts.search(text, LIMIT),
+    queryFn: async () => {
+      const found = await session.api.contacts.search(text, LIMIT);
+      session.contacts.know(found.people);
+      return found;
+    },
     staleTime: FRESH_MS,
   });
 }
@@ -40,12 +46,12 @@ export type PeopleSearch = {
 
 /** The server's people for what is typed, while `enabled`. */
 export function usePeopleSearch(typed: string, enabled = true): PeopleSearch {
-  const api = useApi();
+  const session = useSession();
   const text = useSettled(searchText(typed), PAUSE_MS);
-  const first = useQuery({ ...peopleOptions(api, ""), enabled });
+  const first = useQuery({ ...peopleOptions(session, ""), enabled });
   const supported = first.data?.supported;
   const asked = useQuery({
-    ...peopleOptions(api, text),
+    ...peopleOptions(session, text),
     enabled: enabled && supported === true && text !== "" && text.length <= MAX_TEXT,
     // While the next text's answer is on its way, the last one stays (refined locally).
     placeholderData: keepPreviousData,
@@ -59,15 +65,15 @@ export function usePeopleSearch(typed: string, enabled = true): PeopleSearch {
  * the typing has not paused long enough. Undefined when the server could not say.
  */
 export function useFindPeople(): (typed: string) => Promise<PeopleFound | undefined> {
-  const api = useApi();
+  const session = useSession();
   const queryClient = useQueryClient();
   return useCallback(
     async (typed) => {
       const text = searchText(typed);
       if (text.length > MAX_TEXT) return { supported: true, people: [], has_more: false };
-      return queryClient.fetchQuery(peopleOptions(api, text)).catch(() => undefined);
+      return queryClient.fetchQuery(peopleOptions(session, text)).catch(() => undefined);
     },
-    [api, queryClient],
+    [session, queryClient],
   );
 }
 

@@ -1,0 +1,182 @@
+// The `n` prompt as a person uses it: a user name typed in part, the people the server knows
+// completed below it, Enter starting the conversation; an unknown name in one line; and on a
+// server without GET /v1/contacts (a foreign one) the contacts seen in messages, as before.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { runUsers } from "../../src/server/users-cli.ts";
+import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor } from "./helpers.ts";
+
+let harness: Harness | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  for (const fn of cleanups.splice(0)) await fn();
+});
+
+/** The demo's six people, and no conversation yet: alice has never heard from anyone. */
+async function freshTeam() {
+  const server = await startServer({ port: 0, demo: true, demoConversations: false });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+/** The lines of the prompt's box between its text and its keys: the people offered. */
+function offered(screen: string): string[] {
+  const lines = screen.split("\n");
+  const top = lines.findIndex((l) => l.includes("new conversation with:"));
+  if (top < 0) return [];
+  const rows: string[] = [];
+  for (const line of lines.slice(top + 1)) {
+    const inside = /│ {3}(\S.*?)\s*│$/u.exec(line)?.[1];
+    if (inside === undefined || line.includes("Esc cancels")) break;
+    rows.push(inside);
+  }
+  return rows;
+}
+
+async function openPrompt(h: Harness, ready: string) {
+  await h.waitFor((s) => s.includes(ready), "the list");
+  await h.press("n");
+  await h.waitFor((s) => s.includes("new conversation with:"), "the prompt");
+}
+
+describe("the new-conversation prompt on parley's server", () => {
+  it("offers the people the server knows, completes a name typed in part, and Enter starts it", async () => {
+    const server = await freshTeam();
+    harness = await startHarness({ server });
+    await openPrompt(harness, "No conversations");
+    // Before anything is typed: everyone else, alice left out.
+    let screen = await harness.waitFor(
+      (s) => offered(s).length === 5,
+      "the server's people, before typing",
+    );
+    expect(offered(screen)).toEqual(["bob", "carol", "dave", "erin", "frank"]);
+    expect(screen).not.toContain("ct_");
+
+    await harness.type("er");
+    screen = await harness.waitFor((s) => offered(s)[0] === "erin", "erin first for `er`");
+    expect(offered(screen)).not.toContain("bob");
+    // Tab picks the first (the harness draws no inverse without colours: Enter shows it).
+    await harness.press(KEYS.tab);
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message erin"), "the conversation with erin");
+    const list = await apiFor(server).conversations.list();
+    expect(list.data.map((c) => c.contact_id)).toEqual(["ct_erin"]);
+  });
+
+  it("starts a conversation with a whole user name typed, without picking", async () => {
+    const server = await freshTeam();
+    harness = await startHarness({ server });
+    await openPrompt(harness, "No conversations");
+    // Enter in the same moment as the name: no pause for the completion to catch up.
+    await harness.paste("Frank");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
+    const list = await apiFor(server).conversations.list();
+    expect(list.data.map((c) => c.contact_id)).toEqual(["ct_frank"]);
+  });
+
+  it("says in one line that nobody has an unknown name, and keeps the prompt open", async () => {
+    const server = await freshTeam();
+    harness = await startHarness({ server });
+    await openPrompt(harness, "No conversations");
+    await harness.type("bobby");
+    await harness.press(KEYS.enter);
+    const screen = await harness.waitFor(
+      (s) => s.includes('No one called "bobby" here'),
+      "the unknown name",
+    );
+    expect(screen).not.toContain("No contact with id");
+    expect(screen).toContain("new conversation with:");
+    // Corrected, it goes.
+    await harness.press(KEYS.backspace, KEYS.backspace);
+    await harness.waitFor((s) => !s.includes("No one called"), "the line gone once typing");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message bob"), "the conversation with bob");
+    expect((await apiFor(server).conversations.list()).data.map((c) => c.contact_id)).toEqual([
+      "ct_bob",
+    ]);
+  });
+});
+
+describe("the new-conversation prompt on a team's server (parley users add)", () => {
+  /** A server on a new database with alice and `others`, as an operator makes one. */
+  async function team(others: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), "parley-team-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, "server.db");
+    const token = (await runUsers(db, ["add", "alice"])).at(-1)!;
+    for (const name of others) await runUsers(db, ["add", name]);
+    const server = await startServer({ port: 0, db, demoReplies: false });
+    cleanups.push(() => server.close());
+    return { server, token };
+  }
+
+  it("asks the server for a name beyond the first people it listed", async () => {
+    const members = Array.from({ length: 11 }, (_, i) => `member${String(i + 1).padStart(2, "0")}`);
+    const { server, token } = await team([...members, "zoe"]);
+    harness = await startHarness({ server, token, username: "alice" });
+    await openPrompt(harness, "No conversations");
+    await harness.waitFor((s) => offered(s)[0] === "member01", "the first people listed");
+    await harness.type("zo");
+    await harness.waitFor((s) => offered(s).join() === "zoe", "zoe, from the server");
+    await harness.press(KEYS.down, KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message zoe"), "the conversation with zoe");
+  });
+
+  it("says so when nobody else is there yet", async () => {
+    const { server, token } = await team([]);
+    harness = await startHarness({ server, token, username: "alice" });
+    await openPrompt(harness, "No conversations");
+    await harness.waitFor((s) => s.includes("nobody else here yet"), "an empty team");
+  });
+});
+
+describe("the new-conversation prompt on a server without /v1/contacts", () => {
+  it("offers the contacts seen in messages and starts one by name, asking nothing more", async () => {
+    // The real server behind a relay that answers /v1/contacts as a foreign server does.
+    const real = await startServer({ port: 0, demo: true, demoReplies: false });
+    cleanups.push(() => real.close());
+    const contactRequests: Seen[] = [];
+    const front = await startForeignServer((req, res) => {
+      if (req.url.startsWith("/v1/contacts")) {
+        contactRequests.push(req);
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { type: "invalid_request", code: "not_found" } }));
+        return;
+      }
+      void (async () => {
+        const reply = await fetch(real.url + req.url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "GET" ? undefined : req.body,
+        });
+        res.writeHead(reply.status, { "content-type": reply.headers.get("content-type") ?? "" });
+        res.end(await reply.text());
+      })().catch(() => res.destroy());
+    });
+    cleanups.push(() => front.close());
+    harness = await startHarness({ server: real, baseUrl: front.url });
+    await openPrompt(harness, "#team");
+    await harness.waitFor((s) => s.includes("someone seen in messages"), "the foreign hint");
+    await harness.type("car");
+    await harness.waitFor((s) => offered(s)[0] === "carol", "carol, seen in messages");
+    await harness.type("ol");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("Message carol") && !s.includes("new conversation with:"),
+      "the conversation with carol",
+    );
+    expect(contactRequests.length).toBeGreaterThan(0);
+    // Only the first look: nothing typed was asked of a server that does not list people.
+    expect(contactRequests.map((r) => r.url)).toEqual(
+      contactRequests.map(() => "/v1/contacts?query=&limit=10"),
+    );
+  });
+});
