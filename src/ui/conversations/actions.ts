@@ -84,7 +84,10 @@ export function useConversationActions(ui: ConversationUi) {
         },
       );
     },
-    /** A contact id, or a group id (`grp_…`), as typed in the new-conversation prompt. */
+    /**
+     * A contact id, or a group id (`grp_…`), as the new-conversation prompt found it from
+     * a name, a pick or the id typed (new-conversation.tsx).
+     */
     start: (id: string) =>
       create.mutate(id.startsWith("grp_") ? { group_id: id } : { contact_id: id }, {
         onSuccess: ui.started,

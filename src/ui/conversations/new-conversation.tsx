@@ -87,6 +87,8 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
         setPicked(at > 0 ? suggestions[at - 1]?.id : undefined);
         return;
       case "newConversation.start": {
+        // Enter again while a name is being looked up would start it twice.
+        if (note?.kind === "finding") return;
         const text = latest.current.trim();
         // A pick holds for the text it was made on (text and Enter may come in one read).
         if (at >= 0 && latest.current === value) onSubmit(suggestions[at]!.id);
