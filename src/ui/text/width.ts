@@ -1,22 +1,46 @@
 // Display width: the columns text takes in a terminal, and cutting or padding text to a
 // number of columns, by grapheme. Pure; runs on every visible line of every frame, so short
 // printable ASCII takes a fast path without allocating.
-import stringWidth, { graphemeWidth as measuredGraphemeWidth } from "../ink/string-width.ts";
+import stringWidth, {
+  graphemeWidth as measuredGraphemeWidth,
+  widthMode,
+  withoutEmojiJoiners,
+} from "../ink/string-width.ts";
 
 /** Anything but printable ASCII: text without it is one column a character. */
 export const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
 
 // Terminals disagree about a few emoji: tmux 3.3 draws 👍🏽 (skin tone) in 4 columns and ❤️
-// (VS16) in 1, where string-width and Ink say 2. A line that is wider on screen than Ink
-// thinks wraps at the edge and corrupts the frame, so these width-changing code points
-// are dropped from what is drawn (👍🏽 shows as 👍, ❤️ as ❤) and from what is measured. The
-// text itself (drafts, what is sent) keeps them.
+// (VS16) in 1, where string-width and Ink say 2; and it draws an emoji ZWJ sequence
+// (👨‍👩‍👧) in 2, 4 or 6 columns depending on where its reads fall. A line that is wider on
+// screen than Ink thinks wraps at the edge and the screen drifts. So unless the terminal
+// said it clusters graphemes (mode 2027, src/client/graphemes.ts; such a terminal draws
+// them all at string-width's width), these are drawn in a form whose width is certain:
+// without skin tones and VS16 (👍🏽 shows as 👍, ❤️ as ❤) and without the joiners between
+// emoji (👨‍👩‍👧 as its parts, 👨👩👧, 2 columns each everywhere). A lone regional indicator
+// (half a flag: 1 column in tmux, 2 elsewhere) is drawn as its letter in every terminal.
+// The text itself (drafts, what is sent) keeps them all.
 const UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/gu;
 const HAS_UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+const REGIONAL_INDICATORS =
+  /(\p{Regional_Indicator}\p{Regional_Indicator})|\p{Regional_Indicator}/gu;
+const HAS_REGIONAL_INDICATOR = /\p{Regional_Indicator}/u;
 
-/** The form of `s` that every terminal draws at the width string-width computes. */
+function letterForLoneIndicator(match: string, pair: string | undefined): string {
+  return pair ?? String.fromCharCode(0x41 + (match.codePointAt(0)! - 0x1f1e6));
+}
+
+/** The form of `s` that this terminal draws at the width string-width computes. */
 export function terminalForm(s: string): string {
-  return HAS_UNSTABLE_WIDTH.test(s) ? s.replace(UNSTABLE_WIDTH, "") : s;
+  if (!NON_ASCII_OR_CONTROL.test(s)) return s;
+  let form = s;
+  if (widthMode() === "code-points") {
+    if (HAS_UNSTABLE_WIDTH.test(form)) form = form.replace(UNSTABLE_WIDTH, "");
+    form = withoutEmojiJoiners(form);
+  }
+  if (HAS_REGIONAL_INDICATOR.test(form))
+    form = form.replace(REGIONAL_INDICATORS, letterForLoneIndicator);
+  return form;
 }
 
 /** Columns the string takes in a terminal, drawn in its terminalForm. */
