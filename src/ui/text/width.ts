@@ -49,6 +49,30 @@ export function displayWidth(s: string): number {
 }
 
 export const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const EMOJI_PART_END = /\u200D(?=\p{Extended_Pictographic})/gu;
+
+/**
+ * The units of `s` as this terminal draws them: its graphemes, except that where the
+ * terminal does not cluster, an emoji ZWJ sequence is its parts (each part keeps the
+ * joiner after it), since that is what is drawn. Wrapping and cutting go by these.
+ */
+export function* drawnUnits(s: string): Generator<{ segment: string; index: number }> {
+  const split = widthMode() === "code-points";
+  for (const unit of graphemes.segment(s)) {
+    const { segment, index } = unit;
+    if (!split || segment.length < 4 || !segment.includes("\u200D")) {
+      yield unit;
+      continue;
+    }
+    let from = 0;
+    for (const m of segment.matchAll(EMOJI_PART_END)) {
+      const to = m.index + 1;
+      yield { segment: segment.slice(from, to), index: index + from };
+      from = to;
+    }
+    yield { segment: segment.slice(from), index: index + from };
+  }
+}
 
 /** Columns of one grapheme (remembered by src/ui/ink/string-width.ts). */
 export function graphemeWidth(g: string): number {
@@ -76,7 +100,7 @@ export function truncate(s: string, width: number, ellipsis = "…"): string {
   // One pass that stops as soon as the text is known not to fit.
   let col = 0;
   let cut = 0;
-  for (const { segment, index } of graphemes.segment(s)) {
+  for (const { segment, index } of drawnUnits(s)) {
     col += graphemeWidth(segment);
     if (col > max) return s.slice(0, cut) + ellipsis;
     if (col <= room) cut = index + segment.length;
