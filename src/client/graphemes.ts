@@ -28,7 +28,7 @@ export function graphemeClustersReply(text: string): GraphemeClusters | undefine
  * Measures as the terminal draws, turning clustering on when the terminal offers it.
  * Returns what gives the terminal back its own setting, for the way out.
  */
-export function useGraphemeClusters(
+export function applyGraphemeClusters(
   answer: GraphemeClusters | undefined,
   stdout: NodeJS.WritableStream,
 ): () => void {

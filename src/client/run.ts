@@ -20,9 +20,9 @@ import { prefetchStartScreen } from "../ui/queries/start.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
-import { type GraphemeClusters, useGraphemeClusters } from "./graphemes.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
+import { applyGraphemeClusters, type GraphemeClusters } from "./graphemes.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import {
@@ -129,7 +129,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       : undefined;
   // Settled before Ink reads the keys: its answer is not one.
   const background = await options.background;
-  const restoreClusters = useGraphemeClusters(options.clusters?.(), process.stdout);
+  const restoreClusters = applyGraphemeClusters(options.clusters?.(), process.stdout);
   if (startData)
     await Promise.race([startData, delay(START_DATA_WAIT_MS, undefined, { ref: false })]);
 

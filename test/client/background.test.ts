@@ -6,9 +6,9 @@ import {
   queryBackground,
 } from "../../src/client/background.ts";
 import {
+  applyGraphemeClusters,
   type GraphemeClusters,
   graphemeClustersReply,
-  useGraphemeClusters,
 } from "../../src/client/graphemes.ts";
 import { setWidthMode, widthMode } from "../../src/ui/ink/string-width.ts";
 import { isTerminalReply, withoutTerminalReplies } from "../../src/ui/keys/terminal-replies.ts";
@@ -138,7 +138,7 @@ describe("whether the terminal clusters graphemes (DECRQM 2027)", () => {
   it("turns clustering on when it is available, measures by grapheme, and off at the end", () => {
     const written: string[] = [];
     const stdout = { write: (s: string) => written.push(s) } as never;
-    const restore = useGraphemeClusters("available", stdout);
+    const restore = applyGraphemeClusters("available", stdout);
     expect(widthMode()).toBe("clusters");
     expect(written).toEqual(["\x1b[?2027h"]);
     restore();
@@ -148,10 +148,10 @@ describe("whether the terminal clusters graphemes (DECRQM 2027)", () => {
   it("leaves a terminal that has it on as it is, and measures code points without it", () => {
     const written: string[] = [];
     const stdout = { write: (s: string) => written.push(s) } as never;
-    useGraphemeClusters("on", stdout)();
+    applyGraphemeClusters("on", stdout)();
     expect(widthMode()).toBe("clusters");
     for (const answer of ["unsupported", undefined] as const) {
-      useGraphemeClusters(answer, stdout)();
+      applyGraphemeClusters(answer, stdout)();
       expect(widthMode()).toBe("code-points");
     }
     expect(written).toEqual([]);
