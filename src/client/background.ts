@@ -46,7 +46,7 @@ export type BackgroundQueryOptions = {
    * The caller turns raw mode off if the UI never comes.
    */
   stayRaw?: boolean;
-  /** Given the terminal's answer about grapheme clustering, when it gave one. */
+  /** Asks whether the terminal clusters graphemes too, and is given its answer if it gave one. */
   onGraphemeClusters?: (answer: GraphemeClusters) => void;
 };
 
@@ -96,6 +96,8 @@ export function queryBackground(
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
     stdin.resume();
-    stdout.write(`\x1b]11;?\x07${ASK_GRAPHEME_CLUSTERS}\x1b[c`);
+    // Clustering only when the answer is used (not over parley ssh: src/client/graphemes.ts).
+    const clusters = onGraphemeClusters ? ASK_GRAPHEME_CLUSTERS : "";
+    stdout.write(`\x1b]11;?\x07${clusters}\x1b[c`);
   });
 }

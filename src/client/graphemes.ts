@@ -3,7 +3,9 @@
 // answers), and used for the whole client. A terminal that clusters draws an emoji ZWJ
 // sequence (👨‍👩‍👧) as one 2-column character; parley turns the mode on when it is off,
 // measures by grapheme, and turns it back off at exit. Any other terminal (tmux 3.3a, most
-// today) is drawn text in a form whose width is certain (src/ui/text/width.ts).
+// today) is drawn text in a form whose width is certain (src/ui/text/width.ts). The width
+// mode is one for the whole process (Ink and string-width have no notion of a session), so
+// `parley ssh`, whose sessions share a process, does not ask and always draws that form.
 import { setWidthMode } from "../ui/ink/string-width.ts";
 import { modeReport } from "../ui/keys/terminal-replies.ts";
 
