@@ -7,9 +7,11 @@
 // after Ctrl+L. Widths are measured as tmux draws code points (src/ui/ink/string-width.ts
 // in its "code-points" mode: parts of a ZWJ sequence one by one), and no emoji may be
 // drawn joined: what is left has one width in every terminal.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { startServer } from "../../src/server/index.ts";
@@ -41,11 +43,11 @@ async function redraw(pane: Pane): Promise<void> {
 }
 
 /** What is wrong with the frame on screen, or [] when every row is where it must be. */
-function drift(screen: string): string[] {
+function drift(screen: string, online = "● online"): string[] {
   const lines = screen.split("\n").slice(0, ROWS);
   const problems: string[] = [];
   if (!lines[0]?.startsWith(" parley · ")) problems.push(`row 1 is not the header: ${lines[0]}`);
-  if (!lines[ROWS - 1]?.includes("● online")) problems.push("the last row is not the status bar");
+  if (!lines[ROWS - 1]?.includes(online)) problems.push("the last row is not the status bar");
   let meet: number | undefined;
   for (let row = 1; row < ROWS - 1; row++) {
     const line = lines[row] ?? "";
@@ -141,4 +143,62 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
     await redraw(pane);
     expect(drift(await steady(pane, "the redraw"))).toEqual([]);
   }, 120_000);
+
+  const hasSsh =
+    spawnSync("ssh", ["-V"], { stdio: "ignore" }).status === 0 &&
+    spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error === undefined;
+
+  // parley ssh serves many terminals from one process, and measures the same for all of
+  // them: it never asks about clustering, and draws the form every terminal agrees on.
+  it.skipIf(!hasSsh)(
+    "keep their place over parley ssh too",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "parley-graphemes-ssh-"));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
+      const folders = {
+        HOME: dir,
+        XDG_DATA_HOME: join(dir, "data"),
+        XDG_STATE_HOME: join(dir, "s"),
+      };
+      const child = spawn(
+        process.execPath,
+        [CLI, "ssh", "--demo", "--port", "0", "--db", ":memory:"],
+        { env: { ...process.env, ...folders }, stdio: ["ignore", "pipe", "ignore"] },
+      );
+      cleanups.push(() => child.kill("SIGKILL"));
+      let port = "";
+      for await (const line of createInterface({ input: child.stdout! })) {
+        port ||= /listening on 127\.0\.0\.1 port (\d+)/.exec(line)?.[1] ?? "";
+        if (line.startsWith("any key is accepted")) break;
+      }
+      expect(port).not.toBe("");
+      const pane = startPane({
+        command: [
+          "ssh -tt -F /dev/null",
+          `-i ${JSON.stringify(join(dir, "id"))} -o IdentitiesOnly=yes`,
+          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+          `-p ${port} alice@127.0.0.1`,
+        ].join(" "),
+        columns: COLUMNS,
+        rows: ROWS,
+      });
+      cleanups.push(() => pane.kill());
+      await pane.waitFor((s) => s.includes("● online") && /^[│║]▸/m.test(s), "the list", 30_000);
+      pane.send("Enter");
+      await pane.waitFor((s) => s.includes("Enter send"), "the composer");
+      pane.type(`${FAMILY.repeat(150)} 中文字符 e\u0301 🇫 🧑🏽‍💻 ${"a\u0308".repeat(20)}`);
+      await pane.waitFor((s) => s.includes("字符 e\u0301 F"), "the typed text");
+      expect(drift(await steady(pane, "the composer"))).toEqual([]);
+      pane.send("Enter");
+      await pane.waitFor(
+        (s) => s.includes("Message bob") && s.includes("字符 e\u0301 F") && !s.includes("sending…"),
+        "the sent message",
+      );
+      expect(drift(await steady(pane, "the message"))).toEqual([]);
+      await redraw(pane);
+      expect(drift(await steady(pane, "the redraw"))).toEqual([]);
+    },
+    120_000,
+  );
 });
