@@ -202,6 +202,10 @@ describe("the Node version", () => {
         cwd: ROOT,
         encoding: "utf8",
         timeout: 60_000,
+        // Not the npm_config_* of an npm this test runs under (`npx -c` sets --call).
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_")),
+        ),
       });
       expect(rerun.stdout, rerun.stderr).toBe(`parley ${version}\n`);
     },
