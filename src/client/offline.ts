@@ -18,7 +18,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
-import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
+import { asLastKnown, learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
 import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.ts";
 
@@ -101,7 +101,7 @@ function filePersister(files: OfflineFiles): Persister & { flush(): void } {
   );
   return {
     persistClient(client) {
-      latest = client;
+      latest = { ...client, clientState: asLastKnown(client.clientState) };
       writer.schedule();
     },
     restoreClient() {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { connectionState, sidebarRows } from "./screen.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -115,5 +116,63 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     const page = await api.messages.list({ limit: 50 });
     expect(page.data.filter((m) => m.message === "queued before the crash")).toHaveLength(1);
     expect(page.data.some((m) => m.message === "draft before the crash")).toBe(false);
+  }, 120_000);
+
+  it("shows at a start without the server the list it showed when it quit offline", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
+    const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() =>
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+    );
+    const server = await startServer({ port: 0, db: join(dir, "server.db"), demo: true });
+    let closed = false;
+    cleanups.push(() => (closed ? undefined : server.close()));
+    const client = (): Pane => {
+      const pane = startPane({
+        command: `node ${JSON.stringify(CLI)}`,
+        home,
+        env: {
+          PARLEY_BASE_URL: server.url,
+          PARLEY_TOKEN: server.demoUsers[0]!.token,
+          XDG_CACHE_HOME: join(home, "cache"),
+        },
+      });
+      cleanups.push(() => pane.kill());
+      return pane;
+    };
+    // Every row with a preview, as the first run shows it online.
+    const allPreviews = (s: string) => {
+      const rows = sidebarRows(s);
+      return rows.length >= 8 && rows.every((r) => r.preview !== "");
+    };
+    const first = client();
+    const online = await first.waitFor(
+      (s) => connectionState(s) === "online" && allPreviews(s),
+      "the list with its previews",
+      30_000,
+    );
+    const shown = sidebarRows(online).map((r) => [r.name, r.preview]);
+
+    await server.close();
+    closed = true;
+    // Offline long enough for the list's own poll to fail too.
+    await first.waitFor((s) => s.includes("○ offline"), "offline", 30_000);
+    await first.waitFor(
+      (s) => /last synced|Cannot reach/.test(s) && sidebarRows(s).length === shown.length,
+      "the list still shown offline",
+    );
+    await sleep(6_000);
+    first.send("q");
+    await first.waitFor((s) => s.includes("EXITED="), "the client gone");
+
+    const second = client();
+    const restored = await second.waitFor(
+      (s) => s.includes("last synced") && sidebarRows(s).length === shown.length,
+      "the list kept from the last run",
+      30_000,
+    );
+    expect(sidebarRows(restored).map((r) => [r.name, r.preview])).toEqual(shown);
+    expect(restored).not.toContain("not known yet");
   }, 120_000);
 });
