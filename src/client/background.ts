@@ -3,7 +3,8 @@
 // Attributes request (DA1), which every terminal answers, in order: a DA1 answer with no
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
 // the timeout. The answers are read here, in raw mode, and never reach the UI; keys
-// typed meanwhile do.
+// typed meanwhile do. Both answers are read (the wait ends at the DA1 one), so neither is
+// left for the UI or, after an early exit, for the shell.
 import { contrast, type Rgb } from "../ui/look/contrast.ts";
 
 export type Background = "dark" | "light";
@@ -73,11 +74,15 @@ export function queryBackground(
     };
     const onData = (chunk: Buffer | string) => {
       got += typeof chunk === "string" ? chunk : chunk.toString("latin1");
-      const rgb = parseBackgroundReply(got);
-      if (rgb) done(backgroundKind(rgb));
-      else if (DA1.test(got)) done(undefined);
+      // Done at the DA1 answer, which comes after the OSC 11 one: stopping at the first
+      // would leave the second unread (a key to the UI, or `1;2c` on the shell's prompt).
+      if (DA1.test(got)) done(answer());
     };
-    const abort = () => done(undefined);
+    const answer = () => {
+      const rgb = parseBackgroundReply(got);
+      return rgb ? backgroundKind(rgb) : undefined;
+    };
+    const abort = () => done(answer());
     const timer = setTimeout(abort, timeoutMs);
     signal?.addEventListener("abort", abort);
     stdin.setRawMode?.(true);

@@ -11,7 +11,7 @@ import {
   type ResolvedClientConfig,
   resolveClientConfig,
 } from "../config.ts";
-import { queryBackground } from "./background.ts";
+import { type Background, queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 import type { Target } from "./run.ts";
 
@@ -53,13 +53,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
     return 1;
   }
-  // Asked before anything loads; not waited for when the config names a theme. The
-  // terminal stays raw from here on (no echo of keys typed early), Ink's from the mount.
-  const notWanted = new AbortController();
-  const background = queryBackground(process.stdin, process.stdout, {
-    signal: notWanted.signal,
-    stayRaw: true,
-  });
   // Until run.ts handles them: a start ended by SIGTERM or SIGHUP gives the terminal back.
   const endStart = (signal: NodeJS.Signals) => {
     cookedMode(process.stdin);
@@ -68,6 +61,9 @@ export async function runClient(args: ClientArgs): Promise<number> {
   process.on("SIGTERM", endStart);
   process.on("SIGHUP", endStart);
   let embedded: EmbeddedServer | undefined;
+  let background: Promise<Background | undefined> = Promise.resolve(undefined);
+  /** The config file's warnings: on stderr now, and in the app once it is up. */
+  const warnings: string[] = [];
   try {
     const paths = parleyPaths();
     const config: ResolvedClientConfig = resolveClientConfig({
@@ -75,9 +71,19 @@ export async function runClient(args: ClientArgs): Promise<number> {
       tokenFile: args.tokenFile,
       env,
       paths,
-      warn: (line) => process.stderr.write(`parley: warning: ${line}\n`),
+      warn: (line) => {
+        process.stderr.write(`parley: warning: ${line}\n`);
+        warnings.push(line);
+      },
     });
-    if (config.theme !== "auto") notWanted.abort();
+    // The terminal is asked only when its answer is wanted (the `auto` theme), and as soon
+    // as that is known, before the UI's modules load. Its answers are read whatever happens
+    // next (the finally below waits for them): unread, they would reach the UI as keys, or
+    // the shell after an early exit (`1;2c` on the prompt). The terminal stays raw from
+    // here on (no echo of keys typed early), Ink's from the mount.
+    if (config.theme === "auto") {
+      background = queryBackground(process.stdin, process.stdout, { stayRaw: true });
+    }
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
@@ -111,11 +117,19 @@ export async function runClient(args: ClientArgs): Promise<number> {
     const { runInteractive } = await interactive;
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
-    return await runInteractive({ env, paths, config, target, embedded, background });
+    return await runInteractive({
+      env,
+      paths,
+      config,
+      target,
+      embedded,
+      background,
+      warnings,
+    });
   } finally {
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
-    notWanted.abort();
+    // Bounded by the question's own timeout: a terminal that never answers is not waited for.
     await background;
     // Ink turns raw mode off when it ends; this is for a start that failed before it began.
     cookedMode(process.stdin);
