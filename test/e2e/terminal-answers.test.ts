@@ -27,7 +27,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-
 function withConfig(config: string, command: string, env: Record<string, string> = {}): Pane {
   pane = startPane({ command: `${command}; ${LEFT_OVER}`, env });
   mkdirSync(join(pane.home, "config", "parley"), { recursive: true });

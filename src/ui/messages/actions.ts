@@ -217,11 +217,11 @@ export function useMessageActions(ui: MessageUi) {
     takeLink,
     links,
     retry: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.info("Still sending…");
+      if (entry.status === "pending") return status.note("Still sending…");
       outbox.retry(entry.id);
     },
     drop: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.info("Still sending…");
+      if (entry.status === "pending") return status.note("Still sending…");
       outbox.remove(entry.id);
       status.info("Dropped the unsent message.");
     },
@@ -234,8 +234,8 @@ export function useMessageActions(ui: MessageUi) {
     else if (action === "message.open" || action === "message.copyLink")
       links({ message: entry.text, attachments: [] }, action === "message.open" ? "open" : "copy");
     else if (action === "message.attach")
-      status.info("Not sent yet: A adds attachments to a sent message.");
-    else if (entry.status === "pending") status.info("Still sending…");
+      status.note("Not sent yet: A adds attachments to a sent message.");
+    else if (entry.status === "pending") status.note("Still sending…");
     return true;
   };
   const onSent: Record<ItemBinding, (message: Message) => unknown> = {
