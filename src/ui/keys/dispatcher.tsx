@@ -27,6 +27,8 @@ export const PRIORITY = {
   screen: 0,
   pane: 50,
   dialog: 100,
+  /** Something over the whole screen (the too-small notice): it takes every key but these. */
+  cover: 150,
   anywhere: 200,
   /** Handlers that only watch keys go by (they never take one). */
   watcher: 300,

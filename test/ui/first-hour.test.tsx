@@ -1,0 +1,70 @@
+// What a new user tripped on in their first hour (issue 24), each where they met it: the
+// whole client against the real embedded server, read back from the screen.
+import { afterEach, describe, expect, it } from "vitest";
+import { offlineLine } from "../../src/ui/screen/status-bar.tsx";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { openFirst } from "./helpers.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+/** The message lines marked as selected. */
+const marked = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => l.includes("│▌"))
+    .join("\n");
+
+describe("a resize", () => {
+  it("never loses your place: the open conversation, the focus, the selection, the draft", async () => {
+    harness = await startHarness({ columns: 120, rows: 40 });
+    await openFirst(harness, "#team");
+    await harness.type("half a thought");
+    await harness.press(KEYS.escape);
+    await harness.press("k");
+    await harness.press("k");
+    const before = await harness.waitFor(
+      (s) => marked(s) !== "" && s.includes("y copy"),
+      "a message selected in the messages pane",
+    );
+    await harness.resize(50, 12);
+    await harness.waitFor((s) => s.includes("terminal too small"), "the too-small note");
+    // Keys do nothing to what cannot be seen.
+    await harness.press("j");
+    await harness.resize(120, 40);
+    const after = await harness.waitFor(
+      (s) => !s.includes("terminal too small") && s.includes("online"),
+      "the chat back",
+    );
+    expect(marked(after)).toBe(marked(before));
+    expect(after).toContain("y copy");
+    expect(after).toContain("half a thought");
+  });
+});
+
+describe("the status line", () => {
+  it("says a refusal without the ✓ of a success", async () => {
+    // No editor is given to this session, as in parley ssh.
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press("\x07");
+    const screen = await harness.waitFor(
+      (s) => s.includes("Ctrl+G cannot open an editor"),
+      "the refusal",
+    );
+    expect(screen).not.toContain("✓ Ctrl+G");
+  });
+
+  it("fits the offline reason and its Ctrl+R hint at 120 and 80 columns", () => {
+    const reason = "Cannot reach http://127.0.0.1:43477 (connection refused)";
+    // 120 columns less "○ offline, retrying · last synced 15:46" and the gaps.
+    const wide = offlineLine(reason, 79);
+    expect(wide).toBe(" ✗ Cannot reach 127.0.0.1:43477 (connection refused) · Ctrl+R retries now");
+    const narrow = offlineLine(reason, 39);
+    expect(narrow.length).toBeLessThanOrEqual(39);
+    expect(narrow).toMatch(/^ ✗ Cannot reach 127.*… · Ctrl\+R retries$/);
+  });
+});
