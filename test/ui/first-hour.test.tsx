@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineLine } from "../../src/ui/screen/status-bar.tsx";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { openFirst } from "./helpers.ts";
+import { openFirst, sendOwn } from "./helpers.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -66,5 +66,20 @@ describe("the status line", () => {
     const narrow = offlineLine(reason, 39);
     expect(narrow.length).toBeLessThanOrEqual(39);
     expect(narrow).toMatch(/^ ✗ Cannot reach 127.*… · Ctrl\+R retries$/);
+  });
+});
+
+describe("your own row in the list", () => {
+  it("shows the new text of your newest message once you edit it", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await sendOwn(harness, "first version");
+    await harness.waitFor((s) => s.includes("you: first version"), "your row's preview");
+    await harness.press(KEYS.up);
+    await harness.waitFor((s) => s.includes("editing your message"), "edit mode");
+    await harness.press("\x15");
+    await harness.type("second version");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("you: second version"), "the preview, edited");
   });
 });
