@@ -1,6 +1,7 @@
 // What a new user tripped on in their first hour (issue 24), each where they met it: the
 // whole client against the real embedded server, read back from the screen.
 import { afterEach, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { offlineLine } from "../../src/ui/screen/status-bar.tsx";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { openFirst, sendOwn } from "./helpers.ts";
@@ -81,5 +82,40 @@ describe("your own row in the list", () => {
     await harness.type("second version");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("you: second version"), "the preview, edited");
+  });
+});
+
+describe("an outage", () => {
+  it("says one thing of every send that waits, and asks before dropping one", async () => {
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    harness = await startHarness({ server });
+    await openFirst(harness, "bob");
+    await server.close();
+    await harness.type("first while away");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("not sent yet"), "the first send waiting");
+    await harness.type("second while away");
+    await harness.press(KEYS.enter);
+    const both = await harness.waitFor(
+      (s) => (s.match(/✗ not sent yet, goes out when the server answers/g) ?? []).length === 2,
+      "both sends waiting, said the same way",
+    );
+    expect(both).not.toContain("sending…");
+    expect(both).not.toContain("Enter on it retries");
+
+    // d on the newest: a question first, as for a sent message.
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("d drops"), "the messages pane");
+    await harness.press("d");
+    await harness.waitFor((s) => s.includes("Drop this unsent message?"), "the question");
+    expect(harness.screen()).toContain("second while away");
+    await harness.press("n");
+    await harness.waitFor((s) => !s.includes("Drop this unsent message?"), "kept");
+    expect(harness.screen()).toContain("second while away");
+    await harness.press("d", "y");
+    await harness.waitFor(
+      (s) => !s.includes("second while away") && s.includes("first while away"),
+      "the second send dropped",
+    );
   });
 });

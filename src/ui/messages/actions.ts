@@ -222,8 +222,11 @@ export function useMessageActions(ui: MessageUi) {
     },
     drop: (entry: OutboxEntry) => {
       if (entry.status === "pending") return status.note("Still sending…");
-      outbox.remove(entry.id);
-      status.info("Dropped the unsent message.");
+      // Asked as deleting a sent message is: the text goes for good.
+      ui.confirm("Drop this unsent message? y drops, any other key keeps it", () => {
+        outbox.remove(entry.id);
+        status.info("Dropped the unsent message.");
+      });
     },
   };
   /** What a key does to an unsent message: most of what works on a sent one does not. */

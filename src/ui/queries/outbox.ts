@@ -97,7 +97,11 @@ export function outboxEntries(
   conversationId: string | undefined,
 ): OutboxEntry[] {
   const out: OutboxEntry[] = [];
+  // The outbox goes in order: behind a change waiting for the server, every change waits.
+  let blocked: string | undefined;
   for (const c of changes) {
+    const waitingFor = c.status === "queued" ? (c.error ?? blocked) : undefined;
+    if (c.status === "queued" && c.error) blocked ??= c.error;
     if (c.change.kind !== "send" || c.change.conversationId !== conversationId) continue;
     out.push({
       id: c.id,
@@ -105,8 +109,8 @@ export function outboxEntries(
       text: c.change.text,
       attachments: c.change.attachments ?? [],
       idempotencyKey: c.change.idempotencyKey,
-      status: c.status === "failed" ? "failed" : c.error ? "waiting" : "pending",
-      error: c.error,
+      status: c.status === "failed" ? "failed" : waitingFor ? "waiting" : "pending",
+      error: c.error ?? waitingFor,
       submittedAt: c.queuedAt,
     });
   }
