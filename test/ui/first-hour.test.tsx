@@ -4,7 +4,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { offlineLine } from "../../src/ui/screen/status-bar.tsx";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { openFirst, sendOwn } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  openFirst,
+  selectRow,
+  sendOwn,
+  sidebarNames,
+} from "./helpers.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -117,5 +124,35 @@ describe("an outage", () => {
       (s) => !s.includes("second while away") && s.includes("first while away"),
       "the second send dropped",
     );
+  });
+});
+
+describe("the list", () => {
+  it("keeps the cursor among the neighbours of a row archived from it", async () => {
+    harness = await startHarness();
+    await selectRow(harness, "erin");
+    const names = sidebarNames(harness.screen());
+    const below = names[names.indexOf("erin") + 1]!;
+    await harness.press("a");
+    await harness.waitFor((s) => !sidebarNames(s).includes("erin"), "erin archived");
+    await harness.waitFor(
+      (s) => new RegExp(`│▸(?:[📌🔕📦]+ )?${below}\\s`, "u").test(s),
+      `the cursor on ${below}, erin's neighbour`,
+    );
+  });
+
+  it("shows a message of several lines as one line, and the reaction bar's numbers as its keys", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    const chat = await conversationWith(bob, "alice");
+    await bob.messages.send({ conversation_id: chat.id, message: "line one\nline two" });
+    const screen = await harness.waitFor((s) => s.includes("line one line two"), "the preview");
+    expect(screen).not.toContain("␊");
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape, "r");
+    const picker = await harness.waitFor((s) => s.includes(": by name"), "the reaction bar");
+    const bar = picker.split("\n").find((l) => l.includes("│ react "))!;
+    expect(bar).toContain(" 9");
+    expect(bar).not.toContain(" 10");
   });
 });
