@@ -1,6 +1,6 @@
 // Opens the SQLite database and brings its schema up to date.
 import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 
@@ -8,7 +8,9 @@ export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
   const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
   db.exec("PRAGMA busy_timeout = 5000");
-  if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+  // The first read of the file: what SQLite cannot use (not a database, a file it cannot
+  // lock) is said in one line, as a file that cannot be opened is.
+  if (!inMemory) asOpenError(path, () => db.exec("PRAGMA journal_mode = WAL"));
   // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
   // WAL file before the response goes out. Only a power cut can drop the last commits.
   db.exec("PRAGMA synchronous = NORMAL");
@@ -27,10 +29,25 @@ export class DatabaseOpenError extends Error {
  * (SQLite gives its -wal and -shm files the database's mode).
  */
 function openPrivateFile(path: string): DatabaseSync {
+  // Not files but the kernel's: a read may wait for ever (a terminal, a log), or fail late.
+  const system = /^\/(proc|sys)(?=\/|$)/.exec(resolve(path))?.[0];
+  if (system) {
+    throw new DatabaseOpenError(
+      `Cannot open the database ${path}: ${system} holds the system's files, not a database.`,
+    );
+  }
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, "a", 0o600));
     return new DatabaseSync(path);
+  } catch (error) {
+    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+  }
+}
+
+function asOpenError(path: string, run: () => void): void {
+  try {
+    run();
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
   }
