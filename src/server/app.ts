@@ -4,13 +4,16 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { MAX_BODY_BYTES } from "../api/schema.ts";
+import { escapeForLog } from "../log-escape.ts";
 import { authenticate, rateLimit } from "./auth.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
 import { conditionalGets } from "./etag.ts";
 import { idempotency } from "./idempotency.ts";
+import { errorForLog } from "./log.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
+import { contactRoutes } from "./routes/contacts.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { messageRoutes } from "./routes/messages.ts";
@@ -19,6 +22,8 @@ import { messageRoutes } from "./routes/messages.ts";
 export type FaultHook = (request: { method: string; path: string }) => void;
 
 export type AppOptions = {
+  /** Sent with every answer (Parley-Server-Id): clients keep their unsent work per server. */
+  serverId: string;
   rateLimit: RateLimit | false;
   faults?: FaultHook | undefined;
   log: (line: string) => void;
@@ -39,7 +44,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorJson(c, error);
     if (error instanceof HTTPException && error.status === 413) return errorJson(c, tooLarge());
-    options.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+    const request = escapeForLog(`${c.req.method} ${c.req.path}`);
+    options.log(`error: ${request}: ${errorForLog(error)}`);
     return errorJson(c, internalError());
   });
   app.notFound((c) =>
@@ -53,6 +59,12 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     ),
   );
 
+  // Set before the route runs: a header set after it would replace the response, and the
+  // event stream's response has already gone out by then.
+  app.use(async (c, next) => {
+    c.header("Parley-Server-Id", options.serverId);
+    await next();
+  });
   app.use(authenticate(services));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
@@ -83,5 +95,6 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.route("/v1/messages", messageRoutes(services));
   app.route("/v1/conversations", conversationRoutes(services));
   app.route("/v1/events", eventRoutes(services));
+  app.route("/v1/contacts", contactRoutes(services));
   return app;
 }

@@ -2,11 +2,19 @@
 // (the "postgres" project) on PostgreSQL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { clientFor, contactConversation, message, messagePage } from "./helpers.ts";
+import {
+  type Client,
+  clientFor,
+  contactConversation,
+  message,
+  messagePage,
+  waitFor,
+} from "./helpers.ts";
 import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
@@ -34,6 +42,14 @@ async function spawnServer(db: string): Promise<Child> {
   }
   if (!url || tokens.size !== 6) throw new Error(`the server did not start: ${stderr}`);
   return { process: child, url, tokens };
+}
+
+function send(client: Client, conversationId: string, key: string, text: string) {
+  return client.post(
+    "/v1/messages",
+    { conversation_id: conversationId, message: text },
+    { headers: { "Idempotency-Key": key } },
+  );
 }
 
 function kill(child: Child): Promise<void> {
@@ -129,6 +145,118 @@ describe("durability", () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     for (const id of acknowledged) expect(stored.has(id)).toBe(true);
     await kill(second);
+  });
+
+  it("stores a send retried on another instance after a SIGKILL once, with its key", async () => {
+    const db = await freshDb(join(dir, "retry.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const other = await spawnServer(db);
+    children.push(other);
+    const alice = clientFor(first.url, first.tokens.get("alice")!);
+    const conversationId = await contactConversation(alice, "ct_frank");
+    const sent = new Map<string, string>(); // key -> text, for every send started
+    const acknowledged = new Map<string, string>(); // key -> message id
+    let killed: Promise<void> | undefined;
+    const sender = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        const key = `retry-${n}-${i}`;
+        sent.set(key, `retry ${n}.${i}`);
+        try {
+          const reply = await send(alice, conversationId, key, sent.get(key)!);
+          if (reply.status === 200) acknowledged.set(key, reply.body.id);
+        } catch {
+          return; // the connection died with the server
+        }
+        if (acknowledged.size >= 30) killed ??= kill(first);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, n) => sender(n)));
+    await killed;
+
+    // Every send not acknowledged, again with its key, on the instance still running:
+    // stored before the kill, it is answered from the store; not stored, it is stored now.
+    const again = clientFor(other.url, other.tokens.get("alice")!);
+    const retried = new Map<string, string>();
+    for (const [key, text] of sent) {
+      if (acknowledged.has(key)) continue;
+      const reply = await waitFor(async () => {
+        const r = await send(again, conversationId, key, text);
+        return r.status === 409 ? undefined : r;
+      }, 20_000);
+      expect(message(reply).message).toBe(text);
+      retried.set(key, reply.body.id);
+    }
+    expect(retried.size).toBeGreaterThan(0);
+    // Each retry of an acknowledged send answers its stored message too.
+    for (const [key, id] of [...acknowledged].slice(0, 3)) {
+      expect(message(await send(again, conversationId, key, sent.get(key)!)).id).toBe(id);
+    }
+
+    const stored: { id: string; message: string }[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = messagePage(
+        await again.get("/v1/messages", {
+          conversation_id: conversationId,
+          limit: 100,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      );
+      stored.push(...page.data.filter((m) => m.message.startsWith("retry ")));
+      if (!page.has_more) break;
+      after = page.data.at(-1)!.id;
+    }
+    const texts = stored.map((m) => m.message);
+    expect(new Set(texts).size).toBe(texts.length); // no duplicate
+    const expected = new Set([...acknowledged.values(), ...retried.values()]);
+    expect(new Set(stored.map((m) => m.id))).toEqual(expected);
+    await kill(other);
+  });
+
+  it("answers a send stored but never acknowledged before a SIGKILL from the store", async () => {
+    const db = await freshDb(join(dir, "unacknowledged.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const other = await spawnServer(db);
+    children.push(other);
+    const again = clientFor(other.url, other.tokens.get("alice")!);
+    const conversationId = await contactConversation(again, "ct_erin");
+    // Sent over a raw socket whose answers are never read: the server stores each
+    // message, and the client never learns of it.
+    const texts = Array.from({ length: 6 }, (_, i) => `unheard ${i}`);
+    const socket = connect(Number(new URL(first.url).port), "127.0.0.1");
+    socket.pause();
+    socket.on("error", () => {});
+    for (const [i, text] of texts.entries()) {
+      const body = new URLSearchParams({ conversation_id: conversationId, message: text });
+      socket.write(
+        `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first.tokens.get("alice")}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nIdempotency-Key: unheard-${i}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body.toString())}\r\n\r\n${body}`,
+      );
+    }
+    const listed = async () =>
+      messagePage(
+        await again.get("/v1/messages", { conversation_id: conversationId, limit: 100 }),
+      ).data.filter((m) => m.message.startsWith("unheard "));
+    const stored = await waitFor(
+      async () => ((await listed()).length === texts.length ? await listed() : undefined),
+      20_000,
+    );
+    await kill(first);
+    socket.destroy();
+
+    for (const [i, text] of texts.entries()) {
+      const reply = await waitFor(async () => {
+        const r = await send(again, conversationId, `unheard-${i}`, text);
+        return r.status === 409 ? undefined : r;
+      }, 20_000);
+      expect(reply.headers.get("idempotent-replayed")).toBe("true");
+      expect(message(reply).id).toBe(stored.find((m) => m.message === text)!.id);
+    }
+    expect((await listed()).map((m) => m.id).sort()).toEqual(stored.map((m) => m.id).sort());
+    await kill(other);
   });
 
   it("exits cleanly on SIGTERM", async () => {

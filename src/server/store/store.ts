@@ -9,12 +9,28 @@ export type User = {
   username: string;
   phone_number: string | null;
   avatar_url: string | null;
-  token: string;
   last_active_at: number | null;
   created_at: number;
 };
 
 export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number | null };
+
+/** A demo user with the token the banner prints (kept in plain text for that alone). */
+export type DemoToken = { id: string; username: string; token: string };
+
+/** A person as `parley users list` shows them. */
+export type Account = {
+  id: string;
+  username: string;
+  created_at: number;
+  last_active_at: number | null;
+  /** Tokens that sign in as them now. */
+  tokens: number;
+  /** Set by `parley users remove`: they cannot sign in, their messages stay. */
+  removed_at: number | null;
+};
+
+export type GroupInfo = { id: string; name: string; members: string[] };
 
 /** Where a page starts: the sort key and id of the item named by `starting_after` / `ending_before`. */
 export type Cursor = { key: number; id: string };
@@ -72,17 +88,31 @@ export type NewAttachment = {
 export type MessageChanges = {
   /** New text; sets `updated_at` to `at`. */
   body?: string | undefined;
-  /** Each name's list replaces the stored one; an empty list removes the name. */
-  reactions: readonly (readonly [name: string, usernames: readonly string[]])[];
+  /**
+   * The reactor's own reactions: true adds them to that name's list, false takes them off
+   * (a list left empty removes the name). Nobody else's reaction changes.
+   */
+  reactions: readonly (readonly [name: string, on: boolean])[];
+  reactor: string;
   attachments: readonly NewAttachment[];
   at: number;
 };
 
 export type RememberedResponse = { fingerprint: string; status: number; body: string };
 
+/** The answer to a claimed Idempotency-Key, stored with what the request wrote. */
+export type IdempotentAnswer = {
+  userId: string;
+  key: string;
+  response: RememberedResponse;
+  now: number;
+};
+
 /**
  * What `idempotency.claim` found: the key is now this request's to answer ("claimed"),
- * another request holds it ("pending"), or it was answered before ("done").
+ * another request holds it ("pending"), or it was answered before ("done"). A claim names
+ * the instance that holds it; a claim whose instance is gone (killed, crashed) is taken
+ * over at once, which is safe because a message and its key's answer commit together.
  */
 export type Claim =
   | { state: "claimed" }
@@ -90,7 +120,7 @@ export type Claim =
   | { state: "done"; response: RememberedResponse };
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-/** A claim older than this belongs to a request that died with its instance. */
+/** A claim older than this is taken over even when its instance seems alive. */
 export const IDEMPOTENCY_ABANDONED_SECONDS = 60;
 
 /** The demo conversations, as rows: written once, in one transaction. */
@@ -153,14 +183,40 @@ export type SentEvent = { id: string; conversationId: string; senderId: string }
 export interface Store {
   readonly kind: "sqlite" | "postgres";
 
+  /** Made when the database was created: two instances of one database are one server. */
+  readonly serverId: string;
+
   users: {
-    byToken(token: string): Promise<User | undefined>;
+    /** The user a token signs in as: looked up by the token's SHA-256 (src/server/tokens.ts). */
+    byTokenHash(hash: string): Promise<User | undefined>;
     byId(id: string): Promise<User | undefined>;
     /** Records activity; writes only when the stored time is older than `now`. */
     touch(id: string, now: number): Promise<void>;
     isGroupMember(groupId: string, userId: string): Promise<boolean>;
-    /** Inserts `users` when there are no users at all (once, also with several instances); returns every user. */
-    ensure(users: readonly NewUser[]): Promise<User[]>;
+    /**
+     * Inserts the demo users with their tokens when there are no users at all (once, also
+     * with several instances); returns the demo users whose tokens are kept for the banner.
+     */
+    ensure(users: readonly (NewUser & { token: string })[]): Promise<DemoToken[]>;
+  };
+
+  /** The people and groups, for `parley users` / `parley groups` and contact search. */
+  accounts: {
+    /** False when the user name is taken. */
+    add(user: NewUser, tokenHash: string): Promise<boolean>;
+    list(): Promise<Account[]>;
+    /**
+     * Replaces every token of the user by `tokenHash` (none when null), and brings back a
+     * removed user when given one. False when there is no such user.
+     */
+    setToken(username: string, tokenHash: string | null, now: number): Promise<boolean>;
+    /** Revokes their tokens, takes them out of groups, and marks them removed. */
+    remove(username: string, now: number): Promise<boolean>;
+    /** Users (not removed) whose name starts with `prefix`, by name. */
+    search(prefix: string, limit: number): Promise<{ id: string; username: string }[]>;
+    /** Creates the group, or adds the members to it; false when a member is unknown. */
+    addGroup(id: string, name: string, members: readonly string[], now: number): Promise<boolean>;
+    groups(): Promise<GroupInfo[]>;
   };
 
   conversations: {
@@ -195,8 +251,17 @@ export interface Store {
     cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;
     /** Newest first; one more row than `limit` when there is more. */
     list(scope: MessageScope, limit: number, page: Page): Promise<MessageJson[]>;
-    /** Stores the message with its attachments and makes it the conversation's latest activity. */
-    send(message: NewMessage, attachments: readonly NewAttachment[]): Promise<void>;
+    /**
+     * Stores the message with its attachments and makes it the conversation's latest
+     * activity. With `answer`, completes that Idempotency-Key claim in the same transaction
+     * (so a message is never stored without its key's answer); false, and nothing stored,
+     * when this instance no longer holds the claim.
+     */
+    send(
+      message: NewMessage,
+      attachments: readonly NewAttachment[],
+      answer?: IdempotentAnswer,
+    ): Promise<boolean>;
     update(id: string, changes: MessageChanges): Promise<void>;
     /** Adds `username` to the reaction `name` unless it is there (the demo's reactions). */
     addReaction(id: string, name: string, username: string): Promise<void>;
@@ -207,9 +272,9 @@ export interface Store {
   idempotency: {
     /** Claims (user, key) for this request, unless a live claim or an answer exists. */
     claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
-    /** The answer to a claimed key, kept for 24 hours. */
-    complete(userId: string, key: string, response: RememberedResponse, now: number): Promise<void>;
-    /** Gives a claimed key back: the request failed and may be tried again. */
+    /** The answer to a key this instance claimed, kept for 24 hours. */
+    complete(answer: IdempotentAnswer): Promise<void>;
+    /** Gives a key this instance claimed back: the request failed and may be tried again. */
     release(userId: string, key: string): Promise<void>;
   };
 
@@ -224,7 +289,7 @@ export interface Store {
     bounds(): Promise<{ newest: number; pruned: number }>;
     /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
     prune(keptSeconds: number, keptCount: number): Promise<void>;
-    /** Of `tokens`, the ones still valid, each with its user's id: one query for all streams. */
+    /** Of these token hashes, the ones still valid, each with its user's id: one query for all streams. */
     tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;

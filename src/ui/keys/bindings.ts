@@ -408,10 +408,12 @@ export const BINDINGS = [
     id: "message.attach",
     scope: "messages",
     keys: [{ input: "A" }],
-    does: "add an attachment by URL (asks for it)",
+    does: "add an attachment by URL to your message (asks for it)",
     label: "A",
     hint: { messages: "A attach" },
-    readme: { does: "add an attachment to the message: asks for its URL (and a file name)" },
+    readme: {
+      does: "add an attachment to your own message: asks for its URL (and a file name)",
+    },
   },
   {
     id: "message.first",

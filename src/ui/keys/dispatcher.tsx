@@ -17,7 +17,8 @@ import {
   useLayoutEffect,
   useRef,
 } from "react";
-import { isTerminalReply, type MouseEvent, type MouseSource } from "./mouse.ts";
+import type { MouseEvent, MouseSource } from "./mouse.ts";
+import { isTerminalReply } from "./terminal-replies.ts";
 
 /**
  * Who sees a key first, highest first: the keys that work anywhere (Ctrl+C, Ctrl+L, even

@@ -19,6 +19,8 @@ function connectionLabel(connection: Connection): string {
       return "● online";
     case "offline":
       return "○ offline, retrying";
+    case "unreadable":
+      return "○ answers unreadable, retrying";
     case "unauthorized":
       return "✗ token rejected";
   }
@@ -83,7 +85,10 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
         {truncate(` ${prompt}`, room)}
       </Text>
     );
-  } else if (connection.state === "offline" && (notice === null || notice.kind === "info")) {
+  } else if (
+    (connection.state === "offline" || connection.state === "unreadable") &&
+    (notice === null || notice.kind === "info")
+  ) {
     left = (
       <Text color={theme.error} bold>
         {offlineLine(screenText(connection.reason), room)}

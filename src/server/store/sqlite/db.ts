@@ -1,56 +1,93 @@
 // Opens the SQLite database and brings its schema up to date.
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+} from "node:fs";
+import { basename, dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { hashToken } from "../../tokens.ts";
+import { DatabaseOpenError, newerSchema } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
   const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
-  db.exec("PRAGMA busy_timeout = 5000");
-  // The first read of the file: what SQLite cannot use (not a database, a file it cannot
-  // lock) is said in one line, as a file that cannot be opened is.
-  if (!inMemory) asOpenError(path, () => db.exec("PRAGMA journal_mode = WAL"));
-  // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
-  // WAL file before the response goes out. Only a power cut can drop the last commits.
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  migrate(db);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+    // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
+    // WAL file before the response goes out. Only a power cut can drop the last commits.
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    // Migration 2 hashes the plain tokens of older databases.
+    db.function("parley_sha256", { deterministic: true }, (text) => hashToken(String(text)));
+    migrate(db);
+  } catch (error) {
+    if (db.isOpen) db.close();
+    // Not a database, a read-only one, a disk that is full: what SQLite says, in one line.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
+      throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
   return db;
 }
 
-/** An error a person can act on, shown as one line (src/cli.ts), never as a stack trace. */
-export class DatabaseOpenError extends Error {
-  readonly expected = true;
-}
+export { DatabaseOpenError };
 
 /**
- * The database holds tokens and messages: a new one is created 0600 in a 0700 folder
- * (SQLite gives its -wal and -shm files the database's mode).
+ * The database holds tokens and messages: it is 0600 in a 0700 folder, also when it (or its
+ * -wal / -shm files) existed before with looser modes, and it is never opened through a
+ * symbolic link (which could point the tokens anywhere). Only a folder parley made, or
+ * one named "parley" (its own data folder), is tightened: never /tmp or a user's folder.
  */
 function openPrivateFile(path: string): DatabaseSync {
-  // Not files but the kernel's: a read may wait for ever (a terminal, a log), or fail late.
-  const system = /^\/(proc|sys)(?=\/|$)/.exec(resolve(path))?.[0];
-  if (system) {
-    throw new DatabaseOpenError(
-      `Cannot open the database ${path}: ${system} holds the system's files, not a database.`,
-    );
-  }
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    closeSync(openSync(path, "a", 0o600));
+    const folder = dirname(path);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (basename(folder) === "parley") tighten(folder, lstatSync(folder), 0o700);
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new Error("not a regular file");
+      if (ownedLoosely(stat, 0o600)) fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+    for (const suffix of ["-wal", "-shm", "-journal"]) tightenIfExists(`${path}${suffix}`);
     return new DatabaseSync(path);
   } catch (error) {
-    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ELOOP" ? "it is a symbolic link" : (error as Error).message;
+    throw new DatabaseOpenError(`Cannot open the database ${path}: ${why}.`);
   }
 }
 
-function asOpenError(path: string, run: () => void): void {
+/** A file or folder of ours that others may read (or more than `mode` allows). */
+const ownedLoosely = (stat: Stats, mode: number) =>
+  stat.uid === process.getuid?.() && (stat.mode & 0o777 & ~mode) !== 0;
+
+function tighten(path: string, stat: Stats, mode: number): void {
+  if (ownedLoosely(stat, mode)) chmodSync(path, mode);
+}
+
+function tightenIfExists(file: string): void {
+  let stat: Stats;
   try {
-    run();
+    stat = lstatSync(file);
   } catch (error) {
-    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
   }
+  if (stat.isSymbolicLink()) throw new Error(`${file} is a symbolic link`);
+  tighten(file, stat, 0o600);
 }
 
 function migrate(db: DatabaseSync): void {
@@ -59,11 +96,7 @@ function migrate(db: DatabaseSync): void {
     | { version: number | null }
     | undefined;
   const current = row?.version ?? 0;
-  if (current > MIGRATIONS.length) {
-    throw new Error(
-      `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
-    );
-  }
+  if (current > MIGRATIONS.length) throw newerSchema(current, MIGRATIONS.length);
   const record = db.prepare("INSERT INTO schema_version (version) VALUES (?)");
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     transaction(db, () => {

@@ -1,6 +1,9 @@
 // The SQLite store: one database file (or memory) in this process, prepared statements
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
+
+import { hashToken } from "../../tokens.ts";
+import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
@@ -33,18 +36,56 @@ export function openSqliteStore(path: string): Store {
 
   return {
     kind: "sqlite",
+    serverId: (getMeta.get("server_id") as { value: string }).value,
     users: {
-      byToken: async (token) => users.byToken(token),
+      byTokenHash: async (hash) => users.byTokenHash(hash),
       byId: async (id) => users.byId(id),
       touch: async (id, now) => users.touch(id, now),
       isGroupMember: async (groupId, userId) => users.isGroupMember(groupId, userId),
       async ensure(list) {
         tx(() => {
-          if (users.all().length > 0) return;
-          for (const user of list) users.insert(user);
+          if (users.count() > 0) return;
+          for (const { token, ...user } of list) {
+            users.insert(user, hashToken(token));
+            users.keepDemoToken(user.id, token);
+          }
         });
-        return users.all();
+        return users.demoTokens();
       },
+    },
+    accounts: {
+      async add(user, tokenHash) {
+        return tx(() => {
+          if (users.userId(user.username) !== undefined) return false;
+          users.insert(user, tokenHash);
+          return true;
+        });
+      },
+      list: async () => users.accounts(),
+      async setToken(username, tokenHash, now) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id !== undefined) users.setToken(id, tokenHash, now);
+          return id !== undefined;
+        });
+      },
+      async remove(username, now) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id !== undefined) users.remove(id, now);
+          return id !== undefined;
+        });
+      },
+      search: async (text, limit) => users.search(text, limit),
+      async addGroup(id, name, members, now) {
+        return tx(() => {
+          const ids = members.map(users.userId);
+          if (ids.some((m) => m === undefined)) return false;
+          users.insertGroup(id, name, now, ids as string[]);
+          return true;
+        });
+      },
+      groups: async () => users.groups(),
     },
     conversations: {
       visibleTo: async (id, userId) => conversations.visibleTo(id, userId),
@@ -118,12 +159,14 @@ export function openSqliteStore(path: string): Store {
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),
-      async send(message, attachments) {
-        tx(() => {
+      async send(message, attachments, answer) {
+        return tx(() => {
+          if (answer && !idempotency.complete(answer)) return false;
           messages.insert(message);
           messages.addAttachments(message.id, attachments, message.createdAt);
           conversations.setActivity(message.conversationId, message.createdAt);
           events.append("message.created", message.conversationId, message.id, "members");
+          return true;
         });
       },
       async update(id, changes) {
@@ -132,7 +175,10 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, names] of changes.reactions) messages.setReaction(id, name, names);
+          for (const [name, on] of changes.reactions) {
+            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
+            if (next) messages.setReaction(id, name, next);
+          }
           messages.addAttachments(id, changes.attachments, changes.at);
           const head = messages.head(id);
           if (head) events.append("message.updated", head.conversation_id, id, "members");
@@ -166,8 +212,9 @@ export function openSqliteStore(path: string): Store {
     idempotency: {
       claim: async (userId, key, fingerprint, now) =>
         idempotency.claim(userId, key, fingerprint, now),
-      complete: async (userId, key, response, now) =>
-        idempotency.complete(userId, key, response, now),
+      async complete(answer) {
+        idempotency.complete(answer);
+      },
       release: async (userId, key) => idempotency.release(userId, key),
     },
     events: {
