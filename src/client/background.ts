@@ -61,7 +61,10 @@ export function queryBackground(
   return new Promise((resolve) => {
     // latin1: one character per byte, so what is handed back is the bytes that came.
     let got = "";
+    let finished = false;
     const done = (result: Background | undefined) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", abort);
       stdin.off("data", onData);
@@ -82,7 +85,9 @@ export function queryBackground(
       return rgb ? backgroundKind(rgb) : undefined;
     };
     const abort = () => done(answer());
-    const timer = setTimeout(abort, timeoutMs);
+    // After the poll phase: a start that kept the event loop busy past the timeout (loading
+    // the UI's modules) reads the answers that came meanwhile before giving up on them.
+    const timer = setTimeout(() => setImmediate(abort), timeoutMs);
     signal?.addEventListener("abort", abort);
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
