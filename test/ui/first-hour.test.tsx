@@ -67,7 +67,7 @@ describe("the status line", () => {
   });
 
   it("fits the offline reason and its Ctrl+R hint at 120 and 80 columns", () => {
-    const reason = "Cannot reach http://127.0.0.1:43477 (connection refused)";
+    const reason = "Cannot reach http://127.0.0.1:43477 (connection refused).";
     // 120 columns less "○ offline, retrying · last synced 15:46" and the gaps.
     const wide = offlineLine(reason, 79);
     expect(wide).toBe(" ✗ Cannot reach 127.0.0.1:43477 (connection refused) · Ctrl+R retries now");

@@ -95,10 +95,12 @@ export type OutboxEntry = {
 export function outboxEntries(
   changes: readonly QueuedChange[],
   conversationId: string | undefined,
+  /** Why the server cannot be reached, while it cannot: nothing queued can go meanwhile. */
+  unreachable?: string,
 ): OutboxEntry[] {
   const out: OutboxEntry[] = [];
   // The outbox goes in order: behind a change waiting for the server, every change waits.
-  let blocked: string | undefined;
+  let blocked = unreachable;
   for (const c of changes) {
     const waitingFor = c.status === "queued" ? (c.error ?? blocked) : undefined;
     if (c.status === "queued" && c.error) blocked ??= c.error;

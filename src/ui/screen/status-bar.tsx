@@ -47,7 +47,7 @@ const REASON_MIN = 24;
  * (its address without the scheme first, then its end), never the hint.
  */
 export function offlineLine(reason: string, room: number): string {
-  const short = reason.replace(/\bhttps?:\/\//g, "");
+  const short = reason.replace(/\bhttps?:\/\//g, "").replace(/\.$/, "");
   const text = ` ✗ ${short}`;
   const [full, brief] = RETRY_HINTS as [string, string];
   if (displayWidth(text) + full.length <= room) return `${text}${full}`;
