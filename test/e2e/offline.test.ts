@@ -177,7 +177,11 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     }
     await second.waitFor(
       (s) =>
-        s.includes("draft through a") && s.includes("queued through a") && !s.includes("not sent"),
+        s.includes("draft through a") &&
+        s.includes("queued through a") &&
+        !s.includes("not sent") &&
+        // In flight, it is not yet on the server the check below asks.
+        !s.includes("sending…"),
       "the draft, and the queued send delivered",
       30_000,
     );
@@ -242,5 +246,17 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     );
     expect(sidebarRows(restored).map((r) => [r.name, r.preview])).toEqual(shown);
     expect(restored).not.toContain("not known yet");
+    // The muted filter, never loaded: the muted rows of the kept list, not "loading…".
+    const mutedNames = sidebarRows(online)
+      .filter((r) => r.icons.includes("🔕"))
+      .map((r) => r.name);
+    expect(mutedNames.length).toBeGreaterThan(0);
+    second.send("3");
+    const muted = await second.waitFor(
+      (s) => sidebarRows(s).length === mutedNames.length,
+      "the muted rows of the kept list",
+    );
+    expect(muted).not.toContain("loading…");
+    expect(sidebarRows(muted).map((r) => r.name)).toEqual(mutedNames);
   }, 120_000);
 });
