@@ -87,7 +87,7 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
     );
   } else if (
     (connection.state === "offline" || connection.state === "unreadable") &&
-    (notice === null || notice.kind === "info")
+    notice === null
   ) {
     left = (
       <Text color={theme.error} bold>
