@@ -108,7 +108,11 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     server = await startServer({ port, db, demo: true, demoReplies: false });
     await second.waitFor(
       (s) =>
-        s.includes("● online") && s.includes("queued before the crash") && !s.includes("not sent"),
+        s.includes("● online") &&
+        s.includes("queued before the crash") &&
+        !s.includes("not sent") &&
+        // In flight, it is not yet on the server the check below asks.
+        !s.includes("sending…"),
       "the queued send delivered",
       30_000,
     );
