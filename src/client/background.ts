@@ -2,15 +2,21 @@
 // `auto` theme can pick light or dark. The query is followed by a Primary Device
 // Attributes request (DA1), which every terminal answers, in order: a DA1 answer with no
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
-// the timeout. The answers are read here, in raw mode, and never reach the UI; keys
-// typed meanwhile do. Both answers are read (the wait ends at the DA1 one), so neither is
-// left for the UI or, after an early exit, for the shell.
+// the timeout. Whether the terminal clusters graphemes (src/client/graphemes.ts) is asked
+// in between, the same way. The answers are read here, in raw mode, and never reach the
+// UI; keys typed meanwhile do. Every answer is read (the wait ends at the DA1 one, which
+// comes last), so none is left for the UI or, after an early exit, for the shell.
 import {
   backgroundReply,
   hasDeviceAttributes,
   withoutTerminalReplies,
 } from "../ui/keys/terminal-replies.ts";
 import { contrast, type Rgb } from "../ui/look/contrast.ts";
+import {
+  ASK_GRAPHEME_CLUSTERS,
+  type GraphemeClusters,
+  graphemeClustersReply,
+} from "./graphemes.ts";
 
 export type Background = "dark" | "light";
 
@@ -41,6 +47,10 @@ export type BackgroundQueryOptions = {
    * The caller turns raw mode off if the UI never comes.
    */
   stayRaw?: boolean;
+  /** Asks whether the terminal clusters graphemes too, and is given its answer if it gave one. */
+  onGraphemeClusters?: (answer: GraphemeClusters) => void;
+  /** Asks for the background (OSC 11): only when the answer is wanted (the `auto` theme). Default true. */
+  askBackground?: boolean;
 };
 
 /**
@@ -52,7 +62,13 @@ export type BackgroundQueryOptions = {
 export function queryBackground(
   stdin: Tty,
   stdout: NodeJS.WritableStream,
-  { timeoutMs = 200, signal, stayRaw = false }: BackgroundQueryOptions = {},
+  {
+    timeoutMs = 200,
+    signal,
+    stayRaw = false,
+    onGraphemeClusters,
+    askBackground = true,
+  }: BackgroundQueryOptions = {},
 ): Promise<Background | undefined> {
   if (!stdin.isTTY || typeof stdin.setRawMode !== "function" || signal?.aborted) {
     return Promise.resolve(undefined);
@@ -76,15 +92,18 @@ export function queryBackground(
     };
     const onData = (chunk: Buffer | string) => {
       got += typeof chunk === "string" ? chunk : chunk.toString("latin1");
-      // Done at the DA1 answer, which comes after the OSC 11 one: stopping at the first
-      // would leave the second unread (a key to the UI, or `1;2c` on the shell's prompt).
-      if (hasDeviceAttributes(got)) done(answer());
+      // DA1 comes last: by then every answer this terminal gives is in.
+      if (hasDeviceAttributes(got)) answered();
     };
-    const answer = () => {
+    // What came, when DA1 did or when waiting stopped.
+    const answered = () => {
+      if (finished) return;
+      const clusters = graphemeClustersReply(got);
+      if (clusters) onGraphemeClusters?.(clusters);
       const rgb = parseBackgroundReply(got);
-      return rgb ? backgroundKind(rgb) : undefined;
+      done(rgb ? backgroundKind(rgb) : undefined);
     };
-    const abort = () => done(answer());
+    const abort = answered;
     // After the poll phase: a start that kept the event loop busy past the timeout (loading
     // the UI's modules) reads the answers that came meanwhile before giving up on them.
     const timer = setTimeout(() => setImmediate(abort), timeoutMs);
@@ -92,6 +111,8 @@ export function queryBackground(
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
     stdin.resume();
-    stdout.write("\x1b]11;?\x07\x1b[c");
+    // Clustering only when the answer is used (not over parley ssh: src/client/graphemes.ts).
+    const clusters = onGraphemeClusters ? ASK_GRAPHEME_CLUSTERS : "";
+    stdout.write(`${askBackground ? "\x1b]11;?\x07" : ""}${clusters}\x1b[c`);
   });
 }

@@ -13,6 +13,7 @@ import {
 } from "../config.ts";
 import { type Background, queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
+import type { GraphemeClusters } from "./graphemes.ts";
 import type { Target } from "./run.ts";
 import { serverIdentity } from "./server-id.ts";
 
@@ -66,6 +67,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
   process.on("SIGHUP", endStart);
   let embedded: EmbeddedServer | undefined;
   let background: Promise<Background | undefined> = Promise.resolve(undefined);
+  let graphemeClusters: GraphemeClusters | undefined;
   /** The config file's warnings: on stderr now, and in the app once it is up. */
   const warnings: string[] = [];
   try {
@@ -80,14 +82,19 @@ export async function runClient(args: ClientArgs): Promise<number> {
         warnings.push(line);
       },
     });
-    // The terminal is asked only when its answer is wanted (the `auto` theme), and as soon
-    // as that is known, before the UI's modules load. Its answers are read whatever happens
-    // next (the finally below waits for them): unread, they would reach the UI as keys, or
-    // the shell after an early exit (`1;2c` on the prompt). The terminal stays raw from
-    // here on (no echo of keys typed early), Ink's from the mount.
-    if (config.theme === "auto") {
-      background = queryBackground(process.stdin, process.stdout, { stayRaw: true });
-    }
+    // The terminal is asked as soon as the config says what is wanted (its background
+    // only for the `auto` theme; whether it clusters graphemes always), before the UI's
+    // modules load. Its answers are read whatever happens next (the finally below waits
+    // for them): unread, they would reach the UI as keys, or the shell after an early exit
+    // (`1;2c` on the prompt). The terminal stays raw from here on (no echo of keys typed
+    // early), Ink's from the mount.
+    background = queryBackground(process.stdin, process.stdout, {
+      stayRaw: true,
+      askBackground: config.theme === "auto",
+      onGraphemeClusters: (answer) => {
+        graphemeClusters = answer;
+      },
+    });
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
@@ -125,6 +132,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     const { runInteractive } = await interactive;
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
+    const clusters = () => graphemeClusters;
     return await runInteractive({
       env,
       paths,
@@ -132,6 +140,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
       target,
       embedded,
       background,
+      clusters,
       warnings,
     });
   } finally {
