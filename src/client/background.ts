@@ -4,7 +4,8 @@
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
 // the timeout. Whether the terminal clusters graphemes (src/client/graphemes.ts) is asked
 // in between, the same way. The answers are read here, in raw mode, and never reach the
-// UI; keys typed meanwhile do.
+// UI; keys typed meanwhile do. Every answer is read (the wait ends at the DA1 one, which
+// comes last), so none is left for the UI or, after an early exit, for the shell.
 import {
   backgroundReply,
   hasDeviceAttributes,
@@ -48,6 +49,8 @@ export type BackgroundQueryOptions = {
   stayRaw?: boolean;
   /** Asks whether the terminal clusters graphemes too, and is given its answer if it gave one. */
   onGraphemeClusters?: (answer: GraphemeClusters) => void;
+  /** Asks for the background (OSC 11): only when the answer is wanted (the `auto` theme). Default true. */
+  askBackground?: boolean;
 };
 
 /**
@@ -59,7 +62,13 @@ export type BackgroundQueryOptions = {
 export function queryBackground(
   stdin: Tty,
   stdout: NodeJS.WritableStream,
-  { timeoutMs = 200, signal, stayRaw = false, onGraphemeClusters }: BackgroundQueryOptions = {},
+  {
+    timeoutMs = 200,
+    signal,
+    stayRaw = false,
+    onGraphemeClusters,
+    askBackground = true,
+  }: BackgroundQueryOptions = {},
 ): Promise<Background | undefined> {
   if (!stdin.isTTY || typeof stdin.setRawMode !== "function" || signal?.aborted) {
     return Promise.resolve(undefined);
@@ -68,7 +77,10 @@ export function queryBackground(
   return new Promise((resolve) => {
     // latin1: one character per byte, so what is handed back is the bytes that came.
     let got = "";
+    let finished = false;
     const done = (result: Background | undefined) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", abort);
       stdin.off("data", onData);
@@ -85,19 +97,22 @@ export function queryBackground(
     };
     // What came, when DA1 did or when waiting stopped.
     const answered = () => {
+      if (finished) return;
       const clusters = graphemeClustersReply(got);
       if (clusters) onGraphemeClusters?.(clusters);
       const rgb = parseBackgroundReply(got);
       done(rgb ? backgroundKind(rgb) : undefined);
     };
     const abort = answered;
-    const timer = setTimeout(abort, timeoutMs);
+    // After the poll phase: a start that kept the event loop busy past the timeout (loading
+    // the UI's modules) reads the answers that came meanwhile before giving up on them.
+    const timer = setTimeout(() => setImmediate(abort), timeoutMs);
     signal?.addEventListener("abort", abort);
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
     stdin.resume();
     // Clustering only when the answer is used (not over parley ssh: src/client/graphemes.ts).
     const clusters = onGraphemeClusters ? ASK_GRAPHEME_CLUSTERS : "";
-    stdout.write(`\x1b]11;?\x07${clusters}\x1b[c`);
+    stdout.write(`${askBackground ? "\x1b]11;?\x07" : ""}${clusters}\x1b[c`);
   });
 }

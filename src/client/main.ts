@@ -11,7 +11,7 @@ import {
   type ResolvedClientConfig,
   resolveClientConfig,
 } from "../config.ts";
-import { queryBackground } from "./background.ts";
+import { type Background, queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
 import type { Target } from "./run.ts";
@@ -58,17 +58,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
     return 1;
   }
-  // Asked before anything loads; not waited for when the config names a theme. The
-  // terminal stays raw from here on (no echo of keys typed early), Ink's from the mount.
-  const notWanted = new AbortController();
-  let graphemeClusters: GraphemeClusters | undefined;
-  const background = queryBackground(process.stdin, process.stdout, {
-    signal: notWanted.signal,
-    stayRaw: true,
-    onGraphemeClusters: (answer) => {
-      graphemeClusters = answer;
-    },
-  });
   // Until run.ts handles them: a start ended by SIGTERM or SIGHUP gives the terminal back.
   const endStart = (signal: NodeJS.Signals) => {
     cookedMode(process.stdin);
@@ -77,6 +66,10 @@ export async function runClient(args: ClientArgs): Promise<number> {
   process.on("SIGTERM", endStart);
   process.on("SIGHUP", endStart);
   let embedded: EmbeddedServer | undefined;
+  let background: Promise<Background | undefined> = Promise.resolve(undefined);
+  let graphemeClusters: GraphemeClusters | undefined;
+  /** The config file's warnings: on stderr now, and in the app once it is up. */
+  const warnings: string[] = [];
   try {
     const paths = parleyPaths();
     const config: ResolvedClientConfig = resolveClientConfig({
@@ -84,9 +77,24 @@ export async function runClient(args: ClientArgs): Promise<number> {
       tokenFile: args.tokenFile,
       env,
       paths,
-      warn: (line) => process.stderr.write(`parley: warning: ${line}\n`),
+      warn: (line) => {
+        process.stderr.write(`parley: warning: ${line}\n`);
+        warnings.push(line);
+      },
     });
-    if (config.theme !== "auto") notWanted.abort();
+    // The terminal is asked as soon as the config says what is wanted (its background
+    // only for the `auto` theme; whether it clusters graphemes always), before the UI's
+    // modules load. Its answers are read whatever happens next (the finally below waits
+    // for them): unread, they would reach the UI as keys, or the shell after an early exit
+    // (`1;2c` on the prompt). The terminal stays raw from here on (no echo of keys typed
+    // early), Ink's from the mount.
+    background = queryBackground(process.stdin, process.stdout, {
+      stayRaw: true,
+      askBackground: config.theme === "auto",
+      onGraphemeClusters: (answer) => {
+        graphemeClusters = answer;
+      },
+    });
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
@@ -125,11 +133,20 @@ export async function runClient(args: ClientArgs): Promise<number> {
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
     const clusters = () => graphemeClusters;
-    return await runInteractive({ env, paths, config, target, embedded, background, clusters });
+    return await runInteractive({
+      env,
+      paths,
+      config,
+      target,
+      embedded,
+      background,
+      clusters,
+      warnings,
+    });
   } finally {
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
-    notWanted.abort();
+    // Bounded by the question's own timeout: a terminal that never answers is not waited for.
     await background;
     // Ink turns raw mode off when it ends; this is for a start that failed before it began.
     cookedMode(process.stdin);

@@ -19,7 +19,7 @@ import { z } from "zod";
 import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import { SavedChange } from "../ui/queries/changes.ts";
-import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
+import { asLastKnown, learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
 import {
   debouncedWriter,
@@ -152,7 +152,7 @@ function filePersister(files: OfflineFiles): Persister & { flush(): void } {
   );
   return {
     persistClient(client) {
-      latest = client;
+      latest = { ...client, clientState: asLastKnown(client.clientState) };
       writer.schedule();
     },
     restoreClient() {

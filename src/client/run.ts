@@ -67,6 +67,8 @@ export type InteractiveOptions = {
   background: Promise<Background | undefined>;
   /** What the terminal said about grapheme clustering, once `background` has settled. */
   clusters?: () => GraphemeClusters | undefined;
+  /** The config file's warnings (already on stderr, which the full screen hides). */
+  warnings?: readonly string[];
 };
 
 function identityKey(baseUrl: string, token: string): string {
@@ -116,6 +118,14 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     carried: loadCarriedOver(files),
   });
   const { session } = client;
+  const warnings = options.warnings ?? [];
+  if (warnings.length > 0) {
+    // Once, in the status line: stderr is under the alternate screen until the quit.
+    const first = warnings[0]!.replace(paths.configFile, "config");
+    session.status.note(
+      `warning: ${first}${warnings.length > 1 ? ` (+${warnings.length - 1} more on stderr)` : ""}`,
+    );
+  }
   const serverData = await keepServerData(client.queryClient, session, files);
   session.status.lastSynced.set(serverData.restoredAt);
   const unsent = keepCarriedOver(session, files);

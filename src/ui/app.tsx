@@ -46,9 +46,21 @@ export function App() {
   useRecoverAfterOutage();
   useOutboxRunner();
 
-  if (columns < MIN_COLUMNS || rows < MIN_ROWS)
-    return <TooSmallScreen columns={columns} rows={rows} onQuit={quit} />;
-  return <ChatScreen columns={columns} rows={rows} onQuit={quit} />;
+  const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  // The chat stays mounted, hidden, while the terminal is too small: the open
+  // conversation, the focus, a dialog and the selection are where they were when it grows.
+  return (
+    <>
+      {tooSmall ? <TooSmallScreen columns={columns} rows={rows} onQuit={quit} /> : null}
+      <Box display={tooSmall ? "none" : "flex"}>
+        <ChatScreen
+          columns={Math.max(columns, MIN_COLUMNS)}
+          rows={Math.max(rows, MIN_ROWS)}
+          onQuit={quit}
+        />
+      </Box>
+    </>
+  );
 }
 
 function TooSmallScreen(props: ScreenProps) {
@@ -57,7 +69,8 @@ function TooSmallScreen(props: ScreenProps) {
       if (matchBinding("not typing", input, key) === "app.quit") props.onQuit();
       return true;
     },
-    { priority: PRIORITY.screen },
+    // Over the hidden chat's panes and dialogs: no key acts on what cannot be seen.
+    { priority: PRIORITY.cover },
   );
   return <TooSmall columns={props.columns} rows={props.rows} />;
 }
@@ -113,7 +126,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     openNextUnread: () => {
       const next = browser.nextUnread();
       if (!next) {
-        status.info("No other conversation has unread messages.");
+        status.note("No other conversation has unread messages.");
         return;
       }
       endEdit();

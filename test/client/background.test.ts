@@ -98,6 +98,45 @@ describe("the terminal's background (OSC 11)", () => {
     expect(q.stdin.isRaw).toBe(false);
     expect(q.stdin.listenerCount("data")).toBe(0);
   });
+
+  it("reads the DA1 answer that comes after the background in a later read", async () => {
+    const stdin = new FakeTty();
+    const stdout = {
+      write: () => {
+        setTimeout(() => stdin.emit("data", Buffer.from("\x1b]11;rgb:0000/0000/0000\x07")), 5);
+        setTimeout(() => stdin.emit("data", Buffer.from("\x1b[?1;2c")), 30);
+        return true;
+      },
+    };
+    const result = queryBackground(stdin as never, stdout as never, { timeoutMs: 5_000 });
+    expect(await result).toBe("dark");
+    // Both answers were read here: neither is handed on as keys, nor left for the shell.
+    expect(stdin.unshifted).toEqual([]);
+    expect(stdin.listenerCount("data")).toBe(0);
+  });
+
+  it("asks no background when the theme is named, and still reads DA1", async () => {
+    const stdin = new FakeTty();
+    const written: string[] = [];
+    const stdout = {
+      write: (s: string) => {
+        written.push(s);
+        setTimeout(() => stdin.emit("data", Buffer.from("\x1b[?1;2c")), 5);
+        return true;
+      },
+    };
+    const result = queryBackground(stdin as never, stdout as never, {
+      timeoutMs: 5_000,
+      askBackground: false,
+    });
+    expect(await result).toBeUndefined();
+    expect(written.join("")).toBe("\x1b[c");
+    expect(stdin.unshifted).toEqual([]);
+  });
+
+  it("keeps the background said by a terminal whose DA1 answer never comes", async () => {
+    expect(await ask("\x1b]11;rgb:ffff/ffff/ffff\x07", 50).result).toBe("light");
+  });
 });
 
 describe("whether the terminal clusters graphemes (DECRQM 2027)", () => {

@@ -90,10 +90,20 @@ describe("a closed pipe", () => {
   });
 });
 
+function notADatabase(): string {
+  const file = join(temp(), "notes.db");
+  writeFileSync(file, "not a database, a note\n");
+  return file;
+}
+
 describe("an unopenable database", () => {
   it.each([
     ["a folder", () => temp()],
     ["under a file", () => join(CLI, "server.db")],
+    ["not a database", () => notADatabase()],
+    // A read there may wait for ever (a terminal's fd): refused before any.
+    ["under /proc", () => "/proc/self/fd/0"],
+    ["a file of /proc", () => "/proc/1/status"],
   ])("(%s) is one line naming the path", (_, path) => {
     const db = path();
     const result = run(["serve", "--port", "0", "--db", db]);

@@ -63,14 +63,14 @@ describe("/attach in the composer", () => {
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
-    await harness.waitFor((s) => s.includes("📎 Plan v2.pdf (application/pdf)"), "the attachment");
+    await harness.waitFor((s) => s.includes("📎 Plan v2.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached Plan v2.pdf");
     await enter(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
     await enter(harness, "/attach https://example.com/notes");
     await harness.waitFor(
       (s) =>
-        s.includes("📎 1 Plan v2.pdf (application/pdf)") &&
-        s.includes("📎 2 shot.PNG (image/png)") &&
+        s.includes("📎 1 Plan v2.pdf · PDF") &&
+        s.includes("📎 2 shot.PNG · PNG") &&
         s.includes("📎 3 notes"),
       "three, numbered",
     );
@@ -101,7 +101,7 @@ describe("/attach in the composer", () => {
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://x.test/a/report.csv");
-    await harness.waitFor((s) => s.includes("📎 report.csv (text/csv)"), "the attachment");
+    await harness.waitFor((s) => s.includes("📎 report.csv · CSV"), "the attachment");
     await harness.press(KEYS.enter);
     await harness.waitFor(sent("report.csv"), "the message sent");
     const message = await newest(api, "bob");
@@ -141,14 +141,14 @@ describe("/attach in the composer", () => {
     harness = await startHarness();
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://x.test/keep.txt");
-    await harness.waitFor((s) => s.includes("📎 keep.txt (text/plain)"), "the attachment");
+    await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment");
     await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
     await harness.waitFor(
       (s) => s.includes("Message #design") && !s.includes("keep.txt"),
       "another conversation, without it",
     );
     await harness.press(KEYS.escape, KEYS.escape, KEYS.up, KEYS.enter);
-    await harness.waitFor((s) => s.includes("📎 keep.txt (text/plain)"), "the attachment back");
+    await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment back");
   });
 });
 

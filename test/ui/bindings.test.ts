@@ -136,7 +136,7 @@ describe("the table", () => {
       sidebar:
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
-        "↑↓ select · r react · e edit · d delete · P pin · y copy · o open · / search · g/G oldest/newest · Esc back · ? help",
+        "↑↓ select · r react · e edit · d delete · P pin · y copy · o open · A attach · / search · g/G ends · Esc back",
       composer:
         "Enter send · Ctrl+J newline · ↑ edit last · Ctrl+G editor · Esc messages · Tab next pane",
       editing: "editing your message · Enter saves · Esc cancels",

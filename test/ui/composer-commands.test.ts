@@ -116,8 +116,8 @@ describe("attachments", () => {
     expect(detach([], "last")).toEqual({ reason: "the message has no attachments" });
   });
 
-  it("shows as 📎 name (type), and names the files when nothing is typed", () => {
-    expect(attachmentLabel(a)).toBe("📎 a.png (image/png)");
+  it("shows as 📎 name · KIND, and names the files when nothing is typed", () => {
+    expect(attachmentLabel(a)).toBe("📎 a.png · PNG");
     expect(attachmentLabel(b)).toBe("📎 b");
     expect(textForAttachments([a, b])).toBe("a.png, b");
   });

@@ -2,6 +2,8 @@
 // [file name]`, `/detach [N]`), `//` sends the text with one leading `/`, anything else is
 // the message. Also how an attachment is made from a URL: the file name from the URL's
 // path unless given, the type from the extension. Pure, so every rule is tested alone.
+import { fileKind } from "../text/format.ts";
+import { sanitize } from "../text/sanitize.ts";
 
 /** An attachment of the message being written, as it will be sent. */
 export type DraftAttachment = { file_url: string; filename: string; file_type?: string };
@@ -173,7 +175,8 @@ export function textForAttachments(list: readonly DraftAttachment[]): string {
   return list.map((a) => a.filename).join(", ");
 }
 
-/** How an attachment shows above the draft: `📎 name (type)`. */
+/** How an attachment shows above the draft: `📎 name · KIND`, the kind as once it is sent. */
 export function attachmentLabel(a: DraftAttachment): string {
-  return `📎 ${a.filename}${a.file_type ? ` (${a.file_type})` : ""}`;
+  const kind = fileKind(sanitize(a.file_type ?? ""), a.filename);
+  return `📎 ${a.filename}${kind ? ` · ${kind}` : ""}`;
 }

@@ -14,7 +14,7 @@ export function useExternalEditor(drafts: Drafts): (conversationId: string) => v
   const busy = useRef(false);
   return (conversationId) => {
     if (!editText) {
-      status.info(NO_EDITOR);
+      status.note(NO_EDITOR);
       return;
     }
     if (busy.current) return;

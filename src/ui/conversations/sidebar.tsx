@@ -304,7 +304,7 @@ const Row = memo(function Row({
   const attachment =
     newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
   const previewText = newest
-    ? `${who}${screenText(newest.message).replace(/\s+/g, " ") || attachment}`
+    ? `${who}${screenText(newest.message.replace(/\s+/g, " ").trim()) || attachment}`
     : c.last_active_at === null
       ? "no messages yet"
       : "";

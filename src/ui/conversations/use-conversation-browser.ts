@@ -2,7 +2,7 @@
 // every conversation, whatever the filter, matching names loosely, best match first), the
 // selected row (kept on a conversation that exists as the list changes) and the open one,
 // with when it was last opened before (where its unread messages start).
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import {
   type Filter,
@@ -40,14 +40,20 @@ export function useConversationBrowser() {
   );
 
   // The selection shown: the best match while following it, else the selected row if it is
-  // in the list, else the first. Worked out here rather than only in an effect, so no frame
-  // shows a list without a selection.
+  // in the list, else the row that took its place (archiving, muting under a filter or
+  // deleting keeps the cursor among its neighbours), else the first. Worked out here rather
+  // than only in an effect, so no frame shows a list without a selection.
   const best = conversations[0]?.id;
+  const selectedAt = conversations.findIndex((c) => c.id === selectedId);
+  const lastAt = useRef(0);
+  if (selectedAt >= 0) lastAt.current = selectedAt;
+  const inPlace = conversations[Math.min(lastAt.current, conversations.length - 1)]?.id;
   const shownId =
-    best !== undefined &&
-    ((followBest && searching) || !conversations.some((c) => c.id === selectedId))
+    best !== undefined && followBest && searching
       ? best
-      : selectedId;
+      : selectedAt >= 0
+        ? selectedId
+        : (inPlace ?? best ?? selectedId);
   useEffect(() => {
     if (shownId !== selectedId) setSelectedId(shownId);
   }, [shownId, selectedId]);
@@ -58,12 +64,14 @@ export function useConversationBrowser() {
     filter,
     /** A filter tab: the whole list of that filter, no search. */
     showFilter(next: Filter) {
+      lastAt.current = 0;
       setFilter(next);
       setSearch(null);
       setPrompting(false);
     },
     search,
     setSearch(next: string | null) {
+      lastAt.current = 0;
       setFollowBest(next !== null);
       setSearch(next);
     },

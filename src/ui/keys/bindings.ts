@@ -410,6 +410,7 @@ export const BINDINGS = [
     keys: [{ input: "A" }],
     does: "add an attachment by URL to your message (asks for it)",
     label: "A",
+    hint: { messages: "A attach" },
     readme: {
       does: "add an attachment to your own message: asks for its URL (and a file name)",
     },
@@ -419,7 +420,7 @@ export const BINDINGS = [
     scope: "messages",
     keys: [{ key: "home" }, { input: "g" }],
     does: "select the oldest loaded message",
-    hint: { messages: "g/G oldest/newest" },
+    hint: { messages: "g/G ends" },
   },
   {
     id: "message.last",
@@ -958,10 +959,11 @@ export const HINTS: Record<HintLine, string> = {
     "message.pin",
     "message.copy",
     "message.open",
+    "message.attach",
     "message.search",
     "message.first",
     "message.back",
-    "app.help",
+    // Not "? help": the header says it, and the line must fit 120 columns.
   ]),
   composer: hintLine("composer", [
     "composer.send",

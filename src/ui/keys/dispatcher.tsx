@@ -28,6 +28,8 @@ export const PRIORITY = {
   screen: 0,
   pane: 50,
   dialog: 100,
+  /** Something over the whole screen (the too-small notice): it takes every key but these. */
+  cover: 150,
   anywhere: 200,
   /** Handlers that only watch keys go by (they never take one). */
   watcher: 300,
@@ -83,49 +85,72 @@ export function KeypressProvider({
     }
     return false;
   };
-  // Keys split from one read wait for a render each (setImmediate usually comes after
-  // Ink's render and layout effects), so a dialog opened by one sees the next. Usually:
-  // a change can take more than one render to reach the handlers. So after an Esc that
-  // was taken (it moves the focus or closes something) the next key waits until the
-  // handlers have changed, and a queued key nobody takes is offered again: each a few
-  // times over the next 100 ms, after which the key goes as it is (Esc then r, and Esc
-  // then ↑, lost their second key now and then).
+  // Every key waits for the render of the key before it (setImmediate comes after React
+  // commits what a key changed, and handlers read the state of the last commit): Ink
+  // splits one read (↓↓↓ from a key repeat, tmux send-keys, a fast typist over SSH) into
+  // keys it hands over in one go, and each must see what the one before did, or ↓↓↓ moves
+  // one row and Y → Enter chooses the first link. Usually one render is enough: a change
+  // can take more than one to reach the handlers. So after an Esc that was taken (it
+  // moves the focus or closes something) the next key waits until the handlers have
+  // changed, and a queued key nobody takes is offered again: each a few times over the
+  // next 100 ms, after which the key goes as it is (Esc then r, and Esc then ↑, lost
+  // their second key now and then).
   const queue = useRef<[string, Key][]>([]);
   const offered = useRef(0);
+  /** A key went and its render has not come yet: the next key waits in the queue. */
+  const settling = useRef(false);
+  const afterRender = () => {
+    settling.current = true;
+    setImmediate(() => {
+      settling.current = false;
+      drain();
+    });
+  };
   const drain = () => {
     const next = queue.current[0];
-    if (!next) return;
+    if (!next || settling.current) return;
     const before = entries.current;
     const taken = dispatch(...next);
     if (!taken && offered.current < RETRIES) {
       offered.current++;
-      setTimeout(drain, RETRY_MS);
+      settling.current = true;
+      setTimeout(() => {
+        settling.current = false;
+        drain();
+      }, RETRY_MS);
       return;
     }
     queue.current.shift();
     offered.current = 0;
-    if (queue.current.length === 0) return;
-    if (taken && next[1].escape) afterChange(before, 0);
-    else setImmediate(drain);
+    if (taken && next[1].escape) {
+      settling.current = true;
+      afterChange(before, 0);
+    } else afterRender();
   };
   const afterChange = (before: Entry[], waited: number) => {
-    if (entries.current !== before || waited >= RETRIES) drain();
-    else setTimeout(() => afterChange(before, waited + 1), RETRY_MS);
+    if (entries.current !== before || waited >= RETRIES) {
+      settling.current = false;
+      drain();
+    } else setTimeout(() => afterChange(before, waited + 1), RETRY_MS);
   };
   useInput((input, key) => {
     if (isTerminalReply(input)) return;
     const keys = splitTypeahead(input, key);
-    const idle = queue.current.length === 0;
+    const idle = queue.current.length === 0 && !settling.current;
     // A run of text goes whole to whoever takes text (the composer, a prompt): one edit,
     // one render. Only if nobody does is it split into keys (j j j, ? then j). Esc and a
     // letter are never offered whole: a dialog that any key closes would eat the letter.
     if (idle && keys.length === 1) {
       dispatch(input, key);
+      afterRender();
       return;
     }
-    if (idle && !key.meta && dispatch(input, key)) return;
+    if (idle && !key.meta && dispatch(input, key)) {
+      afterRender();
+      return;
+    }
     queue.current.push(...keys);
-    if (idle) drain();
+    drain();
   });
   useEffect(
     () =>

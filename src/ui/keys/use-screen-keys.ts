@@ -28,7 +28,7 @@ export function useAnywhereKeys(quit: () => void): void {
     },
     "global.suspend": () => {
       if (suspend) suspend();
-      else status.info("Ctrl+Z cannot suspend over parley ssh");
+      else status.note("Ctrl+Z cannot suspend over parley ssh");
     },
   };
   useKeypress(

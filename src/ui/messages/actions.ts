@@ -220,13 +220,16 @@ export function useMessageActions(ui: MessageUi) {
     takeLink,
     links,
     retry: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.info("Still sending…");
+      if (entry.status === "pending") return status.note("Still sending…");
       outbox.retry(entry.id);
     },
     drop: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.info("Still sending…");
-      outbox.remove(entry.id);
-      status.info("Dropped the unsent message.");
+      if (entry.status === "pending") return status.note("Still sending…");
+      // Asked as deleting a sent message is: the text goes for good.
+      ui.dialogs.confirm("Drop this unsent message? y drops, any other key keeps it", () => {
+        outbox.remove(entry.id);
+        status.info("Dropped the unsent message.");
+      });
     },
   };
   /** What a key does to an unsent message: most of what works on a sent one does not. */
@@ -237,8 +240,8 @@ export function useMessageActions(ui: MessageUi) {
     else if (action === "message.open" || action === "message.copyLink")
       links({ message: entry.text, attachments: [] }, action === "message.open" ? "open" : "copy");
     else if (action === "message.attach")
-      status.info("Not sent yet: A adds attachments to a sent message.");
-    else if (entry.status === "pending") status.info("Still sending…");
+      status.note("Not sent yet: A adds attachments to a sent message.");
+    else if (entry.status === "pending") status.note("Still sending…");
     return true;
   };
   const onSent: Record<ItemBinding, (message: Message) => unknown> = {

@@ -3,7 +3,7 @@
 // Lines are cached per message object and width: scrolling a long history only lays out
 // the messages that come into view.
 import type { Message } from "../../api/schema.ts";
-import { isPending } from "../queries/changes.ts";
+import { isPending, WAITING } from "../queries/changes.ts";
 import type { OutboxEntry } from "../queries/outbox.ts";
 import { clockTime, dayLabel } from "../text/format.ts";
 import { findLinks, linkId } from "../text/links.ts";
@@ -156,7 +156,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       entry.status === "pending"
         ? { text: " · sending…", tone: "dim" }
         : entry.status === "waiting"
-          ? { text: " · ✗ not sent yet, goes out when the server answers · d drops", tone: "error" }
+          ? { text: ` · ✗ ${WAITING.toLowerCase()} · d drops`, tone: "error" }
           : { text: " · ✗ not sent · Enter retries · d drops", tone: "error" };
     lines.push([
       { text: "you", tone: "self", bold: true },

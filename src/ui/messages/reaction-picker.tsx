@@ -146,7 +146,7 @@ export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
             bold={mine.has(name)}
             color={mine.has(name) ? theme.accent : undefined}
           >
-            {` ${i + 1}${terminalForm(emojiFor(name))} `}
+            {` ${i < 9 ? i + 1 : ""}${terminalForm(emojiFor(name))} `}
           </Text>
         ))}
         <Text color={theme.dim}> ←→ Enter · Esc · : by name</Text>

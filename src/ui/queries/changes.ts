@@ -12,6 +12,9 @@ import {
 } from "../../api/schema.ts";
 import { withReactors } from "../messages/reactions.ts";
 
+/** A change that cannot reach the server yet, in the status bar and on its message. */
+export const WAITING = "Not sent yet, goes out when the server answers";
+
 export type Change =
   | {
       kind: "send";

@@ -18,6 +18,7 @@ import type {
   CreateConversationParams,
   ListConversationsParams,
 } from "../../api/schema.ts";
+import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
@@ -120,13 +121,23 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
+  // Muted conversations are in "All" too: while the server cannot be reached, a muted
+  // filter never loaded shows the muted rows of the kept "All" (read from the cache only).
+  const pinned = useConversationPages(PINNED_FIRST, false, false);
+  const offline = useStore(useSession().status.connection).state === "offline";
+  const fromAll = filter === "muted" && first.data === undefined && (offline || !!first.error);
   const conversations = useMemo(
-    () => mergeLists(isAll ? [first.data, rest.data] : [first.data], changes, inFilter[filter]),
-    [isAll, filter, first.data, rest.data, changes],
+    () =>
+      mergeLists(
+        isAll ? [first.data, rest.data] : fromAll ? [pinned.data, rest.data] : [first.data],
+        changes,
+        inFilter[filter],
+      ),
+    [isAll, fromAll, filter, first.data, rest.data, pinned.data, changes],
   );
   return {
     conversations,
-    isLoading: first.isLoading || (isAll && rest.isLoading),
+    isLoading: !fromAll && (first.isLoading || (isAll && rest.isLoading)),
     error: first.error ?? (isAll ? rest.error : null),
     hasMore: Boolean(tail.hasNextPage),
     loadMore: () => {

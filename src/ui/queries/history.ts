@@ -126,7 +126,13 @@ export function updateConversationMessages(
   update: (data: MessagePages | undefined) => MessagePages | undefined,
 ): void {
   queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), update);
-  queryClient.setQueryData<Page<Message>>(keys.messages.latest(conversationId), (page) =>
-    page ? update({ pages: [page], pageParams: [undefined] })?.pages[0] : page,
+  const patchPage = (page: Page<Message> | undefined) =>
+    page ? update({ pages: [page], pageParams: [undefined] })?.pages[0] : page;
+  queryClient.setQueryData<Page<Message>>(keys.messages.latest(conversationId), patchPage);
+  // The sidebar row's preview too: an edit changes neither the activity nor the newest
+  // message its key is made of, so it would never be fetched again.
+  queryClient.setQueriesData<Page<Message>>(
+    { queryKey: [...keys.messages.all(), "preview", conversationId] },
+    patchPage,
   );
 }

@@ -95,9 +95,15 @@ export type OutboxEntry = {
 export function outboxEntries(
   changes: readonly QueuedChange[],
   conversationId: string | undefined,
+  /** Why the server cannot be reached, while it cannot: nothing queued can go meanwhile. */
+  unreachable?: string,
 ): OutboxEntry[] {
   const out: OutboxEntry[] = [];
+  // The outbox goes in order: behind a change waiting for the server, every change waits.
+  let blocked = unreachable;
   for (const c of changes) {
+    const waitingFor = c.status === "queued" ? (c.error ?? blocked) : undefined;
+    if (c.status === "queued" && c.error) blocked ??= c.error;
     if (c.change.kind !== "send" || c.change.conversationId !== conversationId) continue;
     out.push({
       id: c.id,
@@ -105,8 +111,8 @@ export function outboxEntries(
       text: c.change.text,
       attachments: c.change.attachments ?? [],
       idempotencyKey: c.change.idempotencyKey,
-      status: c.status === "failed" ? "failed" : c.error ? "waiting" : "pending",
-      error: c.error,
+      status: c.status === "failed" ? "failed" : waitingFor ? "waiting" : "pending",
+      error: c.error ?? waitingFor,
       submittedAt: c.queuedAt,
     });
   }

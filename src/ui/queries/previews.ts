@@ -9,6 +9,7 @@ import { learnIdentityFrom, type Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
+import { lastKnownPreview } from "./restore.ts";
 
 const PREVIEW_PAGE = 20;
 const INBOX_PAGE = 20;
@@ -55,7 +56,12 @@ export function usePreview(
     staleTime: Number.POSITIVE_INFINITY,
     select: (inbox) => inbox.find((m) => m.conversation_id === conversation.id)?.id ?? null,
   });
-  const { data } = useQuery(previewOptions(session, conversation, newestSeen));
+  const queryClient = useQueryClient();
+  const { data: fetched } = useQuery(previewOptions(session, conversation, newestSeen));
+  // Before the inbox answers (at a start, or offline), the kept preview under its old key.
+  const data =
+    fetched ??
+    lastKnownPreview<Page<Message>>(queryClient, conversation.id, conversation.last_active_at);
   return useMemo(() => {
     if (!data) return undefined;
     const unreadMessages = data.data.filter((m) => isUnread(m, conversation.last_opened_at, me));

@@ -1,6 +1,6 @@
 // What of the query cache is kept between runs, and what the client learns again from it
 // when it is restored (the names of contacts, which it otherwise learns from fetches).
-import type { Query, QueryClient } from "@tanstack/react-query";
+import type { DehydratedState, Query, QueryClient } from "@tanstack/react-query";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
 import { keys } from "./query-keys.ts";
@@ -10,12 +10,49 @@ const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =
 );
 
 /**
- * Lists, conversations, histories and previews that loaded. Not the inbox: restored, it
- * would count as already seen what arrived while parley was closed, or ring for it all
- * at once; it is fetched fresh and its first answer is history.
+ * Lists, conversations, histories and previews that loaded, including those whose last
+ * refresh failed (offline, they still show what they last held, and that is what the next
+ * start must show). Not the inbox: restored, it would count as already seen what arrived
+ * while parley was closed, or ring for it all at once; it is fetched fresh and its first
+ * answer is history.
  */
 export function shouldKeepQuery(query: Query): boolean {
-  return query.state.status === "success" && !notKept.includes(JSON.stringify(query.queryKey));
+  return query.state.data !== undefined && !notKept.includes(JSON.stringify(query.queryKey));
+}
+
+/**
+ * The kept queries as what they are at the next start: the last-known data. A refresh
+ * that failed is not kept as an error (restored, the data would come back as a failure).
+ */
+export function asLastKnown(state: DehydratedState): DehydratedState {
+  return {
+    ...state,
+    queries: state.queries.map((query) =>
+      query.state.status === "error"
+        ? { ...query, state: { ...query.state, status: "success", error: null } }
+        : query,
+    ),
+  };
+}
+
+/**
+ * The newest kept preview of a conversation, whatever else its key held: a row's preview is
+ * keyed by the newest message the inbox has seen, and the inbox is not kept, so a start
+ * asks under another key (and, offline, gets nothing).
+ */
+export function lastKnownPreview<T>(
+  queryClient: QueryClient,
+  conversationId: string,
+  lastActiveAt: number | null,
+): T | undefined {
+  let best: Query | undefined;
+  for (const query of queryClient
+    .getQueryCache()
+    .findAll({ queryKey: keys.messages.preview(conversationId, lastActiveAt) })) {
+    if (query.state.data === undefined) continue;
+    if (!best || query.state.dataUpdatedAt > best.state.dataUpdatedAt) best = query;
+  }
+  return best?.state.data as T | undefined;
 }
 
 function messagesIn(data: unknown): Message[] {

@@ -8,7 +8,7 @@ import { useStore } from "../screen/observable.ts";
 import { learnIdentity, type Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import { mapMessages, prependMessage } from "./cache.ts";
-import { alreadyDone, type Change } from "./changes.ts";
+import { alreadyDone, type Change, WAITING } from "./changes.ts";
 import { replaceInLists } from "./conversations.ts";
 import { updateConversationMessages } from "./history.ts";
 import { MAX_BACKOFF_MS } from "./polling.ts";
@@ -179,7 +179,8 @@ export function useOutboxRunner(): void {
           }
           const reason = error instanceof Error ? error.message : String(error);
           if (isTransient(error)) {
-            if (failures.current === 0) status.error(next.failure, error);
+            // Said as the message line says it: nothing is lost, it goes out later.
+            if (failures.current === 0) status.error(WAITING, error);
             failures.current++;
             outbox.update(next.id, { status: "queued", error: reason });
             wait.current = setTimeout(

@@ -22,5 +22,10 @@ export function useQueuedChanges(): readonly QueuedChange[] {
 /** The sends of one conversation that have not landed, oldest first. */
 export function useOutbox(conversationId: string | undefined): OutboxEntry[] {
   const changes = useQueuedChanges();
-  return useMemo(() => outboxEntries(changes, conversationId), [changes, conversationId]);
+  const connection = useStore(useSession().status.connection);
+  const unreachable = connection.state === "offline" ? connection.reason : undefined;
+  return useMemo(
+    () => outboxEntries(changes, conversationId, unreachable),
+    [changes, conversationId, unreachable],
+  );
 }

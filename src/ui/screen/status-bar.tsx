@@ -6,7 +6,7 @@ import { waitingCount } from "../queries/changes.ts";
 import { useQueuedChanges } from "../queries/use-outbox.ts";
 import { clockTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
-import { truncate } from "../text/width.ts";
+import { displayWidth, truncate } from "../text/width.ts";
 import { useStore } from "./observable.ts";
 import { useStatusLine } from "./session-context.tsx";
 import type { Connection, Notice } from "./status-line.ts";
@@ -30,6 +30,30 @@ function connectionLabel(connection: Connection): string {
 function syncedLabel(connection: Connection, lastSynced: number | undefined): string {
   if (connection.state === "online" || lastSynced === undefined) return "";
   return ` · last synced ${clockTime(Math.floor(lastSynced / 1000))}`;
+}
+
+const NOTICE_LOOK = {
+  error: { mark: "✗ ", color: "error" },
+  info: { mark: "✓ ", color: "success" },
+  note: { mark: "", color: "warning" },
+} as const;
+
+/** The Ctrl+R hint, shorter where the reason would otherwise be cut to nothing. */
+const RETRY_HINTS = [" · Ctrl+R retries now", " · Ctrl+R retries"];
+const REASON_MIN = 24;
+
+/**
+ * Why the server cannot be reached, and that Ctrl+R retries: the reason is what gives way
+ * (its address without the scheme first, then its end), never the hint.
+ */
+export function offlineLine(reason: string, room: number): string {
+  const short = reason.replace(/\bhttps?:\/\//g, "").replace(/\.$/, "");
+  const text = ` ✗ ${short}`;
+  const [full, brief] = RETRY_HINTS as [string, string];
+  if (displayWidth(text) + full.length <= room) return `${text}${full}`;
+  const hint = room - full.length >= REASON_MIN ? full : brief;
+  if (room - hint.length < REASON_MIN / 2) return truncate(text, room);
+  return `${truncate(text, room - hint.length)}${hint}`;
 }
 
 type Props = {
@@ -63,20 +87,18 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
     );
   } else if (
     (connection.state === "offline" || connection.state === "unreadable") &&
-    notice?.kind !== "error"
+    notice === null
   ) {
     left = (
       <Text color={theme.error} bold>
-        {truncate(` ✗ Ctrl+R retries now · ${screenText(connection.reason)}`, room)}
+        {offlineLine(screenText(connection.reason), room)}
       </Text>
     );
   } else if (notice) {
+    const look = NOTICE_LOOK[notice.kind];
     left = (
-      <Text
-        color={notice.kind === "error" ? theme.error : theme.success}
-        bold={notice.kind === "error"}
-      >
-        {truncate(` ${notice.kind === "error" ? "✗ " : "✓ "}${screenText(notice.text)}`, room)}
+      <Text color={theme[look.color]} bold={notice.kind !== "info"}>
+        {truncate(` ${look.mark}${screenText(notice.text)}`, room)}
       </Text>
     );
   }

@@ -11,7 +11,11 @@ export type Connection =
   | { state: "unreadable"; reason: string; since: number }
   | { state: "unauthorized"; reason: string };
 
-export type Notice = { kind: "error" | "info"; text: string; at: number } | null;
+/**
+ * error: something failed (✗). info: done (✓). note: neither, a refusal or a warning,
+ * said plainly (no ✓: a refusal is not a success); it stays as long as an error does.
+ */
+export type Notice = { kind: "error" | "info" | "note"; text: string; at: number } | null;
 
 /**
  * One session's status line. Per session, not per process: `parley ssh` runs many
@@ -24,6 +28,7 @@ export type StatusLine = {
   notice: Store<Notice>;
   error(prefix: string, error: unknown): void;
   info(text: string): void;
+  note(text: string): void;
   clear(): void;
   /** Called for every query outcome, so one failing poll is enough to say "offline". */
   noteQueryResult(error: unknown | null): void;
@@ -68,6 +73,7 @@ export function createStatusLine(): StatusLine {
     error: (prefix, error) =>
       notice.set({ kind: "error", text: `${prefix}: ${describeError(error)}`, at: Date.now() }),
     info: (text) => notice.set({ kind: "info", text, at: Date.now() }),
+    note: (text) => notice.set({ kind: "note", text, at: Date.now() }),
     clear: () => notice.set(null),
     noteQueryResult: (error) => {
       const before = connection.get().state;

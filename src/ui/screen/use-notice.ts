@@ -12,12 +12,12 @@ const SEEN_MS = 500;
 
 /** How long a notice stays on its own. */
 export function noticeLifetime(notice: NonNullable<Notice>): number {
-  return notice.kind === "error" ? ERROR_MS : INFO_MS;
+  return notice.kind === "info" ? INFO_MS : ERROR_MS;
 }
 
 /** Whether a key pressed at `now` ends this notice. */
 export function endsAtKey(notice: Notice, now: number): boolean {
-  return notice?.kind === "error" && now - notice.at >= SEEN_MS;
+  return notice !== null && notice.kind !== "info" && now - notice.at >= SEEN_MS;
 }
 
 export function useNotice(status: StatusLine): Notice {
@@ -38,7 +38,7 @@ export function useNotice(status: StatusLine): Notice {
       if (endsAtKey(status.notice.get(), Date.now())) status.clear();
       return false;
     },
-    { priority: PRIORITY.watcher, isActive: notice?.kind === "error" },
+    { priority: PRIORITY.watcher, isActive: notice !== null && notice.kind !== "info" },
   );
   return notice;
 }

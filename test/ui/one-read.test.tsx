@@ -1,0 +1,90 @@
+// Keys that arrive in one read (a key repeat, tmux send-keys, a fast typist over SSH) each
+// count, in every pane and dialog: ↓↓↓ in one write moves three rows, and a dialog opened
+// by the first key sees the rest.
+import { afterEach, describe, expect, it } from "vitest";
+import { COMMON_REACTIONS } from "../../src/ui/messages/emoji.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, newestMessage, openFirst, sidebarNames } from "./helpers.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+/** The index of the selected sidebar row among the rows shown. */
+const sidebarCursor = (s: string) =>
+  s
+    .split("\n")
+    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
+    .findIndex((line) => line.startsWith("│▸"));
+
+/** The message lines marked as selected. */
+const marked = (s: string) =>
+  s
+    .split("\n")
+    .filter((l) => l.includes("│▌"))
+    .join("\n");
+
+describe("keys that arrive in one read", () => {
+  it("each move the list's cursor", async () => {
+    harness = await startHarness();
+    await harness.waitFor((s) => sidebarNames(s).length > 6 && sidebarCursor(s) === 0, "the list");
+    await harness.press(KEYS.down.repeat(3));
+    await harness.waitFor((s) => sidebarCursor(s) === 3, "three rows down");
+    await harness.press(`${KEYS.up}${KEYS.up}`);
+    await harness.waitFor((s) => sidebarCursor(s) === 1, "two rows up");
+  });
+
+  it("each move the messages pane's selection", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "#team");
+    await harness.press(KEYS.escape);
+    const newest = await harness.waitFor((s) => marked(s) !== "", "a message selected");
+    // Three steps one at a time, to know where three in one read must land.
+    let before = newest;
+    for (let i = 0; i < 3; i++) {
+      await harness.press("k");
+      before = await harness.waitFor((s) => marked(s) !== marked(before), "one up");
+    }
+    const threeUp = marked(before);
+    await harness.press("G");
+    await harness.waitFor((s) => marked(s) === marked(newest), "back at the newest");
+    await harness.press(KEYS.up.repeat(3));
+    await harness.waitFor((s) => marked(s) === threeUp, "three up at once");
+  });
+
+  it("reach the link chooser the first key opened", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    const chat = await conversationWith(bob, "alice");
+    await bob.messages.send({
+      conversation_id: chat.id,
+      message: "first https://one.example.com then https://two.example.com",
+    });
+    await openFirst(harness, "bob");
+    await harness.waitFor((s) => s.includes("two.example.com"), "bob's links");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("y copy"), "the messages pane focused");
+    await harness.press(`Y${KEYS.right}${KEYS.enter}`);
+    await harness.waitFor(() => harness!.clipboard.length > 0, "a link copied");
+    expect(harness.clipboard).toEqual(["https://two.example.com/"]);
+  });
+
+  it("reach the reaction picker the first key opened", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("y copy"), "the messages pane focused");
+    await harness.press(`r${KEYS.right}${KEYS.right}${KEYS.enter}`);
+    const third = COMMON_REACTIONS[2]!;
+    const alice = apiFor(harness.server, 0);
+    await harness.waitFor((s) => !s.includes(": by name"), "the picker closed");
+    for (let i = 0; i < 50; i++) {
+      const newest = await newestMessage(alice, "bob");
+      if (newest?.reactions.some((r) => r[third]?.includes("alice"))) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`alice's ${third} never reached the server`);
+  });
+});
