@@ -3,12 +3,22 @@
 // conversation and every short code node-emoji knows; any valid name may be used.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { matchBinding } from "../keys/bindings.ts";
+import { matchBinding, type ScopeBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { terminalForm } from "../text/width.ts";
 import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
 import { completeReaction, reactionNameChar } from "./reaction-names.ts";
+import { type ChooserMove, useRowChooser } from "./use-row-chooser.ts";
+
+const MOVES: Record<ScopeBinding<"reactions">, ChooserMove> = {
+  "reaction.previous": "previous",
+  "reaction.next": "next",
+  "reaction.toggle": "pick",
+  "reaction.toggleNumber": "pickNumber",
+  "reaction.close": "close",
+  "reaction.name": "own",
+};
 
 type Props = {
   width: number;
@@ -27,7 +37,6 @@ function shown(name: string): string {
 
 export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
   const theme = useTheme();
-  const [index, setIndex] = useState(0);
   /** The typed name, while typing one (null: the row of common reactions). */
   const [query, setQuery] = useState<string | null>(null);
   const [choice, setChoice] = useState(0);
@@ -66,40 +75,27 @@ export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
     }
   };
 
+  // The row of common reactions is a chooser like the link chooser; `:` hands the keys to
+  // the name prompt below until it goes back.
+  const index = useRowChooser({
+    choices,
+    scope: "reactions",
+    moves: MOVES,
+    onPick,
+    onClose,
+    onOwn: () => {
+      setQuery("");
+      setChoice(0);
+    },
+    isActive: query === null,
+  });
   useKeypress(
     (input, key) => {
       if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      if (query !== null) {
-        typeName(input, key);
-        return true;
-      }
-      switch (matchBinding("reactions", input, key)) {
-        case "reaction.close":
-          onClose();
-          break;
-        case "reaction.previous":
-          setIndex((i) => (i + choices.length - 1) % choices.length);
-          break;
-        case "reaction.next":
-          setIndex((i) => (i + 1) % choices.length);
-          break;
-        case "reaction.toggle":
-          onPick(choices[index]!);
-          break;
-        case "reaction.toggleNumber": {
-          // The binding's keys are the digits 1 to 9: the input is the number.
-          const choice = choices[Number(input) - 1];
-          if (choice) onPick(choice);
-          break;
-        }
-        case "reaction.name":
-          setQuery("");
-          setChoice(0);
-          break;
-      }
+      typeName(input, key);
       return true;
     },
-    { priority: PRIORITY.dialog },
+    { priority: PRIORITY.dialog, isActive: query !== null },
   );
 
   if (query !== null) {

@@ -1,11 +1,11 @@
-// A one-line chooser's keys (the reaction picker, the link chooser): ←→ move round the
+// A one-line chooser's keys (the reaction picker's row, the link chooser): ←→ move round the
 // choices, Enter or a digit takes one, Esc closes. Owns every key while open but Ctrl+C.
 import { useState } from "react";
 import { matchBinding, type Scope, type ScopeBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
 
 /** What a key does in a chooser, whatever its scope calls it. */
-export type ChooserMove = "previous" | "next" | "pick" | "pickNumber" | "close";
+export type ChooserMove = "previous" | "next" | "pick" | "pickNumber" | "close" | "own";
 
 /** Returns the index of the choice shown as chosen. */
 export function useRowChooser<T, S extends Scope>(options: {
@@ -15,6 +15,10 @@ export function useRowChooser<T, S extends Scope>(options: {
   moves: Record<ScopeBinding<S>, ChooserMove>;
   onPick: (choice: T) => void;
   onClose: () => void;
+  /** A binding the chooser has beyond the moves ("own" in `moves`), e.g. the picker's `:`. */
+  onOwn?: (id: ScopeBinding<S>) => void;
+  /** While false, the chooser leaves the keys to whoever took over (a name prompt). */
+  isActive?: boolean;
 }): number {
   const { choices, onPick, onClose } = options;
   const [index, setIndex] = useState(0);
@@ -23,6 +27,9 @@ export function useRowChooser<T, S extends Scope>(options: {
       if (matchBinding("anywhere", input, key) === "global.quit") return false;
       const id = matchBinding(options.scope, input, key);
       switch (id === undefined ? undefined : options.moves[id]) {
+        case "own":
+          if (id !== undefined) options.onOwn?.(id);
+          break;
         case "close":
           onClose();
           break;
@@ -44,7 +51,7 @@ export function useRowChooser<T, S extends Scope>(options: {
       }
       return true;
     },
-    { priority: PRIORITY.dialog },
+    { priority: PRIORITY.dialog, isActive: options.isActive ?? true },
   );
   return index;
 }
