@@ -2,7 +2,7 @@
 // answer like a foreign server, a proxy, a dead host or a hung one.
 import { afterEach, describe, expect, it } from "vitest";
 import { type ApiOptions, createApi } from "../../src/api/client.ts";
-import { ApiError, isApiError } from "../../src/api/errors.ts";
+import { ApiError } from "../../src/api/errors.ts";
 import {
   closedPort,
   conversation,
@@ -14,6 +14,7 @@ import {
   startForeignServer,
   text,
 } from "./foreign-server.ts";
+import { failure } from "./failure.ts";
 
 const servers: ForeignServer[] = [];
 afterEach(async () => {
@@ -28,16 +29,6 @@ async function serve(...handlers: Parameters<typeof startForeignServer>) {
 
 function api(server: { url: string }, options: Partial<ApiOptions> = {}) {
   return createApi({ baseUrl: server.url, token: "tok_123", retryDelayMs: 1, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isApiError(error)) return error;
-    throw new Error(`expected an ApiError, got ${String(error)}`);
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("requests as sent on the wire", () => {

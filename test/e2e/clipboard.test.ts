@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
 
 let pane: Pane | undefined;
 
@@ -22,14 +23,6 @@ const buffer = (p: Pane) => {
     return ""; // no buffer yet
   }
 };
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.skipIf(!hasTmux())("the clipboard in tmux", () => {
   it("puts what y and Y copy in tmux's buffer with set-clipboard on", async () => {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
 
 function hasSsh(): boolean {
   // `ssh -V` prints its version on stderr and exits 0.
@@ -91,15 +92,9 @@ function pane(user: string, columns = 120, rows = 40): Pane {
   return p;
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}. Server log:\n${log.join("\n")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** `until`, saying the server's log on a time-out. */
+const untilLogged = (predicate: () => boolean, what: string) =>
+  until(predicate, what, { detail: () => `Server log:\n${log.join("\n")}` });
 
 /** The server's own count, from the line it logs on every sign-in and leave. */
 function liveSessions(): number | undefined {
@@ -167,7 +162,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
       30_000,
     );
     expect(alice.info("#{alternate_on}")).toBe("1");
-    await until(() => liveSessions() === 2, "2 live sessions");
+    await untilLogged(() => liveSessions() === 2, "2 live sessions");
 
     // alice writes to bob.
     const text = `hello bob over ssh ${Date.now() % 100_000}`;
@@ -216,15 +211,15 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
       expect(p.info("#{alternate_on}")).toBe("0");
       expect(p.info("#{cursor_flag}")).toBe("1");
     }
-    await until(() => liveSessions() === 0, "0 live sessions");
+    await untilLogged(() => liveSessions() === 0, "0 live sessions");
   }, 120_000);
 
   it("frees a session whose client vanishes without quitting", async () => {
     const carol = pane("carol");
     await carol.waitFor((s) => s.includes("parley · carol"), "carol's client", 30_000);
-    await until(() => liveSessions() === 1, "1 live session");
+    await untilLogged(() => liveSessions() === 1, "1 live session");
     carol.kill(); // the terminal and its ssh client are gone, mid-session
-    await until(() => liveSessions() === 0, "0 live sessions after the drop");
+    await untilLogged(() => liveSessions() === 0, "0 live sessions after the drop");
     expect(log.some((l) => /carol \(.*\) left; 0 live sessions/.test(l))).toBe(true);
   }, 60_000);
 

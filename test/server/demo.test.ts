@@ -13,8 +13,8 @@ import {
   message,
   messagePage,
   useServer,
-  waitFor,
 } from "./helpers.ts";
+import { until } from "../wait.ts";
 import { freshDb } from "./stores.ts";
 
 describe("demo data", () => {
@@ -142,14 +142,14 @@ describe("demo replies", () => {
   /** Waits for the other side to answer or react to `sent`. */
   async function answer(conversationId: string, sentId: string) {
     const alice = t.as("alice");
-    return waitFor(async () => {
+    return until(async () => {
       const page = messagePage(
         await alice.get("/v1/messages", { conversation_id: conversationId, limit: 5 }),
       );
       const reply = page.data.find((m) => m.contact.username !== "alice" && m.id > sentId);
       const reacted = message(await alice.get(`/v1/messages/${sentId}`)).reactions;
       return reply || reacted.length > 0 ? { reply, reacted } : undefined;
-    });
+    }, "a reply or a reaction");
   }
 
   it("lets the contact answer or react a moment later, and never answers an answer", async () => {
@@ -230,10 +230,10 @@ describe("demo replies while someone is signed in", () => {
   }
 
   async function answered(reader: string, conversationId: string, sentId: string) {
-    return waitFor(async () => {
+    return until(async () => {
       const r = await responses(reader, conversationId, sentId);
       return r.replies.length + r.reactions.length > 0 ? r : undefined;
-    });
+    }, "a reply or a reaction");
   }
 
   it("does not answer as a user who made a request in the last minute", async () => {

@@ -9,8 +9,8 @@ import {
   contactConversation,
   groupConversation,
   messagePage,
-  waitFor,
 } from "./helpers.ts";
+import { until } from "../wait.ts";
 import { freshDb, STORE } from "./stores.ts";
 
 type Pair = { a: RunningServer; b: RunningServer; on(server: RunningServer, user: string): Api };
@@ -61,21 +61,24 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
       await newest(alice, id);
       await newest(bob, id);
       const ping = await alice.messages.send({ conversation_id: id, message: `ping ${round}` });
-      const seenByBob = await waitFor(
+      const seenByBob = await until(
         async () => (await newest(bob, id)).find((m) => m.id === ping.id),
-        2000,
+        "the ping through the other instance",
       );
       expect(seenByBob.message).toBe(`ping ${round}`);
       const pong = await bob.messages.send({ conversation_id: id, message: `pong ${round}` });
-      await waitFor(async () => (await newest(alice, id)).find((m) => m.id === pong.id), 2000);
+      await until(
+        async () => (await newest(alice, id)).find((m) => m.id === pong.id),
+        "the pong through the other instance",
+      );
     }
     // A reaction and an edit through one instance show through the other.
     const last = (await newest(bob, id))[0]!;
     await alice.messages.update(last.id, { reactions: { heart: ["alice"] } });
-    await waitFor(async () => {
+    await until(async () => {
       const [top] = await newest(bob, id);
       return top?.reactions.length === 1 ? top : undefined;
-    }, 2000);
+    }, "the reaction through the other instance");
   });
 
   it("32 concurrent sends with one Idempotency-Key over both instances make one message", async () => {
@@ -165,11 +168,11 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     for (let attempt = 0; attempt < 6; attempt++) {
       const sender = attempt % 2 === 0 ? alice : viaB;
       const sent = await sender.messages.send({ conversation_id: id, message: `hi ${attempt}` });
-      const answered = await waitFor(async () => {
+      const answered = await until(async () => {
         const message = await alice.messages.get(sent.id);
         const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
         return message.reactions.length + replies.length > 0 ? { message } : undefined;
-      });
+      }, "a demo answer");
       await new Promise((resolve) => setTimeout(resolve, 300));
       const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
       expect(replies.length).toBeLessThanOrEqual(1);

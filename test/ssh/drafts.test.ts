@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { visit } from "./visit.ts";
+import { until } from "../wait.ts";
 
 let api: RunningServer;
 let ssh: SshServer;
@@ -35,18 +36,10 @@ describe("parley ssh sessions", () => {
   it("find the draft they left, per user", async () => {
     // Drafts are saved within half a second of a change: hang up a second after typing.
     await visit(ssh, "alice", { text: "half a sentence from alice", holdMs: 1000 });
-    await until(() => readdirSync(join(keepDir, "unsent")).length > 0);
+    await until(() => readdirSync(join(keepDir, "unsent")).length > 0, "alice's draft saved");
     const back = await visit(ssh, "alice", { text: "" });
     expect(back).toContain("half a sentence from alice");
     const bob = await visit(ssh, "bob", { text: "" });
     expect(bob).not.toContain("half a sentence from alice");
   }, 60_000);
 });
-
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

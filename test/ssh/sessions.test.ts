@@ -16,6 +16,7 @@ import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { visit } from "./visit.ts";
+import { until } from "../wait.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -36,14 +37,6 @@ afterAll(async () => {
   await ssh?.close();
   await api?.close();
 });
-
-async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function heapAfterGc(): Promise<number> {
   // Twice, with turns of the event loop between: finalizers and timers let go in stages.
@@ -129,7 +122,9 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
       const ended = openAlice(pool, (data) => {
         drawn += data;
       });
-      await until(() => drawn.includes("online"), "the session's first screen", 20_000);
+      await until(() => drawn.includes("online"), "the session's first screen", {
+        timeoutMs: 20_000,
+      });
       expect(pool.threadIds()).toEqual([first]);
       pool.send({ type: "drop", id: 1 });
       expect(await ended).toBeUndefined();

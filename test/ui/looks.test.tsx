@@ -7,6 +7,7 @@ import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { until } from "../wait.ts";
 
 let harness: Harness | undefined;
 
@@ -94,8 +95,17 @@ describe("reading a group", () => {
       () => harness!.sequences.some((s) => s.includes("777;notify")),
       "a notification",
     );
-    // Both messages came in the same poll or one after the other: give a second one time.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The plain news was sent first, so it came in the same poll or an earlier one; once the
+    // client holds both and has no request left in flight (the muted ids a notification
+    // checks first), every notification it was going to give has been given.
+    await harness.waitFor(() => {
+      const inbox = JSON.stringify(harness!.queryClient.getQueryData(keys.messages.inbox()));
+      return (
+        inbox.includes("plain news for all") &&
+        inbox.includes("@alice can you look?") &&
+        harness!.queryClient.isFetching() === 0
+      );
+    }, "both messages in, and no request in flight");
     const notifications = harness.sequences.filter((s) => s.includes("]777;"));
     expect(notifications).toHaveLength(1);
     expect(notifications[0]).toContain("@alice can you look?");
@@ -130,8 +140,8 @@ describe("the mouse", () => {
     await harness.waitFor((s) => s.includes("#team"), "the list");
     expect(harness.written()).toContain("\x1b[?1000h\x1b[?1002h\x1b[?1006h");
     await harness.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(harness.written()).toContain("\x1b[?1006l\x1b[?1002l\x1b[?1000l");
+    const closed = harness;
+    await until(() => closed.written().includes("\x1b[?1006l\x1b[?1002l\x1b[?1000l"), "mouse off");
     harness = undefined;
   });
 
