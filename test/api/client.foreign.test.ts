@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type ApiOptions, createApi } from "../../src/api/client.ts";
 import { ApiError } from "../../src/api/errors.ts";
+import { failure } from "./failure.ts";
 import {
   closedPort,
   conversation,
@@ -14,7 +15,6 @@ import {
   startForeignServer,
   text,
 } from "./foreign-server.ts";
-import { failure } from "./failure.ts";
 
 const servers: ForeignServer[] = [];
 afterEach(async () => {

@@ -2,8 +2,8 @@
 // that `y` and `Y` send arrives in tmux's paste buffer, from where tmux passes it on.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 import { until } from "../wait.ts";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 

@@ -17,6 +17,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Api } from "../../src/api/client.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
+import { pause, until } from "../wait.ts";
 import {
   connectionState,
   openConversation,
@@ -24,7 +25,6 @@ import {
   sidebarRow,
   sidebarRows as sidebarRowsOf,
 } from "./screen.ts";
-import { pause, until } from "../wait.ts";
 import type { Pane } from "./tmux.ts";
 
 const run = promisify(execFile);

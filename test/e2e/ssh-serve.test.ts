@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 import { until } from "../wait.ts";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 function hasSsh(): boolean {
   // `ssh -V` prints its version on stderr and exits 0.

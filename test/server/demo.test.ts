@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
+import { until } from "../wait.ts";
 import {
   clientFor,
   contactConversation,
@@ -14,7 +15,6 @@ import {
   messagePage,
   useServer,
 } from "./helpers.ts";
-import { until } from "../wait.ts";
 import { freshDb } from "./stores.ts";
 
 describe("demo data", () => {

@@ -1,8 +1,8 @@
 // Every status code of contract.md's error table, and the shape of the error body.
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/api/schema.ts";
-import { clientFor, failure, groupConversation, message, useServer } from "./helpers.ts";
 import { until } from "../wait.ts";
+import { clientFor, failure, groupConversation, message, useServer } from "./helpers.ts";
 
 describe("errors", () => {
   const t = useServer();

@@ -4,13 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
-import {
-  clientFor,
-  contactConversation,
-  groupConversation,
-  messagePage,
-} from "./helpers.ts";
 import { until } from "../wait.ts";
+import { clientFor, contactConversation, groupConversation, messagePage } from "./helpers.ts";
 import { freshDb, STORE } from "./stores.ts";
 
 type Pair = { a: RunningServer; b: RunningServer; on(server: RunningServer, user: string): Api };

@@ -8,8 +8,8 @@ import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
-import { visit } from "./visit.ts";
 import { until } from "../wait.ts";
+import { visit } from "./visit.ts";
 
 let api: RunningServer;
 let ssh: SshServer;

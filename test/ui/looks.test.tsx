@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { senderColor } from "../../src/ui/look/sender-color.ts";
 import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
+import { until } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
-import { until } from "../wait.ts";
 
 let harness: Harness | undefined;
 
@@ -59,8 +59,11 @@ describe("reading a group", () => {
     await openFirst(harness, "#design");
     await harness.waitFor((s) => s.includes("carol was here in design"), "the design group");
     expect(new Set(nameColours(harness, "carol"))).toEqual(new Set([carolColour]));
-    // The sidebar's preview of the group names her in the same colour.
-    expect(harness.looks("carol: new mockups")[0]?.fg).toBe(carolColour);
+    // The sidebar's previews of the groups name her in the same colour (which of her
+    // messages they show depends on whether the list was polled since she wrote).
+    const previews = harness.looks("carol: ");
+    expect(previews.length).toBeGreaterThan(0);
+    expect(new Set(previews.map((p) => p.fg))).toEqual(new Set([carolColour]));
 
     await harness.press(KEYS.escape, KEYS.escape);
     await openFirst(harness, "#team");

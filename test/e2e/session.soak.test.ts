@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { pause } from "../wait.ts";
 import { startForeignRelay } from "./foreign-relay.ts";
 import { type CutMode, startProxy } from "./proxy.ts";
 import { openConversation, sidebarRow } from "./screen.ts";
@@ -28,7 +29,6 @@ import {
   stats,
   Watcher,
 } from "./session.ts";
-import { pause } from "../wait.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
