@@ -2,12 +2,13 @@
 // server gone. A send made then waits in the outbox; a draft is typed; the client is
 // killed with SIGKILL. The next start, with the server still gone, shows the last-known
 // conversations and the draft at once; when the server returns the send goes out, once.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { until } from "../wait.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -19,7 +20,12 @@ beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Every file below `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -59,7 +65,9 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
         const pid = pane.nodePid();
         if (pid !== undefined) {
           process.kill(pid, "SIGTERM");
-          for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+          await until(() => !isAlive(pid), "the client to end", { timeoutMs: 5_000 }).catch(
+            () => undefined,
+          );
         }
         pane.kill();
       });
@@ -77,8 +85,18 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
     first.type("draft before the crash");
     await first.waitFor((s) => s.includes("draft before the crash"), "the draft");
-    // Saved within half a second of a change; then the hardest way out.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Saved within half a second of a change (in the state folder's unsent/); once both
+    // are on disk, the hardest way out.
+    await until(
+      () =>
+        filesUnder(home).some((file) => {
+          const text = readFileSync(file, "utf8");
+          return (
+            text.includes("draft before the crash") && text.includes("queued before the crash")
+          );
+        }),
+      "the draft and the queued send saved",
+    );
     const pid = first.nodePid();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGKILL");

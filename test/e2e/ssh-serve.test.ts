@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../wait.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 function hasSsh(): boolean {
   // `ssh -V` prints its version on stderr and exits 0.
@@ -119,8 +119,6 @@ async function moveTo(p: Pane, name: string) {
   expect(selectedRow(p.screen())).toMatch(row);
 }
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
-
 beforeAll(async () => {
   if (skip) return;
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
@@ -170,7 +168,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     alice.send("Enter");
     await alice.waitFor((s) => s.includes("Message bob"), "alice's composer");
     alice.type(text);
-    await pause();
+    await beat();
     alice.send("Enter");
     await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
 
@@ -204,7 +202,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     // q from the messages pane (Esc leaves the composer first).
     for (const p of [alice, bob]) {
       p.send("Escape");
-      await pause();
+      await beat();
       p.send("q");
       const after = await p.waitFor((s) => s.includes("EXITED="), "ssh to end");
       expect(after).toContain("EXITED=0");

@@ -6,6 +6,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
+
+/**
+ * A person's pause between two keys sent to a pane: tmux passes keys on at once, so two
+ * sent back to back can reach parley in one read (Esc and a letter then read as Alt+letter).
+ */
+export const beat = () => new Promise<void>((resolve) => setTimeout(resolve, 150));
 export const CLI = join(ROOT, "dist/cli.js");
 
 export function hasTmux(): boolean {
