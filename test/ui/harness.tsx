@@ -269,11 +269,13 @@ export async function startHarness(
       }
     },
     async type(text) {
-      // Key by key, each in a read of its own, as a person types.
+      // Key by key, each in a read of its own, as a person types: a turn of the event loop
+      // apart, in which Ink reads the key and React renders what it did.
       for (const ch of text) {
         stdin.write(ch);
-        await settle();
+        await new Promise((resolve) => setImmediate(resolve));
       }
+      await settle();
     },
     async paste(text) {
       stdin.write(`\x1b[200~${text}\x1b[201~`);
