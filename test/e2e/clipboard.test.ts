@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../wait.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 
@@ -44,9 +44,9 @@ describe.skipIf(!hasTmux())("the clipboard in tmux", () => {
     const before = buffer(p);
     for (let i = 0; i < 12 && buffer(p) === before; i++) {
       p.send("k");
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await beat();
       p.send("Y");
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await beat();
     }
     expect(buffer(p)).toBe("https://files.example.com/alice-bob/budget-q3.pdf");
   });

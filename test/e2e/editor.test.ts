@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
@@ -82,13 +83,7 @@ describe.skipIf(!hasTmux())("the draft in $EDITOR", () => {
   }, 60_000);
 });
 
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8");
-      if (text.trim()) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${path} never written`);
+function waitForFile(path: string): Promise<string> {
+  const text = () => (existsSync(path) ? readFileSync(path, "utf8") : "");
+  return until(() => (text().trim() ? text() : undefined), `${path} written`);
 }

@@ -2,6 +2,7 @@
 import { connect, createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { pause } from "../wait.ts";
 import { createRequestCounter, startProxy, type TcpProxy } from "./proxy.ts";
 
 let server: RunningServer;
@@ -124,7 +125,7 @@ describe("proxy", () => {
   it("cuts a request on its way", async () => {
     proxy.setDelay(200);
     const pending = failure(list());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50); // the request on its way, held by the delay
     await proxy.cut();
     expect(["ECONNRESET", "UND_ERR_SOCKET"]).toContain(await pending);
   });

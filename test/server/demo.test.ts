@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { until } from "../wait.ts";
+import { pause, until } from "../wait.ts";
 import {
   clientFor,
   contactConversation,
@@ -164,7 +164,7 @@ describe("demo replies", () => {
       expect(reply.message.length).toBeGreaterThan(0);
     }
     for (const r of reacted) expect(Object.values(r)[0]).toEqual(["bob"]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pause(400); // a second answer would come within this
     const later = messagePage(
       await alice.get("/v1/messages", { conversation_id: id, limit: 10 }),
     ).data;
@@ -204,7 +204,7 @@ describe("demo replies", () => {
     const id = await contactConversation(alice, "ct_carol");
     message(await alice.post("/v1/messages", { conversation_id: id, message: "hello?" }));
     await server.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pause(300);
     // A timer left behind would have tried the closed database and logged its failure.
     expect(logged.filter((line) => line.includes("demo reply"))).toEqual([]);
   });
@@ -214,7 +214,7 @@ describe("demo replies while someone is signed in", () => {
   // The server's clock, in Unix seconds, moved by the tests: no real minute to wait.
   let clock = Math.floor(Date.now() / 1000);
   const t = useServer({ demoReplies: true, demoReplyDelayMs: [20, 60], now: () => clock });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const settle = () => pause(300); // for answers that must not come
 
   /** What others did after `sentId`, as `reader` sees it: messages and reactions. */
   async function responses(reader: string, conversationId: string, sentId: string) {

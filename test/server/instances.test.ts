@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
-import { until } from "../wait.ts";
+import { pause, until } from "../wait.ts";
 import { clientFor, contactConversation, groupConversation, messagePage } from "./helpers.ts";
 import { freshDb, STORE } from "./stores.ts";
 
@@ -168,7 +168,7 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
         const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
         return message.reactions.length + replies.length > 0 ? { message } : undefined;
       }, "a demo answer");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await pause(300); // a second answer would come within this
       const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
       expect(replies.length).toBeLessThanOrEqual(1);
       written += replies.length;
@@ -187,7 +187,7 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     const alice = t.on(t.a, "alice");
     const id = (await alice.conversations.create({ contact_id: "ct_bob" })).id;
     const sent = await alice.messages.send({ conversation_id: id, message: "hello bob" });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pause(400); // an answer that must not come
     expect((await newest(alice, id)).filter((m) => m.id > sent.id)).toEqual([]);
     expect((await alice.messages.get(sent.id)).reactions).toEqual([]);
   });
@@ -200,7 +200,7 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     const deadline = Date.now() + 8000;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       const sent = await alice.messages.send({ conversation_id: id, message: `anyone ${attempt}` });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await pause(1000);
       const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
       const reactions = (await alice.messages.get(sent.id)).reactions;
       if (replies.length + reactions.length > 0) return;

@@ -6,6 +6,7 @@ import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { isUnread } from "../../src/ui/messages/unread.ts";
 import { startForeignServer } from "../api/foreign-server.ts";
+import { pause } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -202,7 +203,7 @@ describe("search in the open conversation", () => {
     await harness.waitFor((s) => titleLine(s).includes("/nowhere: stopped"), "the search stopped");
     const asked = relay.seen.filter((r) => r.url.includes("starting_after")).length;
     for (const release of held.splice(0)) release();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pause(500); // requests that must not come
     expect(relay.seen.filter((r) => r.url.includes("starting_after")).length).toBe(asked);
     expect(titleLine(harness.screen())).toContain("stopped");
     await harness.close();
