@@ -431,8 +431,8 @@ describe("no answer", () => {
       code: "timeout",
       message: `${server.url} did not answer within 300 ms.`,
     });
+    // Not before the time-out; and once only (a retried wait would ask the server again).
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(3000);
     expect(server.seen).toHaveLength(1);
   });
 
@@ -500,11 +500,10 @@ describe("retries", () => {
     const server = await serve(
       json(429, { code: "rate_limited", message: "Slow down." }, { "retry-after": "3600" }),
     );
-    const started = Date.now();
     const error = await failure(
       api(server, { retries: 1, maxRetryDelayMs: 50 }).conversations.list(),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Waiting out the hour would end the test by its time-out: no bound on time needed here.
     expect(error).toMatchObject({ status: 429, code: "rate_limited", retryAfter: 3600 });
     expect(server.seen).toHaveLength(2);
   });
@@ -569,10 +568,9 @@ const status = (code: number) => json(code, { code: "x", message: `Status ${code
 describe("every attempt", () => {
   it("times out a retry too, not only the first attempt", async () => {
     const server = await serve(status(503), silent);
-    const started = Date.now();
     const error = await failure(api(server, { timeoutMs: 300, retries: 1 }).conversations.list());
+    // A retry without a time-out would wait on the silent server until the test's own.
     expect(error.code).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(server.seen).toHaveLength(2);
   });
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
-import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import {
@@ -511,17 +511,7 @@ describe("the client against the embedded server", () => {
     // open conversation's poll has brought the news: the page lands after the news.
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
     cleanups.push(() => server.close());
-    const forward = async (req: Seen, res: ServerResponse) => {
-      const answer = await fetch(server.url + req.url, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body: req.method === "GET" ? undefined : req.body,
-      });
-      const body = await answer.text();
-      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
-      res.end(body);
-      return body;
-    };
+    const forward = (req: Seen, res: ServerResponse) => relayTo(server.url, req, res);
     let held: (() => void) | undefined;
     // The news as the open conversation's poll answered it, each time.
     const newsPolls: string[] = [];
@@ -533,7 +523,7 @@ describe("the client against the embedded server", () => {
         return;
       }
       void forward(req, res).then((body) => {
-        if (req.url.includes("conversation_id=") && body.includes("news during the older page")) {
+        if (req.url.includes("conversation_id=") && body?.includes("news during the older page")) {
           newsPolls.push(body);
         }
       });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { isUnread } from "../../src/ui/messages/unread.ts";
-import { startForeignServer } from "../api/foreign-server.ts";
+import { relayTo, startForeignServer } from "../api/foreign-server.ts";
 import { pause } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
@@ -176,15 +176,7 @@ describe("search in the open conversation", () => {
     let holding = false;
     const held: (() => void)[] = [];
     const relay = await startForeignServer((req, res) => {
-      const forward = async () => {
-        const answer = await fetch(real.url + req.url, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "GET" ? undefined : req.body,
-        });
-        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
-        res.end(await answer.text());
-      };
+      const forward = () => relayTo(real.url, req, res);
       if (holding && req.url.includes("starting_after")) held.push(() => void forward());
       else void forward();
     });
