@@ -190,22 +190,21 @@ export class Watcher {
 
   /** Every expectation seen or past its deadline (and its miss recorded). */
   async settled(timeoutMs = 60_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.expectations.some((e) => e.seenAt === undefined && e.missed === undefined)) {
-      if (Date.now() > until) throw new Error("expectations never settled");
-      await pause(CAPTURE_MS);
-    }
+    await until(
+      () => !this.expectations.some((e) => e.seenAt === undefined && e.missed === undefined),
+      "every expectation seen or missed",
+      { timeoutMs, intervalMs: CAPTURE_MS },
+    );
   }
 
-  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
+  /** The screen once a capture taken from now on satisfies `predicate`. */
+  waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000) {
     const after = Date.now();
-    for (;;) {
-      if (this.capturedAt >= after && predicate(this.screen)) return this.screen;
-      if (Date.now() > until)
-        throw new Error(`Timed out waiting for ${what}. Screen:\n${this.screen}`);
-      await pause(CAPTURE_MS / 2);
-    }
+    return until(
+      () => (this.capturedAt >= after && predicate(this.screen) ? this.screen : undefined),
+      what,
+      { timeoutMs, intervalMs: CAPTURE_MS / 2, detail: () => `Screen:\n${this.screen}` },
+    );
   }
 }
 
