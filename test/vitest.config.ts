@@ -6,6 +6,8 @@ import { postgresBin } from "./postgres/cluster.ts";
 // The server's rules and the client's API tests run once more on PostgreSQL, on a
 // throwaway cluster (test/postgres/); without PostgreSQL on the machine, a skipped test
 // says so (CI sets PARLEY_REQUIRE_POSTGRES and installs it: it never skips them).
+// Files of long sessions and soaks (minutes each): their own project, the "soak" one.
+const SOAK = "test/**/*.soak.test.{ts,tsx}";
 const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
 if (!postgresBin() && process.env.PARLEY_REQUIRE_POSTGRES) {
   throw new Error("PARLEY_REQUIRE_POSTGRES is set, but PostgreSQL is not installed.");
@@ -31,10 +33,15 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/**/*.test.{ts,tsx}"],
-          exclude: ["test/bench/**", "test/postgres/**", "node_modules/**"],
+          exclude: ["test/bench/**", "test/postgres/**", SOAK, "node_modules/**"],
         },
       },
       { extends: true, test: { name: "postgres", ...postgresProject } },
+      // Long sessions and soaks (minutes each): `npm run test:soak`, not `npm test`.
+      {
+        extends: true,
+        test: { name: "soak", include: [SOAK], testTimeout: 600_000 },
+      },
     ],
     // Most tests wait on a server, a poll or a terminal rather than compute: on a 2-core
     // machine three files at a time finish sooner than Vitest's default of one per core

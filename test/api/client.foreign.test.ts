@@ -2,7 +2,8 @@
 // answer like a foreign server, a proxy, a dead host or a hung one.
 import { afterEach, describe, expect, it } from "vitest";
 import { type ApiOptions, createApi } from "../../src/api/client.ts";
-import { ApiError, isApiError } from "../../src/api/errors.ts";
+import { ApiError } from "../../src/api/errors.ts";
+import { failure } from "./failure.ts";
 import {
   closedPort,
   conversation,
@@ -28,16 +29,6 @@ async function serve(...handlers: Parameters<typeof startForeignServer>) {
 
 function api(server: { url: string }, options: Partial<ApiOptions> = {}) {
   return createApi({ baseUrl: server.url, token: "tok_123", retryDelayMs: 1, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isApiError(error)) return error;
-    throw new Error(`expected an ApiError, got ${String(error)}`);
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("requests as sent on the wire", () => {
@@ -511,8 +502,8 @@ describe("no answer", () => {
       code: "timeout",
       message: `${server.url} did not answer within 300 ms.`,
     });
+    // Not before the time-out; and once only (a retried wait would ask the server again).
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(3000);
     expect(server.seen).toHaveLength(1);
   });
 
@@ -580,11 +571,10 @@ describe("retries", () => {
     const server = await serve(
       json(429, { code: "rate_limited", message: "Slow down." }, { "retry-after": "3600" }),
     );
-    const started = Date.now();
     const error = await failure(
       api(server, { retries: 1, maxRetryDelayMs: 50 }).conversations.list(),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Waiting out the hour would end the test by its time-out: no bound on time needed here.
     expect(error).toMatchObject({ status: 429, code: "rate_limited", retryAfter: 3600 });
     expect(server.seen).toHaveLength(2);
   });
@@ -649,10 +639,9 @@ const status = (code: number) => json(code, { code: "x", message: `Status ${code
 describe("every attempt", () => {
   it("times out a retry too, not only the first attempt", async () => {
     const server = await serve(status(503), silent);
-    const started = Date.now();
     const error = await failure(api(server, { timeoutMs: 300, retries: 1 }).conversations.list());
+    // A retry without a time-out would wait on the silent server until the test's own.
     expect(error.code).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(server.seen).toHaveLength(2);
   });
 

@@ -2,10 +2,10 @@
 // and every error of the contract as an ApiError.
 import { afterEach, describe, expect, it } from "vitest";
 import { type Api, type ApiOptions, createApi } from "../../src/api/client.ts";
-import { type ApiError, isApiError } from "../../src/api/errors.ts";
 import type { Conversation, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
 import { freshDb } from "../server/stores.ts";
+import { failure } from "./failure.ts";
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -33,16 +33,6 @@ async function start(options: StartOptions = {}) {
 /** Users only, no demo conversations: a clean slate. */
 const startEmpty = (options: StartOptions = {}) =>
   start({ demo: true, demoConversations: false, ...options });
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isApiError(error)) return error;
-    throw new Error(`expected an ApiError, got ${String(error)}`);
-  }
-  throw new Error("expected the call to fail");
-}
 
 async function collect<T>(pages: AsyncIterable<Page<T>>): Promise<T[][]> {
   const out: T[][] = [];

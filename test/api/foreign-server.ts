@@ -77,6 +77,32 @@ export function text(
   };
 }
 
+/**
+ * Passes `req` on to the server at `target` and its answer back; resolves with the answer's
+ * body. If the server is gone meanwhile (a test ending while a request is held), the
+ * connection is dropped and it resolves with undefined: no unhandled rejection.
+ */
+export async function relayTo(
+  target: string,
+  req: Seen,
+  res: ServerResponse,
+): Promise<string | undefined> {
+  try {
+    const answer = await fetch(target + req.url, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: req.method === "GET" ? undefined : req.body,
+    });
+    const body = await answer.text();
+    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+    res.end(body);
+    return body;
+  } catch {
+    res.destroy();
+    return undefined;
+  }
+}
+
 /** Never answers (until the server is closed). */
 export const silent: Handler = () => {};
 

@@ -77,9 +77,8 @@ describe("the terminal's background (OSC 11)", () => {
   });
 
   it("stops at the device attributes answer of a terminal that does not say, and times out on silence", async () => {
-    const started = Date.now();
-    expect(await ask("\x1b[?1;2c", 5_000).result).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Waiting out the minute would end the test by its time-out: the answer ended the wait.
+    expect(await ask("\x1b[?1;2c", 60_000).result).toBeUndefined();
     expect(await ask(null, 50).result).toBeUndefined();
   });
 

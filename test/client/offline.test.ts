@@ -22,6 +22,7 @@ import {
 import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
+import { until } from "../wait.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,8 +54,6 @@ const message = (id: string, text: string) => ({
   created_at: 1_700_000_000,
   updated_at: null,
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("kept server data", () => {
   it("comes back in the next run, with the names of contacts, and is private", async () => {
@@ -138,9 +137,11 @@ describe("drafts and unsent changes", () => {
       { failure: "Not sent" },
     );
     first.outbox.update(first.outbox.changes.get()[0]!.id, { status: "sending" });
-    await sleep(1000);
-    // Written without a flush: a kill -9 now loses nothing.
-    const carried = loadCarriedOver(files);
+    // Written within a second, without a flush: a kill -9 then loses nothing.
+    const carried = await until(() => {
+      const kept = loadCarriedOver(files);
+      return kept.drafts && kept.changes?.length ? kept : undefined;
+    }, "the draft and the change saved");
     saving.stop();
     expect(carried.drafts).toEqual({ conv_1: "half a thought" });
     expect(carried.changes?.map((c) => c.change)).toEqual([

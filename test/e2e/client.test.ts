@@ -3,7 +3,7 @@
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 // Runs parley between two snapshots of the terminal settings, then says whether the
 // settings (raw mode, echo) came back and which exit code it had.
@@ -19,8 +19,6 @@ afterEach(() => {
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 });
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
 
@@ -49,7 +47,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     p.send("Enter");
     await p.waitFor((s) => s.includes("Message bob"), "the composer");
     p.type("hi from a real terminal");
-    await pause();
+    await beat();
     p.send("Enter");
     await p.waitFor(
       (s) => /you · \d\d:\d\d.*\n.*hi from a real terminal/.test(s) && !s.includes("sending…"),
@@ -67,7 +65,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
 
     // Back to the list: pin, mute, archive #team, and see the filters follow.
     p.send("Escape");
-    await pause();
+    await beat();
     p.send("Escape");
     await moveTo(p, "#team");
     p.send("p");

@@ -2,7 +2,8 @@
 // that `y` and `Y` send arrives in tmux's paste buffer, from where tmux passes it on.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 
@@ -22,14 +23,6 @@ const buffer = (p: Pane) => {
     return ""; // no buffer yet
   }
 };
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.skipIf(!hasTmux())("the clipboard in tmux", () => {
   it("puts what y and Y copy in tmux's buffer with set-clipboard on", async () => {
@@ -51,9 +44,9 @@ describe.skipIf(!hasTmux())("the clipboard in tmux", () => {
     const before = buffer(p);
     for (let i = 0; i < 12 && buffer(p) === before; i++) {
       p.send("k");
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await beat();
       p.send("Y");
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await beat();
     }
     expect(buffer(p)).toBe("https://files.example.com/alice-bob/budget-q3.pdf");
   });

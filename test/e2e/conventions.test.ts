@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
+import { pause } from "../wait.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
@@ -82,7 +83,7 @@ describe("a closed pipe", () => {
     );
     child.stdout!.destroy();
     const url = first.replace("export PARLEY_BASE_URL=", "");
-    await new Promise((r) => setTimeout(r, 300));
+    await pause(300); // it must not die of the closed pipe meanwhile
     const response = await fetch(`${url}/v1/conversations`);
     expect(response.status).toBe(401); // serving: it asks for a token
     expect(child.exitCode).toBeNull();
@@ -244,7 +245,7 @@ describe.skipIf(!hasTmux())("a normal exit", () => {
       env: { XDG_CACHE_HOME: join(home, "cache") },
     });
     await pane.waitFor((s) => s.includes("#team"), "the conversation list");
-    await new Promise((r) => setTimeout(r, 800));
+    await pause(800); // for warnings that must not come
     pane.send("q");
     await pane.waitFor((s) => s.includes("EXITED=0"), "a normal exit");
     expect(JSON.stringify(readFileSync(log, "utf8"))).toBe('""');

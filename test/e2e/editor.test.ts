@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 let dir: string | undefined;
@@ -23,8 +24,6 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 describe.skipIf(!hasTmux())("the draft in $EDITOR", () => {
   it("hands the terminal over and takes it back with the saved text as the draft", async () => {
@@ -56,7 +55,7 @@ describe.skipIf(!hasTmux())("the draft in $EDITOR", () => {
     await p.waitFor((s) => s.includes("Message bob"), "the composer");
     p.type("typed in parley");
     await p.waitFor((s) => s.includes("typed in parley"), "the draft");
-    await pause();
+    await beat();
     p.send("C-g");
 
     // The editor has the terminal: the main screen, cooked mode.
@@ -84,13 +83,7 @@ describe.skipIf(!hasTmux())("the draft in $EDITOR", () => {
   }, 60_000);
 });
 
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8");
-      if (text.trim()) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${path} never written`);
+function waitForFile(path: string): Promise<string> {
+  const text = () => (existsSync(path) ? readFileSync(path, "utf8") : "");
+  return until(() => (text().trim() ? text() : undefined), `${path} written`);
 }

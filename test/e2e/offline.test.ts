@@ -2,12 +2,13 @@
 // server gone. A send made then waits in the outbox; a draft is typed; the client is
 // killed with SIGKILL. The next start, with the server still gone, shows the last-known
 // conversations and the draft at once; when the server returns the send goes out, once.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { pause, until } from "../wait.ts";
 import { connectionState, sidebarRows } from "./screen.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -20,7 +21,12 @@ beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Every file below `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -60,7 +66,9 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
         const pid = pane.nodePid();
         if (pid !== undefined) {
           process.kill(pid, "SIGTERM");
-          for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+          await until(() => !isAlive(pid), "the client to end", { timeoutMs: 5_000 }).catch(
+            () => undefined,
+          );
         }
         pane.kill();
       });
@@ -78,8 +86,18 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
     first.type("draft before the crash");
     await first.waitFor((s) => s.includes("draft before the crash"), "the draft");
-    // Saved within half a second of a change; then the hardest way out.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Saved within half a second of a change (in the state folder's unsent/); once both
+    // are on disk, the hardest way out.
+    await until(
+      () =>
+        filesUnder(home).some((file) => {
+          const text = readFileSync(file, "utf8");
+          return (
+            text.includes("draft before the crash") && text.includes("queued before the crash")
+          );
+        }),
+      "the draft and the queued send saved",
+    );
     const pid = first.nodePid();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGKILL");
@@ -148,7 +166,9 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
         const pid = pane.nodePid();
         if (pid !== undefined) {
           process.kill(pid, "SIGTERM");
-          for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+          await until(() => !isAlive(pid), "the client to stop", { timeoutMs: 5000 }).catch(
+            () => {},
+          );
         }
         pane.kill();
       });
@@ -165,7 +185,8 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
     first.type("draft through a");
     await first.waitFor((s) => s.includes("draft through a"), "the draft");
-    await sleep(1500);
+    // A person killed a moment after typing: the draft is saved 0.5 s after the last change.
+    await pause(1500);
     process.kill(first.nodePid()!, "SIGKILL");
     await first.waitFor((s) => s.includes("EXITED="), "the client gone");
 
@@ -238,7 +259,8 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
       (s) => /last synced|Cannot reach/.test(s) && sidebarRows(s).length === shown.length,
       "the list still shown offline",
     );
-    await sleep(6_000);
+    // Offline for a while, as a person would be, before quitting: the list's refreshes fail.
+    await pause(6_000);
     first.send("q");
     await first.waitFor((s) => s.includes("EXITED="), "the client gone");
 

@@ -9,7 +9,13 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 
 /** How a cut looks to the client. */
 export type CutMode =
-  /** Current connections reset; new ones refused (ECONNREFUSED): the server is down. */
+  /**
+   * The server is down: current connections reset, and each new one reset the moment it
+   * is accepted, the RST a closed port answers with. The proxy keeps listening, so its
+   * port stays its own (closing the listener let another test take the port before the
+   * restore). A client sees ECONNRESET here where a closed port gives ECONNREFUSED: both
+   * are "the server is not there" to it.
+   */
   | "refuse"
   /** Current connections reset; new ones accepted and reset at once (ECONNRESET). */
   | "reset"
@@ -212,7 +218,6 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
   const onConnection = (client: Socket) => {
     track(client);
     if (mode === "reset" || mode === "refuse") {
-      // "refuse" closes the listener; one that raced it in is reset.
       client.resetAndDestroy();
       return;
     }
@@ -278,8 +283,6 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
         resolve();
       });
     });
-  const unlisten = () =>
-    new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 
   await listen(options.port ?? 0);
   const address = server.address();
@@ -297,18 +300,6 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
     mode = undefined;
     // Connections that hung carry half-sent requests: drop them, as a client's timeout would.
     if (was === "hang") resetAll();
-    if (was === "refuse") {
-      // The same port again; it was ours a moment ago, so retry briefly if the kernel lags.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await listen(port);
-          return;
-        } catch (error) {
-          if (attempt >= 20) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
-    }
   };
 
   const cut = async (how: CutMode = "refuse") => {
@@ -317,8 +308,6 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
     mode = how;
     if (how === "hang") return; // connections stay, their bytes are dropped from now on
     resetAll();
-    // Closing the listener need not wait for the connections: all were reset above.
-    if (how === "refuse") await unlisten();
   };
 
   return {
@@ -343,7 +332,7 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
       if (closed) return;
       closed = true;
       resetAll();
-      await unlisten();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

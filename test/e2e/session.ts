@@ -17,6 +17,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Api } from "../../src/api/client.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
+import { pause, until } from "../wait.ts";
 import {
   connectionState,
   openConversation,
@@ -27,7 +28,6 @@ import {
 import type { Pane } from "./tmux.ts";
 
 const run = promisify(execFile);
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Two periods of the poll (the client's pace: the open conversation 2 s, lists 5 s). */
 export const LIST_MS = 10_000;
@@ -109,7 +109,7 @@ export class Watcher {
         } catch {
           this.failedCaptures++;
         }
-        await sleep(Math.max(0, CAPTURE_MS - (Date.now() - started)));
+        await pause(Math.max(0, CAPTURE_MS - (Date.now() - started)));
       }
     })();
   }
@@ -190,22 +190,21 @@ export class Watcher {
 
   /** Every expectation seen or past its deadline (and its miss recorded). */
   async settled(timeoutMs = 60_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.expectations.some((e) => e.seenAt === undefined && e.missed === undefined)) {
-      if (Date.now() > until) throw new Error("expectations never settled");
-      await sleep(CAPTURE_MS);
-    }
+    await until(
+      () => !this.expectations.some((e) => e.seenAt === undefined && e.missed === undefined),
+      "every expectation seen or missed",
+      { timeoutMs, intervalMs: CAPTURE_MS },
+    );
   }
 
-  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
+  /** The screen once a capture taken from now on satisfies `predicate`. */
+  waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000) {
     const after = Date.now();
-    for (;;) {
-      if (this.capturedAt >= after && predicate(this.screen)) return this.screen;
-      if (Date.now() > until)
-        throw new Error(`Timed out waiting for ${what}. Screen:\n${this.screen}`);
-      await sleep(CAPTURE_MS / 2);
-    }
+    return until(
+      () => (this.capturedAt >= after && predicate(this.screen) ? this.screen : undefined),
+      what,
+      { timeoutMs, intervalMs: CAPTURE_MS / 2, detail: () => `Screen:\n${this.screen}` },
+    );
   }
 }
 
@@ -307,14 +306,11 @@ export type SessionLog = {
 };
 
 /** Waits until `condition` holds, or `timeoutMs` passed; says which. */
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await sleep(100);
-  }
-  return true;
-}
+const holds = (condition: () => boolean, timeoutMs: number): Promise<boolean> =>
+  until(condition, "a condition", { timeoutMs, intervalMs: 100 }).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Runs the plan: the other people's messages, alice's sends and switches, the cuts. The
@@ -364,11 +360,11 @@ export async function runSession(options: {
 
   const cuts = (async () => {
     for (const cut of plan.cuts) {
-      await sleep(startedAt + cut.at - Date.now());
+      await pause(startedAt + cut.at - Date.now());
       const outage: Outage = { start: Date.now(), mode: "cut" };
       watcher.outages.push(outage);
       await link.cut();
-      await sleep(outage.start + cut.forMs - Date.now());
+      await pause(outage.start + cut.forMs - Date.now());
       await link.restore();
       outage.end = Date.now();
     }
@@ -378,7 +374,7 @@ export async function runSession(options: {
     let n = 0;
     const names = [...person.conversations.keys()];
     for (;;) {
-      await sleep(between(...plan.intervalMs));
+      await pause(between(...plan.intervalMs));
       let name: string | undefined;
       for (;;) {
         const now = Date.now();
@@ -391,7 +387,7 @@ export async function runSession(options: {
             ? state.open
             : free[Math.floor(Math.random() * free.length)];
         if (name !== undefined) break;
-        await sleep(250);
+        await pause(250);
       }
       const text = `${person.name}-${String(++n).padStart(2, "0")}`;
       const sentAt = Date.now();
@@ -414,17 +410,17 @@ export async function runSession(options: {
     ].sort((a, b) => a.at - b.at);
     let n = 0;
     for (const event of events) {
-      await sleep(startedAt + event.at - Date.now());
+      await pause(startedAt + event.at - Date.now());
       if (event.to === undefined) {
         // She reads what just came in before she types (and her line would hide it from
         // the row's preview): at most a deadline's wait.
         // (In an outage nothing comes in: she types at once.)
-        await until(() => watcher.isCut || !watcher.busy(state.open), LIST_MS + ALLOWANCE_MS);
+        await holds(() => watcher.isCut || !watcher.busy(state.open), LIST_MS + ALLOWANCE_MS);
         state.aliceTyping = true;
         const text = `alice-${String(++n).padStart(2, "0")}`;
         // Typed text and Enter in one read would be a paste: Enter apart.
         pane.type(text);
-        await sleep(150);
+        await pause(150);
         pane.send("Enter");
         const send: AliceSend = {
           text,
@@ -433,7 +429,7 @@ export async function runSession(options: {
           duringOutage: watcher.isCut,
         };
         log.sends.push(send);
-        const shown = await until(
+        const shown = await holds(
           () => openConversation(watcher.screen).lines.some((l) => l.trim() === text),
           5_000,
         );
@@ -451,7 +447,7 @@ export async function runSession(options: {
       const to = event.to;
       state.paused = true;
       const from = state.open;
-      await until(
+      await holds(
         () =>
           !watcher.expectations.some(
             (e) =>
@@ -483,7 +479,7 @@ export async function openByName(pane: Pane, watcher: Watcher, name: string): Pr
   // Esc and a letter in one read would be Alt+letter: each key apart.
   for (let i = 0; i < 3 && !watcher.screen.includes("Enter open"); i++) {
     pane.send("Escape");
-    await sleep(300);
+    await pause(300);
     await watcher.waitFor(() => true, "a fresh capture");
   }
   for (let i = 0; i < 40; i++) {
@@ -494,7 +490,7 @@ export async function openByName(pane: Pane, watcher: Watcher, name: string): Pr
     if (target < 0) throw new Error(`no row ${name} in the sidebar:\n${screen}`);
     if (at === target) break;
     pane.send(at < 0 || at < target ? "j" : "k");
-    await sleep(150);
+    await pause(150);
   }
   pane.send("Enter");
   await watcher.waitFor(

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 function hasSsh(): boolean {
   // `ssh -V` prints its version on stderr and exits 0.
@@ -91,15 +92,9 @@ function pane(user: string, columns = 120, rows = 40): Pane {
   return p;
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}. Server log:\n${log.join("\n")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** `until`, saying the server's log on a time-out. */
+const untilLogged = (predicate: () => boolean, what: string) =>
+  until(predicate, what, { detail: () => `Server log:\n${log.join("\n")}` });
 
 /** The server's own count, from the line it logs on every sign-in and leave. */
 function liveSessions(): number | undefined {
@@ -123,8 +118,6 @@ async function moveTo(p: Pane, name: string) {
   }
   expect(selectedRow(p.screen())).toMatch(row);
 }
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 beforeAll(async () => {
   if (skip) return;
@@ -167,7 +160,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
       30_000,
     );
     expect(alice.info("#{alternate_on}")).toBe("1");
-    await until(() => liveSessions() === 2, "2 live sessions");
+    await untilLogged(() => liveSessions() === 2, "2 live sessions");
 
     // alice writes to bob.
     const text = `hello bob over ssh ${Date.now() % 100_000}`;
@@ -175,7 +168,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     alice.send("Enter");
     await alice.waitFor((s) => s.includes("Message bob"), "alice's composer");
     alice.type(text);
-    await pause();
+    await beat();
     alice.send("Enter");
     await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
 
@@ -209,22 +202,22 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     // q from the messages pane (Esc leaves the composer first).
     for (const p of [alice, bob]) {
       p.send("Escape");
-      await pause();
+      await beat();
       p.send("q");
       const after = await p.waitFor((s) => s.includes("EXITED="), "ssh to end");
       expect(after).toContain("EXITED=0");
       expect(p.info("#{alternate_on}")).toBe("0");
       expect(p.info("#{cursor_flag}")).toBe("1");
     }
-    await until(() => liveSessions() === 0, "0 live sessions");
+    await untilLogged(() => liveSessions() === 0, "0 live sessions");
   }, 120_000);
 
   it("frees a session whose client vanishes without quitting", async () => {
     const carol = pane("carol");
     await carol.waitFor((s) => s.includes("parley · carol"), "carol's client", 30_000);
-    await until(() => liveSessions() === 1, "1 live session");
+    await untilLogged(() => liveSessions() === 1, "1 live session");
     carol.kill(); // the terminal and its ssh client are gone, mid-session
-    await until(() => liveSessions() === 0, "0 live sessions after the drop");
+    await untilLogged(() => liveSessions() === 0, "0 live sessions after the drop");
     expect(log.some((l) => /carol \(.*\) left; 0 live sessions/.test(l))).toBe(true);
   }, 60_000);
 

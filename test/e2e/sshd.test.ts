@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
 import {
   databaseOf,
   parleyProcesses,
@@ -16,12 +17,10 @@ import {
   sshdSkipReason,
   startSshd,
 } from "./sshd.ts";
-import { CLI, descendantPid, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, descendantPid, type Pane, startPane } from "./tmux.ts";
 
 const skip = sshdSkipReason();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
-const pause = () => sleep(150);
 
 // Loaded, with a row selected (Enter opens the selected one).
 const listed = (s: string) => s.includes("● online") && s.includes("#team") && /^[│║]▸/m.test(s);
@@ -65,17 +64,17 @@ async function openFirstAndSend(p: Pane, text: string): Promise<void> {
   // Each hop (tmux, ssh, sshd) may batch what it reads: wait for the text to arrive
   // before Enter, and for each focus change before the next key.
   await p.waitFor((s) => s.includes(text), "the typed text");
-  await pause();
+  await beat();
   p.send("Enter");
   await p.waitFor(sent(text), `"${text}" sent`);
 }
 
 /** Esc from the composer to the messages, and wait until the messages have the keys. */
 async function toMessages(p: Pane): Promise<void> {
-  await pause();
+  await beat();
   p.send("Escape");
   await p.waitFor((s) => statusBar(s).includes("r react"), "the messages focused");
-  await pause();
+  await beat();
 }
 
 describe.skipIf(skip !== undefined)(
@@ -145,11 +144,10 @@ describe.skipIf(skip !== undefined)(
 
       const dropped = Date.now();
       process.kill(ssh!, "SIGKILL");
-      let left = running;
-      while (left.length > 0 && Date.now() - dropped < 10_000) {
-        await sleep(25);
-        left = parleyProcesses(dataHome);
-      }
+      await until(() => parleyProcesses(dataHome).length === 0, "parley to end", {
+        timeoutMs: 10_000,
+      }).catch(() => undefined);
+      const left = parleyProcesses(dataHome);
       const elapsed = Date.now() - dropped;
       console.log(
         `ssh: remote parley gone ${elapsed} ms after the client was killed${left.length ? " (still running)" : ""}`,

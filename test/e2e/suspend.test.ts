@@ -7,11 +7,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const PROMPT = "parley-test$";
 const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 // Loaded, with a row selected.
 const listed = (s: string) =>
@@ -86,7 +85,7 @@ async function expectStoppedThenResumed(p: Pane): Promise<void> {
   await p.waitFor((s) => s.includes("suspend (fg resumes)"), "the help");
   p.send("Escape");
   await p.waitFor((s) => !s.includes("suspend (fg resumes)"), "the help to close");
-  await pause();
+  await beat();
   p.send("q");
   await p.waitFor((s) => atPrompt(s) && p.info("#{alternate_on}") === "0", "the client to quit");
   expect(p.info("#{cursor_flag}")).toBe("1");

@@ -8,11 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
+import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
-const pause = () => sleep(150);
 const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 const hasScreen = (() => {
@@ -104,7 +103,9 @@ async function recordedPane(command: string, options: { columns?: number; rows?:
   const socket = pane.info("#{socket_path}");
   execFileSync("tmux", ["-S", socket, "pipe-pane", "-o", "-t", "main", `cat >> ${shq(record)}`]);
   // pipe-pane starts its command asynchronously; it is on once tmux names it.
-  for (let i = 0; i < 100 && pane.info("#{pane_pipe}") !== "1"; i++) await sleep(20);
+  await until(() => pane.info("#{pane_pipe}") === "1", "tmux's pipe-pane on", {
+    timeoutMs: 2_000,
+  }).catch(() => undefined);
   writeFileSync(gate, "");
   const recorded: Recorded = { pane, output: () => readFileSync(record, "latin1") };
   return recorded;
@@ -140,10 +141,10 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
     // Open a conversation too: the message pane and composer have colours of their own.
     p.send("Enter");
     await p.waitFor((s) => /Message \S+/.test(s), "the composer");
-    await pause();
+    await beat();
     p.send("Escape");
     await p.waitFor((s) => statusBar(s).includes("r react"), "the messages focused");
-    await pause();
+    await beat();
     await quitAndCheck(p);
     const out = output();
     expect(colourParams(out).length, "colour SGR parameters").toBeGreaterThan(0);
@@ -167,18 +168,18 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
     s = await p.waitFor((x) => /║ +Message \S+/.test(x), "the composer, focused");
     expect(lines(s)[1]).toMatch(/^╭─+╮/);
     expect(s).not.toMatch(/^║▸/m);
-    await pause();
+    await beat();
     p.send("Escape");
     s = await p.waitFor((x) => statusBar(x).includes("r react"), "the messages focused");
     expect(s).toMatch(/╔═+╗\n/);
-    await pause();
+    await beat();
     // The reaction picker: the chosen one in inverse video, no colour either.
     p.send("r");
     await p.waitFor((x) => x.includes("←→ Enter · Esc"), "the reaction picker");
-    await pause();
+    await beat();
     p.send("Escape");
     await p.waitFor((x) => !x.includes("←→ Enter · Esc"), "the picker closed");
-    await pause();
+    await beat();
     await quitAndCheck(p);
 
     const out = output();
@@ -227,16 +228,16 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
       await p.waitFor((s) => /Message \S+/.test(s), "the composer");
       p.type("hi from screen");
       await p.waitFor((s) => s.includes("hi from screen"), "the typed text");
-      await pause();
+      await beat();
       p.send("Enter");
       await p.waitFor(
         (s) => /you · \d\d:\d\d.*\n.*hi from screen/.test(s) && !s.includes("sending…"),
         "the sent message",
       );
-      await pause();
+      await beat();
       p.send("Escape");
       await p.waitFor((s) => statusBar(s).includes("r react"), "the messages focused");
-      await pause();
+      await beat();
       p.send("q");
 
       // parley is gone from screen's window: its own screen is back, settings restored.

@@ -4,8 +4,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pause, until } from "../wait.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
+
+/**
+ * A person's pause between two keys sent to a pane: tmux passes keys on at once, so two
+ * sent back to back can reach parley in one read (Esc and a letter then read as Alt+letter).
+ */
+export const beat = () => pause(150);
 export const CLI = join(ROOT, "dist/cli.js");
 
 export function hasTmux(): boolean {
@@ -121,15 +128,15 @@ export function startPane(options: {
     screen: () => tmux("capture-pane", "-p", "-t", "main"),
     info: (format) => tmux("display-message", "-p", "-t", "main", format).trim(),
     nodePid: () => descendantPid(Number(pane.info("#{pane_pid}")), "node"),
-    async waitFor(predicate, what, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const screen = pane.screen();
-        if (predicate(screen)) return screen;
-        if (Date.now() > deadline)
-          throw new Error(`Timed out waiting for ${what}. Screen:\n${screen}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    waitFor(predicate, what, timeoutMs = 15_000) {
+      return until(
+        () => {
+          const screen = pane.screen();
+          return predicate(screen) ? screen : undefined;
+        },
+        what,
+        { timeoutMs, intervalMs: 100, detail: () => `Screen:\n${pane.screen()}` },
+      );
     },
     resize: (columns, rows) => {
       tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows));

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
+import { pause, until } from "../wait.ts";
 import {
   clientFor,
   contactConversation,
@@ -13,7 +14,6 @@ import {
   message,
   messagePage,
   useServer,
-  waitFor,
 } from "./helpers.ts";
 import { freshDb, rawQuery } from "./stores.ts";
 
@@ -158,14 +158,14 @@ describe("demo replies", () => {
   /** Waits for the other side to answer or react to `sent`. */
   async function answer(conversationId: string, sentId: string) {
     const alice = t.as("alice");
-    return waitFor(async () => {
+    return until(async () => {
       const page = messagePage(
         await alice.get("/v1/messages", { conversation_id: conversationId, limit: 5 }),
       );
       const reply = page.data.find((m) => m.contact.username !== "alice" && m.id > sentId);
       const reacted = message(await alice.get(`/v1/messages/${sentId}`)).reactions;
       return reply || reacted.length > 0 ? { reply, reacted } : undefined;
-    });
+    }, "a reply or a reaction");
   }
 
   it("lets the contact answer or react a moment later, and never answers an answer", async () => {
@@ -180,7 +180,7 @@ describe("demo replies", () => {
       expect(reply.message.length).toBeGreaterThan(0);
     }
     for (const r of reacted) expect(Object.values(r)[0]).toEqual(["bob"]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pause(400); // a second answer would come within this
     const later = messagePage(
       await alice.get("/v1/messages", { conversation_id: id, limit: 10 }),
     ).data;
@@ -220,7 +220,7 @@ describe("demo replies", () => {
     const id = await contactConversation(alice, "ct_carol");
     message(await alice.post("/v1/messages", { conversation_id: id, message: "hello?" }));
     await server.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pause(300);
     // A timer left behind would have tried the closed database and logged its failure.
     expect(logged.filter((line) => line.includes("demo reply"))).toEqual([]);
   });
@@ -230,7 +230,7 @@ describe("demo replies while someone is signed in", () => {
   // The server's clock, in Unix seconds, moved by the tests: no real minute to wait.
   let clock = Math.floor(Date.now() / 1000);
   const t = useServer({ demoReplies: true, demoReplyDelayMs: [20, 60], now: () => clock });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const settle = () => pause(300); // for answers that must not come
 
   /** What others did after `sentId`, as `reader` sees it: messages and reactions. */
   async function responses(reader: string, conversationId: string, sentId: string) {
@@ -246,10 +246,10 @@ describe("demo replies while someone is signed in", () => {
   }
 
   async function answered(reader: string, conversationId: string, sentId: string) {
-    return waitFor(async () => {
+    return until(async () => {
       const r = await responses(reader, conversationId, sentId);
       return r.replies.length + r.reactions.length > 0 ? r : undefined;
-    });
+    }, "a reply or a reaction");
   }
 
   it("does not answer as a user who made a request in the last minute", async () => {

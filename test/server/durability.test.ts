@@ -7,14 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  type Client,
-  clientFor,
-  contactConversation,
-  message,
-  messagePage,
-  waitFor,
-} from "./helpers.ts";
+import { until } from "../wait.ts";
+import { type Client, clientFor, contactConversation, message, messagePage } from "./helpers.ts";
 import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
@@ -180,10 +174,14 @@ describe("durability", () => {
     const retried = new Map<string, string>();
     for (const [key, text] of sent) {
       if (acknowledged.has(key)) continue;
-      const reply = await waitFor(async () => {
-        const r = await send(again, conversationId, key, text);
-        return r.status === 409 ? undefined : r;
-      }, 20_000);
+      const reply = await until(
+        async () => {
+          const r = await send(again, conversationId, key, text);
+          return r.status === 409 ? undefined : r;
+        },
+        "the retry answered",
+        { timeoutMs: 20_000 },
+      );
       expect(message(reply).message).toBe(text);
       retried.set(key, reply.body.id);
     }
@@ -240,18 +238,23 @@ describe("durability", () => {
       messagePage(
         await again.get("/v1/messages", { conversation_id: conversationId, limit: 100 }),
       ).data.filter((m) => m.message.startsWith("unheard "));
-    const stored = await waitFor(
+    const stored = await until(
       async () => ((await listed()).length === texts.length ? await listed() : undefined),
-      20_000,
+      "every send stored",
+      { timeoutMs: 20_000 },
     );
     await kill(first);
     socket.destroy();
 
     for (const [i, text] of texts.entries()) {
-      const reply = await waitFor(async () => {
-        const r = await send(again, conversationId, `unheard-${i}`, text);
-        return r.status === 409 ? undefined : r;
-      }, 20_000);
+      const reply = await until(
+        async () => {
+          const r = await send(again, conversationId, `unheard-${i}`, text);
+          return r.status === 409 ? undefined : r;
+        },
+        "the retry answered",
+        { timeoutMs: 20_000 },
+      );
       expect(reply.headers.get("idempotent-replayed")).toBe("true");
       expect(message(reply).id).toBe(stored.find((m) => m.message === text)!.id);
     }

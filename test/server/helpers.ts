@@ -189,16 +189,3 @@ export async function contactConversation(a: Client, contactId: string): Promise
 export async function groupConversation(a: Client, groupId: string): Promise<string> {
   return conversation(await a.post("/v1/conversations", { group_id: groupId })).id;
 }
-
-export async function waitFor<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await check();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import { pause, until } from "../wait.ts";
 import {
   clientFor,
   contactConversation,
   groupConversation,
   message,
   messagePage,
-  waitFor,
 } from "./helpers.ts";
 import { freshDb, rawQuery, STORE } from "./stores.ts";
 
@@ -62,21 +62,24 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
       await newest(alice, id);
       await newest(bob, id);
       const ping = await alice.messages.send({ conversation_id: id, message: `ping ${round}` });
-      const seenByBob = await waitFor(
+      const seenByBob = await until(
         async () => (await newest(bob, id)).find((m) => m.id === ping.id),
-        2000,
+        "the ping through the other instance",
       );
       expect(seenByBob.message).toBe(`ping ${round}`);
       const pong = await bob.messages.send({ conversation_id: id, message: `pong ${round}` });
-      await waitFor(async () => (await newest(alice, id)).find((m) => m.id === pong.id), 2000);
+      await until(
+        async () => (await newest(alice, id)).find((m) => m.id === pong.id),
+        "the pong through the other instance",
+      );
     }
     // A reaction and an edit through one instance show through the other.
     const last = (await newest(bob, id))[0]!;
     await alice.messages.update(last.id, { reactions: { heart: ["alice"] } });
-    await waitFor(async () => {
+    await until(async () => {
       const [top] = await newest(bob, id);
       return top?.reactions.length === 1 ? top : undefined;
-    }, 2000);
+    }, "the reaction through the other instance");
   });
 
   it("a send without an Idempotency-Key (one statement) shows through the other's cache", async () => {
@@ -86,7 +89,10 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
     await newest(bob, id);
     const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
     // Only the statement's own notice can tell b that its cached page is stale.
-    await waitFor(async () => (await newest(bob, id)).find((m) => m.id === sent.id));
+    await until(
+      async () => (await newest(bob, id)).find((m) => m.id === sent.id),
+      "the message on the other instance",
+    );
   });
 
   it("32 concurrent sends with one Idempotency-Key over both instances make one message", async () => {
@@ -176,12 +182,12 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     for (let attempt = 0; attempt < 6; attempt++) {
       const sender = attempt % 2 === 0 ? alice : viaB;
       const sent = await sender.messages.send({ conversation_id: id, message: `hi ${attempt}` });
-      const answered = await waitFor(async () => {
+      const answered = await until(async () => {
         const message = await alice.messages.get(sent.id);
         const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
         return message.reactions.length + replies.length > 0 ? { message } : undefined;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      }, "a demo answer");
+      await pause(300); // a second answer would come within this
       const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
       expect(replies.length).toBeLessThanOrEqual(1);
       written += replies.length;
@@ -200,7 +206,7 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     const alice = t.on(t.a, "alice");
     const id = (await alice.conversations.create({ contact_id: "ct_bob" })).id;
     const sent = await alice.messages.send({ conversation_id: id, message: "hello bob" });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pause(400); // an answer that must not come
     expect((await newest(alice, id)).filter((m) => m.id > sent.id)).toEqual([]);
     expect((await alice.messages.get(sent.id)).reactions).toEqual([]);
   });
@@ -213,7 +219,7 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
     const deadline = Date.now() + 8000;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       const sent = await alice.messages.send({ conversation_id: id, message: `anyone ${attempt}` });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await pause(1000);
       const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
       const reactions = (await alice.messages.get(sent.id)).reactions;
       if (replies.length + reactions.length > 0) return;
@@ -231,11 +237,12 @@ describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks"
         WHERE locktype = 'advisory' AND granted AND classid = ${0x70726c79} AND objid = 3
           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
       const lead = () => rawQuery<{ pid: string }>(db, leaders).then(([row]) => row);
-      const before = await waitFor(lead, 20_000);
+      const before = await until(lead, "the leader", { timeoutMs: 20_000 });
       await rawQuery(db, "SELECT pg_terminate_backend($1::integer)", [before.pid]);
-      const after = await waitFor(
+      const after = await until(
         async () => ((await lead())?.pid ?? before.pid) !== before.pid || undefined,
-        20_000,
+        "a new leader",
+        { timeoutMs: 20_000 },
       );
       expect(after).toBe(true);
       const alice = clientFor(server.url, server.demoUsers[0]!.token);
@@ -258,10 +265,14 @@ describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks"
       const [before] = await rawQuery<{ pid: string; objid: string }>(db, owners);
       expect(before).toBeDefined();
       await rawQuery(db, "SELECT pg_terminate_backend($1::integer)", [before!.pid]);
-      const after = await waitFor(async () => {
-        const [row] = await rawQuery<{ pid: string; objid: string }>(db, owners);
-        return row && row.objid !== before!.objid ? row : undefined;
-      }, 20_000);
+      const after = await until(
+        async () => {
+          const [row] = await rawQuery<{ pid: string; objid: string }>(db, owners);
+          return row && row.objid !== before!.objid ? row : undefined;
+        },
+        "a new owner lock",
+        { timeoutMs: 20_000 },
+      );
       expect(after.pid).not.toBe(before!.pid);
       const headers = { "Idempotency-Key": "after-the-break" };
       const send = () =>
@@ -293,11 +304,11 @@ describe.skipIf(STORE !== "postgres")(
       const alice = createApi({ baseUrl: context.plain.url, token, retries: 0 });
       const id = (await alice.conversations.create({ contact_id: "ct_erin" })).id;
       const sent = await alice.messages.send({ conversation_id: id, message: "hello erin" });
-      await waitFor(async () => {
+      await until(async () => {
         const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
         const reactions = (await alice.messages.get(sent.id)).reactions;
         return replies.length + reactions.length > 0 ? true : undefined;
-      });
+      }, "a demo reply");
     });
   },
 );

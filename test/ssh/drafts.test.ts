@@ -8,6 +8,7 @@ import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { until } from "../wait.ts";
 import { visit } from "./visit.ts";
 
 let api: RunningServer;
@@ -35,7 +36,7 @@ describe("parley ssh sessions", () => {
   it("find the draft they left, per user", async () => {
     // Drafts are saved within half a second of a change: hang up a second after typing.
     await visit(ssh, "alice", { text: "half a sentence from alice", holdMs: 1000 });
-    await until(() => readdirSync(join(keepDir, "unsent")).length > 0);
+    await until(() => readdirSync(join(keepDir, "unsent")).length > 0, "alice's draft saved");
     const back = await visit(ssh, "alice", { text: "" });
     expect(back).toContain("half a sentence from alice");
     const bob = await visit(ssh, "bob", { text: "" });
@@ -48,17 +49,9 @@ describe("parley ssh sessions", () => {
       visit(ssh, "carol", { text: "draft from the laptop", holdMs: 1000 }),
       visit(ssh, "carol", { text: "draft from the phone", holdMs: 1000 }),
     ]);
-    await until(() => ssh.liveSessions() === 0);
+    await until(() => ssh.liveSessions() === 0, "both sessions gone");
     const back = await visit(ssh, "carol", { text: "" });
     expect(back).toContain("draft from the laptop");
     expect(back).toContain("draft from the phone");
   }, 60_000);
 });
-
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

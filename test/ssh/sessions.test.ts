@@ -1,79 +1,27 @@
-// `parley ssh` in this process, with ssh2 clients. A session that ends frees what it held:
-// sessions come and go one after another, and after a full garbage collection the heap
-// must not grow with their number (each session's client, its Ink tree, query cache,
-// frames and timers, is several megabytes). Sessions also run on worker threads (the
+// `parley ssh` in this process, with ssh2 clients. Sessions run on worker threads (the
 // built dist/ssh-worker.js, as `parley ssh` runs them), and a worker that dies ends its
-// sessions with a message instead of leaving them hanging.
+// sessions with a message instead of leaving them hanging. (That a session frees what it
+// held is a soak: heap.soak.test.ts.)
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
-import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { startSshServer } from "../../src/ssh/server.ts";
+import { until } from "../wait.ts";
 import { visit } from "./visit.ts";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
 let api: RunningServer;
-let ssh: SshServer;
 
 beforeAll(async () => {
   api = await startServer({ port: 0, demo: true, demoReplies: false });
-  ssh = await startSshServer({
-    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
-    api: { url: api.url, users: api.demoUsers },
-    authorizedKeys: null,
-  });
 });
 
 afterAll(async () => {
-  await ssh?.close();
   await api?.close();
-});
-
-async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function heapAfterGc(): Promise<number> {
-  // Twice, with turns of the event loop between: finalizers and timers let go in stages.
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return process.memoryUsage().heapUsed / 2 ** 20;
-}
-
-describe("parley ssh sessions", () => {
-  it("free what they held when they end: the heap does not grow with sessions", async () => {
-    const users = api.demoUsers.map((u) => u.username);
-    const round = async (count: number) => {
-      for (let i = 0; i < count; i++) {
-        await visit(ssh, users[i % users.length]!);
-        await until(() => ssh.liveSessions() === 0, "the session to be freed");
-      }
-    };
-    // Warm up: caches that are meant to stay (Ink's line caches, JIT code, the server's pages).
-    await round(6);
-    const before = await heapAfterGc();
-    await round(24);
-    const after = await heapAfterGc();
-    expect(ssh.liveSessions()).toBe(0);
-    // 24 more sessions: far below one session's size each.
-    expect(after - before, `heap ${before.toFixed(1)} MB -> ${after.toFixed(1)} MB`).toBeLessThan(
-      12,
-    );
-  }, 120_000);
 });
 
 const WORKER_SCRIPT = new URL("../../dist/ssh-worker.js", import.meta.url);
@@ -129,7 +77,9 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
       const ended = openAlice(pool, (data) => {
         drawn += data;
       });
-      await until(() => drawn.includes("online"), "the session's first screen", 20_000);
+      await until(() => drawn.includes("online"), "the session's first screen", {
+        timeoutMs: 20_000,
+      });
       expect(pool.threadIds()).toEqual([first]);
       pool.send({ type: "drop", id: 1 });
       expect(await ended).toBeUndefined();

@@ -26,6 +26,7 @@ import {
   wordRight,
 } from "../../src/ui/composer/editor.ts";
 import { displayWidth } from "../../src/ui/text/width.ts";
+import { pause } from "../wait.ts";
 import { key } from "./ink-key.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -454,9 +455,9 @@ describe("applyKey behind a real Ink 8 useInput", () => {
     };
     const app = render(createElement(Probe, { onInput, onPaste }));
     unmount = app.unmount;
-    await new Promise((r) => setTimeout(r, 20));
+    await pause(20); // Ink's input listener is attached in an effect after the first render
     app.stdin.write(bytes);
-    await new Promise((r) => setTimeout(r, 40));
+    await pause(40); // past Ink's 20 ms wait for the rest of an escape sequence
     const flags = (k: Key) =>
       Object.entries(k)
         .filter(([name, v]) => v === true && name !== "eventType")

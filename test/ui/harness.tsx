@@ -13,6 +13,7 @@ import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import type { ThemeSetting } from "../../src/ui/look/theme.ts";
 import type { PollPace, Session } from "../../src/ui/screen/session.ts";
+import { pause, until } from "../wait.ts";
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -71,6 +72,9 @@ export const KEYS = {
   pageDown: "\x1b[6~",
 } as const;
 
+/** How long Ink waits for more bytes after an Esc (its pendingInputFlushDelayMilliseconds). */
+const INK_ESCAPE_MS = 20;
+
 export type Harness = {
   server: RunningServer;
   session: Session;
@@ -80,6 +84,8 @@ export type Harness = {
   /** Everything written to the terminal so far. */
   written(): string;
   screen(): string;
+  /** What `bytes` alone draw on a blank terminal of this size. */
+  screenOf(bytes: string): Promise<string>;
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
   paste(text: string): Promise<void>;
@@ -102,8 +108,29 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-// Longer than a frame at 60 fps, so the screen shows what the last key did.
-const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
+function terminal(columns: number, rows: number): xterm.Terminal {
+  // convertEol: a real pty turns "\n" into "\r\n" (onlcr); Ink relies on that.
+  const term = new xterm.Terminal({
+    cols: columns,
+    rows,
+    allowProposedApi: true,
+    scrollback: 0,
+    convertEol: true,
+  });
+  // Emoji are two columns wide, as in real terminals (xterm.js defaults to Unicode 6 widths).
+  term.loadAddon(new unicode11.Unicode11Addon());
+  term.unicode.activeVersion = "11";
+  return term;
+}
+
+function screenText(term: xterm.Terminal): string {
+  const buffer = term.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < term.rows; y++) {
+    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+  }
+  return lines.join("\n");
+}
 
 export async function startHarness(
   options: {
@@ -147,17 +174,7 @@ export async function startHarness(
   const rows = options.rows ?? 40;
   const server = options.server ?? (await startServer({ port: 0, demo: true, demoReplies: false }));
   const user = server.demoUsers[options.user ?? 0]!;
-  // convertEol: a real pty turns "\n" into "\r\n" (onlcr); Ink relies on that.
-  const term = new xterm.Terminal({
-    cols: columns,
-    rows,
-    allowProposedApi: true,
-    scrollback: 0,
-    convertEol: true,
-  });
-  // Emoji are two columns wide, as in real terminals (xterm.js defaults to Unicode 6 widths).
-  term.loadAddon(new unicode11.Unicode11Addon());
-  term.unicode.activeVersion = "11";
+  const term = terminal(columns, rows);
   const stdout = new FakeStdout(columns, rows, term);
   const stdin = new FakeStdin();
   const baseUrl = options.baseUrl ?? server.url;
@@ -215,15 +232,14 @@ export async function startHarness(
   });
   const { instance } = mounted;
 
-  const screen = () => {
-    const buffer = term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < term.rows; y++) {
-      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
-    }
-    return lines.join("\n");
-  };
+  const screen = () => screenText(term);
   const flush = () => new Promise<void>((resolve) => term.write("", resolve));
+  // Until the key has been acted on and its frame is written: Ink runs the pending effects,
+  // flushes its throttled render, and the terminal emulator takes in the bytes.
+  const settle = async () => {
+    await instance.waitUntilRenderFlush();
+    await flush();
+  };
   const harness: Harness = {
     server,
     session,
@@ -234,37 +250,46 @@ export async function startHarness(
     bytes: () => stdout.bytes,
     written: () => stdout.written,
     screen,
+    async screenOf(bytes) {
+      const blank = terminal(term.cols, term.rows);
+      await new Promise<void>((resolve) => blank.write(bytes, resolve));
+      const text = screenText(blank);
+      blank.dispose();
+      return text;
+    },
     async press(...keys) {
       for (const key of keys) {
         stdin.write(key);
+        // Ink holds a lone Esc for 20 ms in case the rest of a sequence follows. A timer of
+        // the same length set after Ink's fires after it, however late both run: then the
+        // Esc has gone through, and the next key cannot join it.
+        if (key === KEYS.escape) await pause(INK_ESCAPE_MS);
         await settle();
       }
-      await flush();
     },
     async type(text) {
+      // Key by key, each in a read of its own, as a person types: a turn of the event loop
+      // apart, in which Ink reads the key and React renders what it did.
       for (const ch of text) {
         stdin.write(ch);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await new Promise((resolve) => setImmediate(resolve));
       }
       await settle();
-      await flush();
     },
     async paste(text) {
       stdin.write(`\x1b[200~${text}\x1b[201~`);
       await settle();
-      await flush();
     },
     async waitFor(predicate, what, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        await flush();
-        const current = screen();
-        if (predicate(current)) return current;
-        if (Date.now() > deadline) {
-          throw new Error(`Timed out waiting for ${what}. Screen:\n${current}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      return until(
+        async () => {
+          await flush();
+          const current = screen();
+          return predicate(current) ? current : undefined;
+        },
+        what,
+        { timeoutMs, detail: () => `Screen:\n${screen()}` },
+      );
     },
     looks(needle) {
       const buffer = term.buffer.active;

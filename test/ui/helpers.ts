@@ -57,8 +57,15 @@ export async function selectRow(h: Harness, name: string) {
   await h.waitFor((s) => selected.test(s), `${name} selected`);
 }
 
+/**
+ * Opens the conversation named `name` and waits until its messages are on screen: a key
+ * for a message pressed while the pane still says "loading…" finds no message to act on.
+ */
 export async function openFirst(h: Harness, name: string) {
   await selectRow(h, name);
   await h.press(KEYS.enter);
-  await h.waitFor((s) => s.includes(`Message ${name}`), "the composer");
+  await h.waitFor(
+    (s) => s.includes(`Message ${name}`) && !s.includes("loading…"),
+    "the composer, and the messages loaded",
+  );
 }

@@ -122,16 +122,20 @@ describe("an error in the status bar", () => {
     await harness.waitFor(
       (s) => !s.includes("Could not send") && s.includes("↑↓ move"),
       "the hints back",
-      3_000,
     );
   });
 
   it("goes at the next key once it has been seen", async () => {
     harness = await startHarness();
     await harness.waitFor((s) => s.includes("online"), "online");
-    harness.session.status.error("Could not pin", new Error("boom"));
+    // As if it had been on screen for a second already (more than the half second that
+    // keeps a fresh error through a key).
+    harness.session.status.notice.set({
+      kind: "error",
+      text: "Could not pin: boom",
+      at: Date.now() - 1_000,
+    });
     await harness.waitFor((s) => s.includes("✗ Could not pin: boom"), "the error");
-    await new Promise((resolve) => setTimeout(resolve, 600));
     await harness.press("j");
     await harness.waitFor((s) => !s.includes("Could not pin") && s.includes("↑↓ move"), "gone");
   });

@@ -132,10 +132,9 @@ describe("sanitize", () => {
   });
 
   it("stays linear on pathological input", () => {
+    // 500,000 characters: a quadratic scan would take hours here, and the test's timeout
+    // ends it; a linear one takes milliseconds. (How fast it is belongs in the bench.)
     const evil = "\x1b]".repeat(100_000) + "\x9d".repeat(100_000) + "\x1b[".repeat(100_000);
-    const started = performance.now();
-    const out = sanitize(evil);
-    expect(performance.now() - started).toBeLessThan(1000);
-    expectSafe(out);
+    expectSafe(sanitize(evil));
   });
 });

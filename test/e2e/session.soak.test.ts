@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { pause } from "../wait.ts";
 import { startForeignRelay } from "./foreign-relay.ts";
 import { type CutMode, startProxy } from "./proxy.ts";
 import { openConversation, sidebarRow } from "./screen.ts";
@@ -25,7 +26,6 @@ import {
   type Plan,
   runSession,
   type SessionLog,
-  sleep,
   stats,
   Watcher,
 } from "./session.ts";
@@ -288,7 +288,7 @@ describe.skipIf(!hasTmux())("a long session in a real terminal", () => {
     for (let attempt = 1; ; attempt++) {
       // At the start of a second: the first message, and Ctrl+R so that the row shows it
       // at once, then the second one while the server's clock is still in that second.
-      await sleep(1000 - (Date.now() % 1000) + 20);
+      await pause(1000 - (Date.now() % 1000) + 20);
       const first = await bob!.api.messages.send({
         conversation_id: design,
         message: `first-${attempt}`,
@@ -314,7 +314,7 @@ describe.skipIf(!hasTmux())("a long session in a real terminal", () => {
           console.log("could not send two messages within one second: nothing tested");
           return;
         }
-        await sleep(1000);
+        await pause(1000);
         continue;
       }
       watcher.expect({
