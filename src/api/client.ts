@@ -4,12 +4,15 @@
 //   retry.ts      which requests are retried, how often, how long to wait
 //   paging.ts     page iterators over the list endpoints
 //   endpoints.ts  the endpoint table: paths, fields sent, schemas of the answers
+//   etags.ts      the kept ETags and answers of conditional GETs
+//   events.ts     the event stream (GET /v1/events), where the server has one
 import {
   type ConversationsApi,
   conversationsApi,
   type MessagesApi,
   messagesApi,
 } from "./endpoints.ts";
+import { type EventsApi, eventsApi } from "./events.ts";
 import { createHttp } from "./http.ts";
 
 export {
@@ -18,6 +21,7 @@ export {
   newIdempotencyKey,
   type PostOptions,
 } from "./endpoints.ts";
+export type { EventsApi, EventsState, ServerEvent } from "./events.ts";
 export { parseAnswer } from "./http.ts";
 export type { RetryPolicy } from "./retry.ts";
 
@@ -41,14 +45,16 @@ export type Api = {
   readonly baseUrl: string;
   readonly messages: MessagesApi;
   readonly conversations: ConversationsApi;
+  readonly events: EventsApi;
 };
 
 export function createApi(options: ApiOptions): Api {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const http = createHttp({
     baseUrl,
     token: options.token,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs,
     policy: {
       retries: options.retries ?? 3,
       baseDelayMs: options.retryDelayMs ?? 200,
@@ -56,5 +62,11 @@ export function createApi(options: ApiOptions): Api {
     },
     ...(options.fetch && { fetch: options.fetch }),
   });
-  return { baseUrl, messages: messagesApi(http), conversations: conversationsApi(http) };
+  const events = eventsApi({
+    baseUrl,
+    token: options.token,
+    timeoutMs,
+    ...(options.fetch && { fetch: options.fetch }),
+  });
+  return { baseUrl, messages: messagesApi(http), conversations: conversationsApi(http), events };
 }
