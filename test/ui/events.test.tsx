@@ -88,14 +88,18 @@ describe("without an event stream", () => {
         res.end('{"error":{"type":"invalid_request","message":"No such route."}}');
         return;
       }
-      const answer = await fetch(server.url + req.url, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body: req.method === "GET" ? undefined : req.body,
-      });
-      const body = await answer.text();
-      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
-      res.end(body);
+      try {
+        const answer = await fetch(server.url + req.url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "GET" ? undefined : req.body,
+        });
+        const body = await answer.text();
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+        res.end(body);
+      } catch {
+        res.destroy();
+      }
     });
     cleanups.push(() => relay.close());
     harness = await startHarness({ server, baseUrl: relay.url });
