@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
-import { visit } from "./visit.ts";
+import { clientKey, visit } from "./visit.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -74,6 +74,38 @@ describe("parley ssh sessions", () => {
       12,
     );
   }, 120_000);
+});
+
+/** A session held open, on screen, until `end`. */
+async function holdSession(username: string): Promise<{ end: () => void }> {
+  const client = new ssh2.Client();
+  await new Promise<void>((resolve, reject) => {
+    client.on("error", reject);
+    client.on("ready", () => {
+      client.shell({ term: "xterm-256color", cols: 100, rows: 30 }, (error, stream) => {
+        if (error) return reject(error);
+        let screen = "";
+        stream.on("data", (chunk: Buffer) => {
+          screen += chunk.toString("utf8");
+          if (screen.includes("online")) resolve();
+        });
+      });
+    });
+    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
+  });
+  return { end: () => client.end() };
+}
+
+describe("parley ssh sessions and the event stream", () => {
+  it("hold one stream each, and give it back when they end", async () => {
+    const users = api.demoUsers.map((u) => u.username);
+    const before = api.eventStreams();
+    const held = await Promise.all(users.slice(0, 4).map(holdSession));
+    await until(() => api.eventStreams() === before + 4, "a stream per session", 20_000);
+    for (const session of held) session.end();
+    await until(() => ssh.liveSessions() === 0, "every session freed");
+    await until(() => api.eventStreams() === before, "the streams closed");
+  }, 60_000);
 });
 
 const WORKER_SCRIPT = new URL("../../dist/ssh-worker.js", import.meta.url);
