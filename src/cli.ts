@@ -15,8 +15,8 @@ import {
 import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
 
 // An older Node fails deep inside (node:sqlite, module hooks) with a stack trace; say it
-// plainly instead, with how to get a newer one.
-const refusal = nodeRefusal(process.versions.node, process.execPath);
+// plainly instead, with how to run it on a newer one.
+const refusal = nodeRefusal(process.versions.node, process.execPath, process.argv[1]);
 if (refusal !== undefined) {
   process.stderr.write(`${refusal}\n`);
   process.exit(1);

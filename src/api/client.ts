@@ -37,9 +37,19 @@ export type ApiOptions = {
   retryDelayMs?: number;
   /** Upper bound of one wait between attempts, `Retry-After` included. Default 30 s. */
   maxRetryDelayMs?: number;
+  /** The most bytes read of one answer; a larger one is refused. Default 8 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Told, once per kind, when an answer was cut to a limit (a page of more items than
+   * `MAX_PAGE_ITEMS` beyond its `limit`), in a sentence for a person.
+   */
+  onLimit?: (message: string) => void;
   /** A fetch implementation in place of the global one. */
   fetch?: typeof globalThis.fetch;
 };
+
+/** What one answer may weigh, unless set otherwise. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export type Api = {
   readonly baseUrl: string;
@@ -60,13 +70,27 @@ export function createApi(options: ApiOptions): Api {
       baseDelayMs: options.retryDelayMs ?? 200,
       maxDelayMs: options.maxRetryDelayMs ?? 30_000,
     },
+    maxBodyBytes: options.maxBodyBytes ?? MAX_ANSWER_BYTES,
     ...(options.fetch && { fetch: options.fetch }),
   });
+  const told = new Set<string>();
+  const onLimit = (message: string) => {
+    // Once per kind of answer: a poll would otherwise say it every few seconds.
+    const kind = message.replace(/\d+/g, "N");
+    if (told.has(kind)) return;
+    told.add(kind);
+    options.onLimit?.(message);
+  };
   const events = eventsApi({
     baseUrl,
     token: options.token,
     timeoutMs,
     ...(options.fetch && { fetch: options.fetch }),
   });
-  return { baseUrl, messages: messagesApi(http), conversations: conversationsApi(http), events };
+  return {
+    baseUrl,
+    messages: messagesApi(http, onLimit),
+    conversations: conversationsApi(http, onLimit),
+    events,
+  };
 }

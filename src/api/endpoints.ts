@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import type { Form, Http } from "./http.ts";
 import { parseAnswer, parseDeleted } from "./http.ts";
-import { type Cursors, pager } from "./paging.ts";
+import { type Cursors, cutPage, MAX_PAGE_ITEMS, pager } from "./paging.ts";
 import {
   Conversation,
   CreateConversationParams,
@@ -86,27 +86,39 @@ const CONVERSATIONS: Resource<Conversation> = {
   },
 };
 
-export function messagesApi(http: Http): MessagesApi {
-  const { create, ...calls } = resource(http, MESSAGES);
+/** Told when an answer was cut to a limit (a page too long), with a sentence for a person. */
+export type OnLimit = (message: string) => void;
+
+export function messagesApi(http: Http, onLimit?: OnLimit): MessagesApi {
+  const { create, ...calls } = resource(http, MESSAGES, onLimit);
   return { ...calls, send: create };
 }
 
-export function conversationsApi(http: Http): ConversationsApi {
-  return resource(http, CONVERSATIONS);
+export function conversationsApi(http: Http, onLimit?: OnLimit): ConversationsApi {
+  return resource(http, CONVERSATIONS, onLimit);
 }
 
 function resource<T extends { id: string }>(
   http: Http,
   { path, item, fields, words }: Resource<T>,
+  onLimit: OnLimit = () => {},
 ) {
   const pageOf = Page(item);
   const one = (id: string) => `${path}/${encodeURIComponent(id)}`;
-  const list = async (params: Cursors = {}): Promise<Page<T>> =>
-    parseAnswer(
-      await http.request({ method: "GET", path, query: pick(params, fields.list) }),
-      pageOf,
-      words.list,
-    );
+  const list = async (params: Cursors = {}): Promise<Page<T>> => {
+    const asked = (params as { limit?: unknown }).limit;
+    const keep = MAX_PAGE_ITEMS + (typeof asked === "number" && asked > 0 ? asked : 0);
+    const answer = await http.request({ method: "GET", path, query: pick(params, fields.list) });
+    return parseAnswer(answer, pageOf, words.list, (json) => {
+      const page = cutPage(json, keep);
+      if (page.cut > 0) {
+        onLimit(
+          `The server sent ${keep + page.cut} items in one ${words.list}; parley kept the first ${keep}.`,
+        );
+      }
+      return page.json;
+    });
+  };
   const pages = pager(list);
   return {
     list,

@@ -25,6 +25,8 @@ export type HttpOptions = {
   token: string;
   timeoutMs: number;
   policy: RetryPolicy;
+  /** The most bytes read of one answer's body; a larger one is an `invalid_response`. */
+  maxBodyBytes: number;
   fetch?: typeof globalThis.fetch;
 };
 
@@ -114,7 +116,7 @@ export function createHttp(options: HttpOptions): Http {
 /** ofetch set up for one server: the timeout, the retries and the errors (see the top). */
 function createFetch(
   ofetch: typeof import("ofetch")["ofetch"],
-  { baseUrl, token, timeoutMs, policy, fetch = globalThis.fetch }: HttpOptions,
+  { baseUrl, token, timeoutMs, policy, maxBodyBytes, fetch = globalThis.fetch }: HttpOptions,
 ): $Fetch {
   return ofetch.create(
     {
@@ -132,9 +134,12 @@ function createFetch(
         delete ctx.options.signal;
       },
       onRequestError(ctx) {
-        const error = ctx.options.signal?.aborted
-          ? timeoutError(baseUrl, timeoutMs, ctx.error)
-          : networkError(baseUrl, ctx.error);
+        // An answer too large (readingBody) is already an ApiError.
+        const error = isApiError(ctx.error)
+          ? ctx.error
+          : ctx.options.signal?.aborted
+            ? timeoutError(baseUrl, timeoutMs, ctx.error)
+            : networkError(baseUrl, ctx.error);
         ctx.error = error;
         // ofetch files every failure without an answer under status 500, so it would retry a
         // timeout like a server error (and a server may still be working on it): the rule decides.
@@ -151,21 +156,56 @@ function createFetch(
         });
       },
     },
-    { fetch: readingBody(fetch) },
+    { fetch: readingBody(fetch, maxBodyBytes) },
   );
 }
 
 /**
  * ofetch reads the body only after it has stopped its timer, and outside its retries: a body
  * that stalls would never time out, one that breaks off would not be retried. So the attempt
- * reads it here, inside fetch, where both apply.
+ * reads it here, inside fetch, where both apply. ofetch has no limit on a body's size: it is
+ * read here as a stream, counting bytes, and stopped past `maxBytes` (an endless body would
+ * otherwise fill the memory).
  */
-function readingBody(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+function readingBody(fetch: typeof globalThis.fetch, maxBytes: number): typeof globalThis.fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
-    const body = await response.arrayBuffer();
+    const body = await readCapped(response, maxBytes);
     return new Response(body.byteLength > 0 ? body : null, response);
   };
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () =>
+    invalidResponse(
+      response.status,
+      `The server's answer is larger than ${formatBytes(maxBytes)}; parley stops reading there.`,
+    );
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / 1024 / 1024;
+  return mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
 function bodyText(data: unknown): string {
@@ -187,13 +227,17 @@ function encode(params: Form): string {
   }
 }
 
-/** The body of a successful answer through its schema; anything else is `invalid_response`. */
+/**
+ * The body of a successful answer through its schema; anything else is `invalid_response`.
+ * `prepare` may trim the parsed JSON before the schema reads it (a page too long, paging.ts).
+ */
 export function parseAnswer<S extends z.ZodType>(
   answer: Answer,
   schema: S,
   what: string,
+  prepare: (json: unknown) => unknown = (json) => json,
 ): z.output<S> {
-  const result = schema.safeParse(answerJson(answer));
+  const result = schema.safeParse(prepare(answerJson(answer)));
   if (!result.success) {
     throw invalidResponse(
       answer.status,

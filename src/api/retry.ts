@@ -67,11 +67,14 @@ export function isTransient(error: unknown): boolean {
 /**
  * What the HTTP layer retries at once, for GETs and POSTs (which always carry an
  * Idempotency-Key, so a retry never creates a second message): the transient failures, but
- * not a timeout (the server may still be working on it, and another full wait would hold
- * the screen) nor a 401 (only the person can fix it). The outbox and polls retry those later.
+ * not a timeout, ours or the server's 408 (the server may still be working on it, and another
+ * full wait would hold the screen), nor a 401 (only the person can fix it). The outbox and
+ * the polls try those again later.
  */
 function isRetriedAtOnce(error: Failure): boolean {
-  return isTransient(error) && error.code !== "timeout" && error.status !== 401;
+  return (
+    isTransient(error) && error.code !== "timeout" && error.status !== 408 && error.status !== 401
+  );
 }
 
 /** For every other method: only a 429, which the server sends before doing anything. */

@@ -4,23 +4,22 @@
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
 // the timeout. The answers are read here, in raw mode, and never reach the UI; keys
 // typed meanwhile do.
+import {
+  backgroundReply,
+  hasDeviceAttributes,
+  withoutTerminalReplies,
+} from "../ui/keys/terminal-replies.ts";
 import { contrast, type Rgb } from "../ui/look/contrast.ts";
 
 export type Background = "dark" | "light";
 
-const OSC11 =
-  /\x1b\]11;rgba?:([\da-f]{1,4})\/([\da-f]{1,4})\/([\da-f]{1,4})(?:\/[\da-f]{1,4})?(?:\x07|\x1b\\)/i;
-const DA1 = /\x1b\[\?[\d;]*c/;
-const OSC11_ANY = new RegExp(OSC11.source, "gi");
-const DA1_ANY = new RegExp(DA1.source, "g");
-
 /** The colour in a terminal's OSC 11 answer (`rgb:ffff/ffff/ffff`, 1 to 4 hex digits each). */
 export function parseBackgroundReply(reply: string): Rgb | undefined {
-  const m = OSC11.exec(reply);
-  if (!m) return undefined;
+  const channels = backgroundReply(reply);
+  if (!channels) return undefined;
   const channel = (hex: string) =>
     Math.round((Number.parseInt(hex, 16) / (16 ** hex.length - 1)) * 255);
-  return [channel(m[1]!), channel(m[2]!), channel(m[3]!)];
+  return [channel(channels[0]), channel(channels[1]), channel(channels[2])];
 }
 
 /** Light when dark text reads better on it than light text does. */
@@ -67,7 +66,7 @@ export function queryBackground(
       stdin.off("data", onData);
       if (!wasRaw && !stayRaw) stdin.setRawMode?.(false);
       stdin.pause();
-      const typed = got.replace(OSC11_ANY, "").replace(DA1_ANY, "");
+      const typed = withoutTerminalReplies(got);
       if (typed !== "") stdin.unshift(Buffer.from(typed, "latin1"));
       resolve(result);
     };
@@ -75,7 +74,7 @@ export function queryBackground(
       got += typeof chunk === "string" ? chunk : chunk.toString("latin1");
       const rgb = parseBackgroundReply(got);
       if (rgb) done(backgroundKind(rgb));
-      else if (DA1.test(got)) done(undefined);
+      else if (hasDeviceAttributes(got)) done(undefined);
     };
     const abort = () => done(undefined);
     const timer = setTimeout(abort, timeoutMs);

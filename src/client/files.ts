@@ -2,12 +2,17 @@
 // written whole or not at all (a temporary file renamed over the old one), so a crash or
 // `kill -9` mid-write leaves the previous version, never half of one.
 import {
-  appendFileSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
 
@@ -32,11 +37,34 @@ export function removeIfExists(file: string): void {
   rmSync(file, { force: true });
 }
 
-/** One line, with the time, to a log file; a log that cannot be written is not an error. */
+/**
+ * Moves a file that could not be used out of the way (`<file>.bad-<time>`), so that it is
+ * neither read again nor lost: what it held can still be looked at. Returns the new name.
+ */
+export function setAside(file: string, now = Date.now()): string {
+  const aside = `${file}.bad-${now}`;
+  renameSync(file, aside);
+  return aside;
+}
+
+/**
+ * One line, with the time, to a log file; a log that cannot be written is not an error.
+ * Never through a symbolic link (it could point anywhere), and a log that others could
+ * read is made private.
+ */
 export function logLine(file: string, line: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    appendFileSync(file, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+    const flags =
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+    const fd = openSync(file, flags, 0o600);
+    try {
+      const stat = fstatSync(fd);
+      if (stat.uid === process.getuid?.() && (stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      writeSync(fd, `${new Date().toISOString()} ${line}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // nowhere better to say it
   }

@@ -15,12 +15,13 @@ import {
   persistQueryClientSubscribe,
 } from "@tanstack/query-persist-client-core";
 import type { QueryClient } from "@tanstack/react-query";
+import { z } from "zod";
 import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
-import type { QueuedChange } from "../ui/queries/changes.ts";
+import { SavedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
-import { debouncedWriter, logLine, readIfExists, removeIfExists } from "./files.ts";
+import { debouncedWriter, logLine, readIfExists, removeIfExists, setAside } from "./files.ts";
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */
 const CACHE_VERSION = "parley-cache-1";
@@ -59,8 +60,26 @@ const sameOwner = (a: unknown, b: Owner) =>
   (a as Owner).user === b.user;
 
 /**
+ * What becomes of a kept file that cannot be used, with one line in the log: server data
+ * is discarded (the server has it); unsent work is set aside, renamed, never lost.
+ */
+function discard(file: string, files: OfflineFiles, what: string, problem: string): void {
+  if (what === "cache") {
+    logLine(files.log, `discarded the ${what} in ${file}: ${problem}`);
+    removeIfExists(file);
+    return;
+  }
+  try {
+    logLine(files.log, `set aside the ${what} in ${file} as ${setAside(file)}: ${problem}`);
+  } catch (error) {
+    logLine(files.log, `could not set aside the ${what} in ${file} (${problem}): ${error}`);
+  }
+}
+
+/**
  * Reads a kept file. A file that is corrupt, of another version or of another owner is
- * set aside with one line in the log: never a crash, never someone else's data.
+ * discarded or set aside (see `discard`) with one line in the log: never a crash, never
+ * someone else's data.
  */
 function readKept(
   file: string,
@@ -74,8 +93,7 @@ function readKept(
     if (text === undefined) return undefined;
     kept = JSON.parse(text);
   } catch (error) {
-    logLine(files.log, `discarded the ${what} in ${file}: ${(error as Error).message}`);
-    removeIfExists(file);
+    discard(file, files, what, (error as Error).message);
     return undefined;
   }
   const record = (typeof kept === "object" && kept !== null ? kept : {}) as Record<string, unknown>;
@@ -85,8 +103,7 @@ function readKept(
       ? "it is from another version of parley"
       : undefined;
   if (problem) {
-    logLine(files.log, `discarded the ${what} in ${file}: ${problem}`);
-    removeIfExists(file);
+    discard(file, files, what, problem);
     return undefined;
   }
   return record;
@@ -156,15 +173,36 @@ export async function keepServerData(
   return { restoredAt, flush: persister.flush, stop };
 }
 
-/** The drafts and unsent changes the last run left, if they are this user's. */
+const SavedAttachment: z.ZodType<DraftAttachment> = z.object({
+  file_url: z.string(),
+  filename: z.string(),
+  file_type: z.string().optional(),
+});
+
+/** The unsent work as read back: checked, since the outbox replays its changes to the server. */
+const Carried = z.object({
+  drafts: z.record(z.string(), z.string()).default({}),
+  attachments: z.record(z.string(), z.array(SavedAttachment)).default({}),
+  changes: z.array(SavedChange).default([]),
+});
+
+/**
+ * The drafts and unsent changes the last run left, if they are this user's. A file that
+ * does not hold what parley writes (edited by hand, damaged) is set aside whole.
+ */
 export function loadCarriedOver(files: OfflineFiles): CarriedOver {
   const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), "unsent work");
   if (!kept) return {};
-  return {
-    drafts: (kept.drafts ?? {}) as Record<string, string>,
-    attachments: (kept.attachments ?? {}) as Record<string, DraftAttachment[]>,
-    changes: (kept.changes ?? []) as QueuedChange[],
-  };
+  const parsed = Carried.safeParse(kept);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.map(String).join(".").slice(0, 80) || "the file";
+    const problem = `${where}: ${issue?.message ?? "not readable"}`;
+    // The keys in the path come from the file: no control characters into the log.
+    discard(files.carry, files, "unsent work", problem.replace(/[^\x20-\x7e]/g, "?"));
+    return {};
+  }
+  return parsed.data;
 }
 
 /** Saves the drafts and the outbox whenever they change (within half a second). */

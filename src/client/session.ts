@@ -41,8 +41,13 @@ export type ClientSessionOptions = {
 export type ClientSession = { session: Session; queryClient: QueryClient };
 
 export function createClientSession(options: ClientSessionOptions): ClientSession {
+  const state = createSessionState(options.carried);
   const session: Session = {
-    api: createApi(options.api),
+    // An answer cut to a limit is said in the status bar (once per kind: see createApi).
+    api: createApi({
+      onLimit: (message) => state.status.error("Cut short", new Error(message)),
+      ...options.api,
+    }),
     baseUrl: options.api.baseUrl,
     serverLabel: options.serverLabel,
     me: newSessionIdentity(options.username),
@@ -53,7 +58,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     suspend: options.suspend,
     editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
-    ...createSessionState(options.carried),
+    ...state,
   };
   return { session, queryClient: createQueryClient(session.status) };
 }

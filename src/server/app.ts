@@ -4,11 +4,13 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { MAX_BODY_BYTES } from "../api/schema.ts";
+import { escapeForLog } from "../log-escape.ts";
 import { authenticate, rateLimit } from "./auth.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
 import { conditionalGets } from "./etag.ts";
 import { idempotency } from "./idempotency.ts";
+import { errorForLog } from "./log.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
@@ -39,7 +41,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorJson(c, error);
     if (error instanceof HTTPException && error.status === 413) return errorJson(c, tooLarge());
-    options.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+    const request = escapeForLog(`${c.req.method} ${c.req.path}`);
+    options.log(`error: ${request}: ${errorForLog(error)}`);
     return errorJson(c, internalError());
   });
   app.notFound((c) =>

@@ -6,6 +6,8 @@ import type { SentEvent, Store, User } from "./store/store.ts";
 
 export type Params = Record<string, unknown>;
 
+export type IdempotencyClaim = { key: string; fingerprint: string; now: number; answered: boolean };
+
 export type AppEnv = {
   Variables: {
     user: User;
@@ -13,6 +15,8 @@ export type AppEnv = {
     body: Params;
     /** The JSON text of a successful response, for Idempotency-Key replays. */
     responseBody: string;
+    /** The Idempotency-Key this request claimed; `answered` once a route stored its answer. */
+    idempotency: IdempotencyClaim;
   };
 };
 

@@ -2,7 +2,7 @@
 // and nothing new is created; the same key with other parameters is a 409. The key is
 // claimed in the store before the request runs, so this holds across instances too.
 import { createHash } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, invalid } from "./errors.ts";
@@ -39,31 +39,49 @@ export function idempotency(services: Services): MiddlewareHandler<AppEnv> {
         "This Idempotency-Key was already used with other parameters. Use a new key for a new request.",
       );
     }
-    if (claim.state === "pending") {
-      throw conflict(
-        "A request with this Idempotency-Key is still in progress. Retry in a moment.",
-      );
-    }
+    if (claim.state === "pending") throw claimLost();
     if (claim.state === "done") {
       return c.body(claim.response.body, claim.response.status as ContentfulStatusCode, {
         "content-type": JSON_CONTENT_TYPE,
         "Idempotent-Replayed": "true",
       });
     }
-    let answered = false;
+    const claimed = { key, fingerprint, now, answered: false };
+    c.set("idempotency", claimed);
     try {
       await next();
       const text = c.get("responseBody");
-      if (c.res.status === 200 && text !== undefined) {
+      if (!claimed.answered && c.res.status === 200 && text !== undefined) {
         const response = { fingerprint, status: 200, body: text };
-        await services.store.idempotency.complete(user.id, key, response, now);
-        answered = true;
+        await services.store.idempotency.complete({ userId: user.id, key, response, now });
+        claimed.answered = true;
       }
     } finally {
-      if (!answered) await services.store.idempotency.release(user.id, key);
+      if (!claimed.answered) await services.store.idempotency.release(user.id, key);
     }
   };
 }
+
+/**
+ * For a route whose write must commit with its answer (a send): the answer to store with
+ * it when the request claimed an Idempotency-Key; `stored` says it was.
+ */
+export function answerFor(c: Context<AppEnv>, text: string) {
+  const claimed = c.get("idempotency");
+  if (!claimed) return { answer: undefined, stored() {} };
+  const { key, fingerprint, now } = claimed;
+  const response = { fingerprint, status: 200, body: text };
+  return {
+    answer: { userId: c.get("user").id, key, response, now },
+    stored() {
+      claimed.answered = true;
+    },
+  };
+}
+
+/** The claim was taken over (its instance seemed gone): the other request answers. */
+export const claimLost = () =>
+  conflict("A request with this Idempotency-Key is still in progress. Retry in a moment.");
 
 /** JSON with object keys sorted, so equal parameters give equal text. */
 function canonicalJson(value: unknown): string {

@@ -89,7 +89,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }
-    events = createEventHub(store, presence, log, opts.events);
+    events = createEventHub(store, replier && presence, log, opts.events);
     await events.start();
     const hub = events;
     const services: Services = {

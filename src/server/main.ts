@@ -31,7 +31,9 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   main().catch((error: unknown) => {
-    process.stderr.write(`parley server: ${(error as Error).stack ?? String(error)}\n`);
+    const expected = (error as { expected?: boolean }).expected === true;
+    const text = expected ? (error as Error).message : ((error as Error).stack ?? String(error));
+    process.stderr.write(`parley server: ${text}\n`);
     process.exit(1);
   });
 }

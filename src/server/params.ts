@@ -29,8 +29,51 @@ export async function readBody(c: Context<AppEnv>): Promise<Params> {
   else if (type === FORM) body = parseForm(text);
   else if (type === "") throw unsupported(type);
   else body = parseJsonObject(text);
+  checkParams(body);
   c.set("body", body);
   return body;
+}
+
+/** How deep a body or query may nest; the API's own parameters need 3 levels. */
+export const MAX_DEPTH = 32;
+
+/**
+ * Refuses, before anything else looks at them, parameters nested deeper than MAX_DEPTH
+ * (a 100,000-deep body would overflow the stack of every recursive reader) and text with a
+ * NUL character (PostgreSQL cannot store one; nothing in the API needs it).
+ */
+export function checkParams(params: Params): void {
+  const walk = (value: unknown, path: PropertyKey[]) => {
+    if (typeof value === "string") {
+      if (value.includes("\0")) throw nulInside(path);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    if (path.length >= MAX_DEPTH) {
+      throw invalid(undefined, `The request's parameters nest deeper than ${MAX_DEPTH} levels.`);
+    }
+    for (const [key, item] of Object.entries(value)) {
+      const at = [...path, Array.isArray(value) ? Number(key) : key];
+      if (key.includes("\0")) throw nulInside(at);
+      walk(item, at);
+    }
+  };
+  walk(params, []);
+}
+
+const nulInside = (path: readonly PropertyKey[]) => {
+  const param = paramName(path);
+  return invalid(
+    param,
+    `The parameter "${param ?? "body"}" must not contain a NUL character (\\u0000, %00).`,
+  );
+};
+
+/** A path parameter, such as the `:id` of /v1/messages/:id. */
+export function pathParam(c: Context, name = "id"): string {
+  const value = c.req.param(name) ?? "";
+  if (value.includes("\0")) throw nulInside([name]);
+  return value;
 }
 
 function unsupported(type: string): HttpError {
@@ -73,6 +116,7 @@ export function readQuery(c: Context): Params {
   const at = url.indexOf("?");
   if (at === -1) return {};
   const query = parseForm(url.slice(at + 1));
+  checkParams(query);
   for (const key of Object.keys(query)) if (query[key] === "") delete query[key];
   return query;
 }

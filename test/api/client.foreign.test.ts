@@ -381,6 +381,21 @@ describe("answers that are not the API", () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it("stops paging where a cursor repeats, also one the caller started from", async () => {
+    // The second page ends on the first page's last id again: has_more forever.
+    const server = await serve(
+      json(200, { has_more: true, data: [message("m1"), message("m2")] }),
+      json(200, { has_more: true, data: [message("m3"), message("m2")] }),
+    );
+    const error = await failure(
+      (async () => {
+        for await (const _ of api(server).messages.pages({ limit: 2 }));
+      })(),
+    );
+    expect(error.code).toBe("invalid_response");
+    expect(server.seen).toHaveLength(2);
+  });
+
   it("stops a page iterator whose server ignores the cursor instead of looping forever", async () => {
     const server = await serve(json(200, { has_more: true, data: [message("m1"), message("m2")] }));
     const pages: string[][] = [];
@@ -400,6 +415,62 @@ describe("answers that are not the API", () => {
     expect(server.seen.map((r) => r.url)).toEqual([
       "/v1/messages?limit=2",
       "/v1/messages?limit=2&starting_after=m2",
+    ]);
+  });
+});
+
+describe("answers too large", () => {
+  /** A body that never ends: 64 KiB chunks for as long as the client reads them. */
+  const endless: Handler = (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    const chunk = Buffer.alloc(64 * 1024, " ");
+    res.write('{"has_more": false, "data": [');
+    const more = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", more);
+    };
+    more();
+  };
+
+  it("stops reading an endless body at the cap (8 MiB), says so, and does not retry", async () => {
+    const server = await serve(endless);
+    const error = await failure(api(server).conversations.list());
+    expect(error.code).toBe("invalid_response");
+    expect(error.message).toBe(
+      "The server's answer is larger than 8 MiB; parley stops reading there.",
+    );
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it("refuses a body whose declared length is over the cap without reading it", async () => {
+    let sent = 0;
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100000000" });
+      const chunk = Buffer.alloc(64 * 1024, " ");
+      const more = () => {
+        while (!res.destroyed && sent < 100_000_000 && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed && sent < 100_000_000) res.once("drain", more);
+      };
+      more();
+    });
+    const error = await failure(api(server, { maxBodyBytes: 1024 * 1024 }).messages.list());
+    expect(error.message).toMatch(/larger than 1 MiB/);
+    expect(sent).toBeLessThan(100_000_000);
+  });
+
+  it("keeps at most 1000 items of a page beyond its limit, and says so once", async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => conversation(`c${i}`));
+    const server = await serve(json(200, { has_more: false, data: many }));
+    const told: string[] = [];
+    const client = api(server, { onLimit: (m) => told.push(m) });
+    const page = await client.conversations.list({ limit: 10 });
+    expect(page.data).toHaveLength(1010);
+    expect(page.data.at(-1)?.id).toBe("c1009");
+    // Cut, so the rest is a next page (after the last item kept), not lost silently.
+    expect(page.has_more).toBe(true);
+    await client.conversations.list({ limit: 10 });
+    expect(told).toEqual([
+      "The server sent 20000 items in one list of conversations; parley kept the first 1010.",
     ]);
   });
 });

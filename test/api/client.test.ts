@@ -250,7 +250,7 @@ describe("messages", () => {
     expect(ids((await alice.messages.list({ conversation_id: conv.id })).data)).toEqual([sent.id]);
   });
 
-  it("updates text, replaces and removes reactions, adds attachments", async () => {
+  it("updates text, adds and removes reactions, adds attachments", async () => {
     const { alice, bob, users } = await startEmpty();
     const conv = await alice.conversations.create({ contact_id: users.bob.id });
     const sent = await alice.messages.send({
@@ -263,27 +263,32 @@ describe("messages", () => {
     expect(edited.message).toBe("second draft");
     expect(edited.updated_at).not.toBeNull();
 
+    // A member reacts only as themselves: alice's name in bob's list adds nobody.
     const reacted = await bob.messages.update(sent.id, {
       reactions: { thumbsup: ["alice", "bob"], "+1": ["bob"] },
     });
-    expect(reacted.reactions).toEqual([{ thumbsup: ["alice", "bob"] }, { "+1": ["bob"] }]);
+    expect(reacted.reactions).toEqual([{ thumbsup: ["bob"] }, { "+1": ["bob"] }]);
 
-    const hearts = await alice.messages.update(sent.id, { reactions: { heart: ["alice"] } });
+    const hearts = await alice.messages.update(sent.id, {
+      reactions: { heart: ["alice"], thumbsup: ["bob", "alice"] },
+    });
     expect(hearts.reactions).toEqual([
-      { thumbsup: ["alice", "bob"] },
+      { thumbsup: ["bob", "alice"] },
       { "+1": ["bob"] },
       { heart: ["alice"] },
     ]);
 
-    // A name's list replaces the old one; an empty list removes the name.
+    // A list without you takes your reaction off, and only yours.
     const replaced = await bob.messages.update(sent.id, {
       reactions: { thumbsup: ["bob"], "+1": [] },
     });
-    expect(replaced.reactions).toEqual([{ thumbsup: ["bob"] }, { heart: ["alice"] }]);
-    const removed = await alice.messages.update(sent.id, { reactions: { heart: [] } });
+    expect(replaced.reactions).toEqual([{ thumbsup: ["bob", "alice"] }, { heart: ["alice"] }]);
+    const removed = await alice.messages.update(sent.id, {
+      reactions: { heart: [], thumbsup: ["bob"] },
+    });
     expect(removed.reactions).toEqual([{ thumbsup: ["bob"] }]);
 
-    const more = await bob.messages.update(sent.id, {
+    const more = await alice.messages.update(sent.id, {
       attachments: [
         {
           file_url: "https://files.example.com/b.txt",

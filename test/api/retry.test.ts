@@ -69,15 +69,15 @@ describe("isTransient", () => {
     for (const status of [400, 403, 404, 409, 413]) expect(isTransient(fail(status))).toBe(false);
   });
 
-  it("is narrowed for the HTTP layer's own retries: no timeout, no 401, only 429 for PUT/DELETE", () => {
+  it("is narrowed for the HTTP layer's own retries: no timeout or 408, no 401, only 429 for PUT and DELETE", () => {
     expect(retryRule("GET").canRetry(offline())).toBe(true);
     expect(retryRule("POST").canRetry(fail(503))).toBe(true);
     expect(retryRule("GET").canRetry(timeoutError("http://h", 10))).toBe(false);
     expect(retryRule("GET").canRetry(fail(401))).toBe(false);
+    expect(retryRule("GET").canRetry(fail(408))).toBe(false);
     expect(retryRule("PUT").canRetry(fail(503))).toBe(false);
     expect(retryRule("DELETE").canRetry(fail(429))).toBe(true);
     expect(retryRule("GET").statuses).toEqual([
-      408,
       429,
       ...Array.from({ length: 100 }, (_, i) => 500 + i),
     ]);

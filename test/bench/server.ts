@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createDatabase, postgresBin, startCluster } from "../postgres/cluster.ts";
+import { benchEvents } from "./events.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const DURATION_MS = 3000;
@@ -185,6 +186,7 @@ export async function benchServer(): Promise<string> {
   }
 
   const stores = await benchStores();
+  const events = await benchEvents();
 
   return [
     `Server benchmark: node ${process.version}, ${availableParallelism()} cores, loopback, closed loop, ${DURATION_MS / 1000} s per row after a ${WARMUP_MS / 1000} s warm-up.`,
@@ -199,6 +201,8 @@ export async function benchServer(): Promise<string> {
     "| store | instances | call | clients | req/s | p50 ms | p99 ms | errors |",
     "|---|---:|---|---:|---:|---:|---:|---:|",
     ...stores,
+    "",
+    events,
   ].join("\n");
 }
 

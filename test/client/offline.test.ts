@@ -1,6 +1,14 @@
 // What the client keeps between runs: only its own owner's, only of this version, and a
 // bad file is set aside with one line in the log, never a crash.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -206,5 +214,59 @@ describe("drafts and unsent changes", () => {
     );
     expect(loadCarriedOver(theirs)).toEqual({});
     expect(readFileSync(theirs.log, "utf8")).toContain("another server or user");
+  });
+
+  it("that do not hold what parley writes are set aside whole, with one line in the log", () => {
+    const p = paths();
+    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const good = {
+      id: "c1",
+      change: { kind: "send", conversationId: "conv_1", text: "hi", idempotencyKey: "k1" },
+      status: "queued",
+      failure: "Not sent",
+      queuedAt: 1,
+    };
+    const bad = [
+      { ...good, change: { kind: "send", conversationId: "conv_1", text: "no key" } },
+      { ...good, change: { kind: "rm -rf", conversationId: "conv_1" } },
+      { ...good, change: { ...good.change, attachments: "https://evil.example" } },
+      { ...good, status: "sent" },
+      "not a change",
+    ];
+    for (const [i, change] of bad.entries()) {
+      writePrivateFile(
+        files.carry,
+        JSON.stringify({
+          version: 2,
+          owner: files.owner,
+          drafts: { conv_1: "kept?" },
+          changes: [good, change],
+        }),
+      );
+      expect(loadCarriedOver(files), JSON.stringify(change)).toEqual({});
+      expect(existsSync(files.carry)).toBe(false);
+      const log = readFileSync(files.log, "utf8").trim().split("\n");
+      expect(log).toHaveLength(i + 1);
+      expect(log.at(-1)).toMatch(/set aside the unsent work in .* as .*\.bad-\d+: changes\.1/);
+    }
+    const aside = readdirSync(dirname(files.carry)).filter((name) => name.includes(".bad-"));
+    expect(aside.length).toBeGreaterThan(0);
+
+    // A good file still loads, its change as it was written.
+    writePrivateFile(
+      files.carry,
+      JSON.stringify({ version: 2, owner: files.owner, changes: [good] }),
+    );
+    expect(loadCarriedOver(files).changes).toEqual([good]);
+  });
+
+  it("that are not JSON are set aside, not deleted", () => {
+    const p = paths();
+    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    writePrivateFile(files.carry, '{"version": 2, "drafts": {"conv_1": "half');
+    expect(loadCarriedOver(files)).toEqual({});
+    const aside = readdirSync(dirname(files.carry)).filter((name) => name.includes(".bad-"));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dirname(files.carry), aside[0]!), "utf8")).toContain("half");
   });
 });

@@ -1,5 +1,6 @@
 // What a person gets from `npm install -g parley-chat`: the packed tarball installed into
-// a temporary prefix, then the installed `parley` run the three ways people start it.
+// a temporary prefix, then the installed `parley` run the three ways people start it; and
+// what `npm publish` would publish.
 // Packs with --ignore-scripts: prepack would rebuild dist/ (cleaning it) under the other
 // end-to-end tests running beside this one; `npm test` has just built it (pretest).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OLD_NODE } from "./old-node.ts";
 import { hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
@@ -97,6 +99,59 @@ describe(`the package ${pkg.name}`, () => {
     await pane.waitFor((s) => s.includes("#team"), "the conversation list", 20_000);
     pane.send("q");
     await pane.waitFor((s) => s.includes("EXITED=0"), "parley to quit");
+  });
+
+  it.skipIf(OLD_NODE === undefined)(
+    "on an older Node the installed parley refuses, with a hint that runs it",
+    () => {
+      const installed = join(bin, "parley");
+      const refused = spawnSync(OLD_NODE!, [installed, "--version"], { encoding: "utf8" });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(
+        new RegExp(`needs Node\\.js .*: npx -y node@24 ${installed.replace(/[.]/g, "\\.")}\n$`),
+      );
+      // From the repository npx finds the devDependency node@24: no download in a test.
+      const hint = refused.stderr.trim().replace(/^.*: npx/, "npx");
+      const rerun = spawnSync("bash", ["-c", `${hint} --version`], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: npmEnv,
+        timeout: 60_000,
+      });
+      expect(rerun.stdout, rerun.stderr).toBe(`parley ${pkg.version}\n`);
+    },
+  );
+
+  it("npm publish --dry-run would publish the bundle, the README and package.json only", () => {
+    // --dry-run, --offline and a registry nobody listens on (the discard port): it cannot
+    // publish. --ignore-scripts for the same reason as the pack above.
+    const result = npm([
+      "publish",
+      "--dry-run",
+      "--offline",
+      "--ignore-scripts",
+      "--json",
+      "--registry",
+      "http://127.0.0.1:9/",
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout)[pkg.name];
+    const paths: string[] = report.files.map((f: { path: string }) => f.path);
+    expect(paths).toContain("dist/cli.js");
+    const others = paths.filter(
+      (p) =>
+        !/^dist\/[\w/.-]+\.js$/.test(p) && !["README.md", "package.json", "LICENSE"].includes(p),
+    );
+    expect(others).toEqual([]);
+    // The Node 24 that `npm ci` brings to a clone (devDependency `node`, 190 MB) never
+    // reaches the package or the people installing it.
+    expect(pkg.devDependencies.node).toMatch(/^\^?24\./);
+    expect(report.bundled).toEqual([]);
+    expect(report.unpackedSize).toBeLessThan(10_000_000);
+    for (const field of ["dependencies", "optionalDependencies", "peerDependencies"]) {
+      expect(pkg[field] ?? {}, field).toEqual({});
+    }
+    expect(pkg.bundleDependencies ?? pkg.bundledDependencies ?? []).toEqual([]);
   });
 
   it("npx and npm exec run it from the tarball", () => {

@@ -6,7 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { clientFor, contactConversation, message, messagePage } from "./helpers.ts";
+import {
+  type Client,
+  clientFor,
+  contactConversation,
+  message,
+  messagePage,
+  waitFor,
+} from "./helpers.ts";
 import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
@@ -34,6 +41,14 @@ async function spawnServer(db: string): Promise<Child> {
   }
   if (!url || tokens.size !== 6) throw new Error(`the server did not start: ${stderr}`);
   return { process: child, url, tokens };
+}
+
+function send(client: Client, conversationId: string, key: string, text: string) {
+  return client.post(
+    "/v1/messages",
+    { conversation_id: conversationId, message: text },
+    { headers: { "Idempotency-Key": key } },
+  );
 }
 
 function kill(child: Child): Promise<void> {
@@ -129,6 +144,73 @@ describe("durability", () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     for (const id of acknowledged) expect(stored.has(id)).toBe(true);
     await kill(second);
+  });
+
+  it("stores a send retried on another instance after a SIGKILL once, with its key", async () => {
+    const db = await freshDb(join(dir, "retry.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const other = await spawnServer(db);
+    children.push(other);
+    const alice = clientFor(first.url, first.tokens.get("alice")!);
+    const conversationId = await contactConversation(alice, "ct_frank");
+    const sent = new Map<string, string>(); // key -> text, for every send started
+    const acknowledged = new Map<string, string>(); // key -> message id
+    let killed: Promise<void> | undefined;
+    const sender = async (n: number) => {
+      for (let i = 0; !killed; i++) {
+        const key = `retry-${n}-${i}`;
+        sent.set(key, `retry ${n}.${i}`);
+        try {
+          const reply = await send(alice, conversationId, key, sent.get(key)!);
+          if (reply.status === 200) acknowledged.set(key, reply.body.id);
+        } catch {
+          return; // the connection died with the server
+        }
+        if (acknowledged.size >= 30) killed ??= kill(first);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, n) => sender(n)));
+    await killed;
+
+    // Every send not acknowledged, again with its key, on the instance still running:
+    // stored before the kill, it is answered from the store; not stored, it is stored now.
+    const again = clientFor(other.url, other.tokens.get("alice")!);
+    const retried = new Map<string, string>();
+    for (const [key, text] of sent) {
+      if (acknowledged.has(key)) continue;
+      const reply = await waitFor(async () => {
+        const r = await send(again, conversationId, key, text);
+        return r.status === 409 ? undefined : r;
+      }, 20_000);
+      expect(message(reply).message).toBe(text);
+      retried.set(key, reply.body.id);
+    }
+    expect(retried.size).toBeGreaterThan(0);
+    // Each retry of an acknowledged send answers its stored message too.
+    for (const [key, id] of [...acknowledged].slice(0, 3)) {
+      expect(message(await send(again, conversationId, key, sent.get(key)!)).id).toBe(id);
+    }
+
+    const stored: { id: string; message: string }[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = messagePage(
+        await again.get("/v1/messages", {
+          conversation_id: conversationId,
+          limit: 100,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      );
+      stored.push(...page.data.filter((m) => m.message.startsWith("retry ")));
+      if (!page.has_more) break;
+      after = page.data.at(-1)!.id;
+    }
+    const texts = stored.map((m) => m.message);
+    expect(new Set(texts).size).toBe(texts.length); // no duplicate
+    const expected = new Set([...acknowledged.values(), ...retried.values()]);
+    expect(new Set(stored.map((m) => m.id))).toEqual(expected);
+    await kill(other);
   });
 
   it("exits cleanly on SIGTERM", async () => {

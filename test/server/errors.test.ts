@@ -1,7 +1,14 @@
 // Every status code of contract.md's error table, and the shape of the error body.
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/api/schema.ts";
-import { clientFor, failure, groupConversation, message, useServer } from "./helpers.ts";
+import {
+  clientFor,
+  failure,
+  groupConversation,
+  message,
+  type Reply,
+  useServer,
+} from "./helpers.ts";
 
 describe("errors", () => {
   const t = useServer();
@@ -147,6 +154,78 @@ describe("errors", () => {
     failure(await alice.post("/v1/conversations", many), 400, "parameter_invalid");
   });
 
+  it("400, never 500, for a NUL character anywhere, naming the parameter", async () => {
+    const alice = t.as("alice");
+    const id = await groupConversation(alice, "grp_design");
+    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "x" }));
+    const cases: [Promise<Reply>, string][] = [
+      [alice.post("/v1/messages", `conversation_id=${id}&message=a%00b`), "message"],
+      [
+        alice.post("/v1/messages", { conversation_id: id, message: "a\u0000b" }, { as: "json" }),
+        "message",
+      ],
+      [
+        alice.post("/v1/messages", { conversation_id: `${id}\u0000`, message: "hi" }),
+        "conversation_id",
+      ],
+      [
+        alice.post(
+          "/v1/messages",
+          { conversation_id: id, message: "a\u0000b" },
+          { as: "json", headers: { "Idempotency-Key": "nul-1" } },
+        ),
+        "message",
+      ],
+      [alice.get("/v1/messages?conversation_id=%00"), "conversation_id"],
+      [alice.get("/v1/messages?limit=5&starting_after=msg_%00x"), "starting_after"],
+      [alice.get("/v1/conversations?group_id=grp%00"), "group_id"],
+      [alice.get("/v1/conversations/conv%00x"), "id"],
+      [alice.get(`/v1/messages/${sent.id}%00`), "id"],
+      [alice.del("/v1/messages/%00"), "id"],
+      [alice.put(`/v1/messages/${sent.id}`, "reactions[heart][]=al%00ice"), "reactions[heart][0]"],
+      [
+        alice.put(`/v1/messages/${sent.id}`, "reactions[he%00art][]=alice"),
+        "reactions[he\u0000art]",
+      ],
+      [
+        alice.put(`/v1/messages/${sent.id}`, {
+          attachments: [{ file_url: "https://x.example.com/a", filename: "a\u0000.png" }],
+        }),
+        "attachments[0][filename]",
+      ],
+      [alice.post("/v1/conversations", "contact_id=ct_bob%00"), "contact_id"],
+      [alice.put(`/v1/conversations/${id}`, "pinned_message_id=%00"), "pinned_message_id"],
+    ];
+    for (const [reply, param] of cases) {
+      const body = failure(await reply, 400, "parameter_invalid", param);
+      expect(body.message).toContain("NUL");
+    }
+    expect(message(await alice.get(`/v1/messages/${sent.id}`)).message).toBe("x");
+  });
+
+  it("400, never 500, for a body nested too deeply, with or without an Idempotency-Key", async () => {
+    const alice = t.as("alice");
+    const id = await groupConversation(alice, "grp_design");
+    const deep = (n: number) => `${"[".repeat(n)}1${"]".repeat(n)}`;
+    const bodies = [
+      `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`,
+      `{"conversation_id":"${id}","message":"hi","attachments":${deep(100_000)}}`,
+      `{"conversation_id":"${id}","message":"hi","x":${deep(40)}}`,
+    ];
+    for (const body of bodies) {
+      const keyed: Record<string, string>[] = [{}, { "Idempotency-Key": `deep-${body.length}` }];
+      for (const headers of keyed) {
+        const reply = await alice.post("/v1/messages", body, { as: "json", headers });
+        expect(failure(reply, 400, "parameter_invalid").message).toContain("nest");
+      }
+    }
+    // Deep form brackets are cut off by the parser (qs depth), never an error.
+    const form = `conversation_id=${id}&message=hi&x${"[a]".repeat(10_000)}=1`;
+    message(
+      await alice.post("/v1/messages", form, { headers: { "Idempotency-Key": "deep-form" } }),
+    );
+  });
+
   it("403 for editing or deleting someone else's message", async () => {
     const design = await groupConversation(t.as("alice"), "grp_design");
     const sent = message(
@@ -185,6 +264,7 @@ describe("500", () => {
       if (method === "GET" && path === "/v1/conversations") {
         throw new Error("disk on fire at /var/secret/db.sqlite");
       }
+      if (path.includes("]0;")) throw new Error(`no such thing: ${path}\nforged line`);
     },
   });
 
@@ -194,5 +274,18 @@ describe("500", () => {
     expect(JSON.stringify(body)).not.toMatch(/disk|secret|sqlite|Error|at /);
     expect(logged.some((line) => line.includes("disk on fire"))).toBe(true);
     expect((await t.as("alice").get("/v1/messages")).status).toBe(200);
+  });
+
+  it("escapes what the request sent in the log: no escape sequence reaches the terminal", async () => {
+    const before = logged.length;
+    const hostile = "/v1/%1b]0;x%07%1b[2J%1b]52;c;dG91Y2ggL3RtcC94%07%c2%9b31m";
+    failure(await t.as("alice").send("POST", hostile), 500, "internal");
+    failure(await t.as("alice").get(hostile), 500, "internal");
+    const lines = logged.slice(before).join("\n").split("\n");
+    expect(lines.filter((line) => line.startsWith("error: "))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith("forged"))).toEqual([]);
+    for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(lines[0]).toContain("error: POST /v1/\\x1b]0;x\\x07\\x1b[2J");
+    expect(lines[0]).toContain("\\x9b31m");
   });
 });

@@ -47,6 +47,11 @@ describe("the event stream", () => {
     expect(sse.status).toBe(200);
     expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
     failure(await t.as("alice").post("/v1/events"), 405, "method_not_allowed");
+    const head = await t.as("alice").send("HEAD", "/v1/events", {
+      headers: { accept: "text/event-stream" },
+    });
+    expect(head.status).toBe(200);
+    expect(t.server.eventStreams()).toBe(1);
     const anonymous = await fetch(`${t.server.url}/v1/events`, {
       headers: { accept: "text/event-stream" },
     });
@@ -309,8 +314,7 @@ describe("tokens", () => {
     const sse = await openEvents(server.url, erin.token);
     expect(sse.status).toBe(200);
     await writeQuery(db, "UPDATE users SET token = $1 WHERE id = $2", ["revoked", erin.contactId]);
-    // The keep-alive checks tokens again; revalidateTokens is the hook for a change of them.
-    await server.revalidateTokens();
+    // Each keep-alive checks the tokens again (revalidateTokens() does it at once).
     await vi.waitFor(() => expect(sse.ended).toBe(true));
     expect(server.eventStreams()).toBe(0);
   });

@@ -11,7 +11,7 @@ import {
   messagePage,
   waitFor,
 } from "./helpers.ts";
-import { freshDb, STORE } from "./stores.ts";
+import { freshDb, rawQuery, STORE } from "./stores.ts";
 
 type Pair = { a: RunningServer; b: RunningServer; on(server: RunningServer, user: string): Api };
 
@@ -208,5 +208,58 @@ describe.skipIf(STORE !== "postgres")("demo replies with two instances", () => {
       if (replies.length + reactions.length > 0) return;
     }
     throw new Error("no demo reply after the other instance stopped");
+  });
+});
+
+describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks", () => {
+  it("the demo leader's: the instance lives on and leads again", async () => {
+    const db = await freshDb();
+    const server = await startServer({ demo: true, db });
+    try {
+      const leaders = `SELECT pid::text FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND classid = ${0x70726c79} AND objid = 3
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+      const lead = () => rawQuery<{ pid: string }>(db, leaders).then(([row]) => row);
+      const before = await waitFor(lead, 20_000);
+      await rawQuery(db, "SELECT pg_terminate_backend($1::integer)", [before.pid]);
+      const after = await waitFor(
+        async () => ((await lead())?.pid ?? before.pid) !== before.pid || undefined,
+        20_000,
+      );
+      expect(after).toBe(true);
+      const alice = clientFor(server.url, server.demoUsers[0]!.token);
+      expect((await alice.get("/v1/conversations")).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("an instance's Idempotency-Key lock: taken again, and sends with keys go on", async () => {
+    const db = await freshDb();
+    const server = await startServer({ demo: true, demoReplies: false, db });
+    try {
+      const token = server.demoUsers.find((u) => u.username === "alice")!.token;
+      const alice = clientFor(server.url, token);
+      const id = await contactConversation(alice, "ct_bob");
+      const owners = `SELECT pid::text, objid::text FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND classid = ${0x70726c7a}
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+      const [before] = await rawQuery<{ pid: string; objid: string }>(db, owners);
+      expect(before).toBeDefined();
+      await rawQuery(db, "SELECT pg_terminate_backend($1::integer)", [before!.pid]);
+      const after = await waitFor(async () => {
+        const [row] = await rawQuery<{ pid: string; objid: string }>(db, owners);
+        return row && row.objid !== before!.objid ? row : undefined;
+      }, 20_000);
+      expect(after.pid).not.toBe(before!.pid);
+      const headers = { "Idempotency-Key": "after-the-break" };
+      const send = () =>
+        alice.post("/v1/messages", { conversation_id: id, message: "still once" }, { headers });
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect((await send()).body).toEqual(first.body);
+    } finally {
+      await server.close();
+    }
   });
 });

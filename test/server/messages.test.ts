@@ -163,10 +163,10 @@ describe("list freshness", () => {
     expect((await newest()).message).toBe("v2");
     await bob.put(`/v1/messages/${sent.id}`, { reactions: { heart: ["bob"] } });
     expect((await newest(bob)).reactions).toEqual([{ heart: ["bob"] }]);
-    await bob.put(`/v1/messages/${sent.id}`, {
+    await alice.put(`/v1/messages/${sent.id}`, {
       attachments: [{ file_url: "https://x.example.com/f.png" }],
     });
-    expect((await newest()).attachments).toHaveLength(1);
+    expect((await newest(bob)).attachments).toHaveLength(1);
     await bob.get(`/v1/conversations/${id}`);
     expect((await newest()).read_at).not.toBeNull();
     const all = messagePage(await alice.get("/v1/messages", { limit: 1 })).data[0]!;
@@ -387,7 +387,7 @@ describe("PUT /v1/messages/:id", () => {
     expect(message(await bob.get(`/v1/messages/${sent.id}`)).message).toBe("hello");
   });
 
-  it("lets any member add attachments; they add to the existing ones", async () => {
+  it("lets the sender add attachments, to the existing ones; anyone else gets 403", async () => {
     const [alice, carol] = [t.as("alice"), t.as("carol")];
     const id = await groupConversation(alice, "grp_design");
     const sent = message(
@@ -397,12 +397,20 @@ describe("PUT /v1/messages/:id", () => {
         attachments: [{ file_url: "https://files.example.com/1.png" }],
       }),
     );
-    const added = message(
+    const more =
+      "attachments[0][file_url]=https%3A%2F%2Ffiles.example.com%2F2.png&attachments[1][file_url]=https%3A%2F%2Ffiles.example.com%2F3.pdf";
+    failure(await carol.put(`/v1/messages/${sent.id}`, more), 403, "forbidden");
+    failure(
       await carol.put(
         `/v1/messages/${sent.id}`,
-        "attachments[0][file_url]=https%3A%2F%2Ffiles.example.com%2F2.png&attachments[1][file_url]=https%3A%2F%2Ffiles.example.com%2F3.pdf",
+        { attachments: [{ file_url: "https://evil.example.com/x.exe" }], reactions: { joy: [] } },
+        { as: "json" },
       ),
+      403,
+      "forbidden",
     );
+    expect(message(await carol.get(`/v1/messages/${sent.id}`)).attachments).toHaveLength(1);
+    const added = message(await alice.put(`/v1/messages/${sent.id}`, more));
     expect(added.attachments.map((a) => a.filename)).toEqual(["1.png", "2.png", "3.pdf"]);
     // Adding attachments is not an edit of the text.
     expect(added.updated_at).toBeNull();

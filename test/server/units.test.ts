@@ -1,6 +1,8 @@
 // The small pieces that are easier to pin down directly than over HTTP.
 import { describe, expect, it } from "vitest";
+import { escapeForLog } from "../../src/log-escape.ts";
 import { createIdMaker } from "../../src/server/ids.ts";
+import { errorForLog } from "../../src/server/log.ts";
 import { isLoopback, printServeBanner } from "../../src/server/main.ts";
 import { createPageCache } from "../../src/server/page-cache.ts";
 import { createRateLimiter } from "../../src/server/rate-limit.ts";
@@ -109,5 +111,22 @@ describe("serve banner", () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.5", "example.com", "128.0.0.1"]) {
       expect(isLoopback(host), host).toBe(false);
     }
+  });
+});
+
+describe("log escaping", () => {
+  it("shows C0, C1, DEL and backslash as escapes, and leaves other text alone", () => {
+    expect(escapeForLog("\u001b]0;x\u0007\u001b[2J\u009b1m\u007f\r\n\t\\ é 😀")).toBe(
+      "\\x1b]0;x\\x07\\x1b[2J\\x9b1m\\x7f\\x0d\\x0a\\x09\\\\ é 😀",
+    );
+  });
+
+  it("keeps an error's frames on their own lines, and its message on one", () => {
+    const error = new Error("bad\n\u001b[2Jthing");
+    const lines = errorForLog(error).split("\n");
+    expect(lines[0]).toBe("Error: bad\\x0a\\x1b[2Jthing");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((line) => line.startsWith("    at "))).toBe(true);
+    expect(errorForLog("plain \u0007")).toBe("plain \\x07");
   });
 });

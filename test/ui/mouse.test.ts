@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isTerminalReply, parseMouse, splitMouse } from "../../src/ui/keys/mouse.ts";
+import { parseMouse, splitMouse } from "../../src/ui/keys/mouse.ts";
+import {
+  backgroundReply,
+  isTerminalReply,
+  withoutTerminalReplies,
+} from "../../src/ui/keys/terminal-replies.ts";
 
 describe("SGR mouse reports", () => {
   it("reads wheel, press, release and drag, with or without the ESC", () => {
@@ -24,6 +29,18 @@ describe("SGR mouse reports", () => {
   it("tells late terminal answers from keys", () => {
     expect(isTerminalReply("]11;rgb:0000/2b2b/3636\x07")).toBe(true);
     expect(isTerminalReply("[?62;22c")).toBe(true);
+    expect(isTerminalReply("\x1b]10;rgb:ffff/ffff/ffff\x1b\\")).toBe(true);
     expect(isTerminalReply("c")).toBe(false);
+    expect(isTerminalReply("[?62;22cabc")).toBe(false);
+  });
+
+  it("are the same answers the start-up query reads and takes out of what was typed", () => {
+    const colour = "\x1b]11;rgb:0000/2b2b/3636\x07";
+    const da1 = "\x1b[?62;22c";
+    expect(backgroundReply(`ab${colour}cd`)).toEqual(["0000", "2b2b", "3636"]);
+    expect(backgroundReply("\x1b]10;rgb:0000/2b2b/3636\x07")).toBeUndefined();
+    expect(withoutTerminalReplies(`a${colour}b${da1}c`)).toBe("abc");
+    // What the start-up query takes out, the dispatcher also refuses as keys.
+    for (const reply of [colour, da1]) expect(isTerminalReply(reply)).toBe(true);
   });
 });

@@ -2,7 +2,12 @@
 // carries it), notifications wrapped in tmux's passthrough there.
 import { describe, expect, it } from "vitest";
 import { createStatusLine } from "../../src/ui/screen/status-line.ts";
-import { copyToClipboard, notify, type TerminalOut } from "../../src/ui/screen/terminal-out.ts";
+import {
+  clipboardUrl,
+  copyToClipboard,
+  notify,
+  type TerminalOut,
+} from "../../src/ui/screen/terminal-out.ts";
 
 function terminal(insideTmux: boolean): TerminalOut & { out: string[] } {
   const out: string[] = [];
@@ -24,6 +29,53 @@ describe("the clipboard", () => {
     expect(status.notice.get()?.text).toBe("Copied the link.");
     copyToClipboard(terminal(false), status, "short");
     expect(status.notice.get()?.text).toBe('Copied "short" to the clipboard.');
+  });
+});
+
+describe("what is copied", () => {
+  const payload = (t: { out: string[] }) => {
+    expect(t.out).toHaveLength(1);
+    const m = /^\x1b\]52;c;([A-Za-z0-9+/=]*)\x07$/.exec(t.out[0]!);
+    expect(m).not.toBeNull();
+    return Buffer.from(m![1]!, "base64").toString("utf8");
+  };
+
+  it("is the text without escapes or controls: a paste cannot end bracketed paste (pastejacking)", () => {
+    const t = terminal(false);
+    const hostile = "touch /tmp/x\x1b[201~\nrm -rf ~\x1b]52;c;ZXZpbA==\x07\r\n\x9b31m\x00\x7f";
+    copyToClipboard(t, createStatusLine(), hostile);
+    const copied = payload(t);
+    expect(copied).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(copied).toBe("touch /tmp/x\nrm -rf ~\n");
+  });
+
+  it("keeps newlines and tabs, and what is printable as it was", () => {
+    const t = terminal(false);
+    copyToClipboard(t, createStatusLine(), "a\tb\n  ünïcode 🎉\r\nend");
+    expect(payload(t)).toBe("a\tb\n  ünïcode 🎉\nend");
+  });
+
+  it("of an attachment is only a valid http(s) address", () => {
+    expect(clipboardUrl("https://files.example/a.png")).toBe("https://files.example/a.png");
+    expect(clipboardUrl("http://files.example/a b")).toBe("");
+    for (const bad of [
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "mailto:x@example.com",
+      "https://x.example/\x1b[201~",
+      "curl evil | sh",
+      null,
+      undefined,
+    ])
+      expect(clipboardUrl(bad), String(bad)).toBe("");
+  });
+
+  it("is nothing, and says so, when nothing safe is left", () => {
+    const t = terminal(false);
+    const status = createStatusLine();
+    copyToClipboard(t, status, "\x1b[2J\x07");
+    expect(t.out).toEqual([]);
+    expect(status.notice.get()?.text).toContain("Nothing to copy");
   });
 });
 

@@ -4,6 +4,7 @@
 // count as their writer being signed in. Nobody answers in the name of a person who is
 // signed in (a request with their token in the last minute): they answer for themselves.
 import type { Random } from "../ids.ts";
+import { errorForLog } from "../log.ts";
 import type { SentEvent, Store } from "../store/store.ts";
 import type { Presence } from "./presence.ts";
 import { pick } from "./random.ts";
@@ -157,8 +158,7 @@ export function createDemoReplier(options: {
           timers.delete(timer);
           pending.delete(message.conversationId);
           answer(message).catch((error: unknown) => {
-            if (!closed)
-              options.log(`demo reply failed: ${(error as Error).stack ?? String(error)}`);
+            if (!closed) options.log(`demo reply failed: ${errorForLog(error)}`);
           });
         },
         min + random() * (max - min),

@@ -48,7 +48,8 @@ const CURSOR = /^\d{1,15}$/;
 
 export function createEventHub(
   store: Store,
-  presence: Presence,
+  /** Told who holds a stream, when the demo users answer (they do not for who is signed in). */
+  presence: Presence | undefined,
   log: (line: string) => void,
   options: EventOptions = {},
 ): EventHub {
@@ -69,11 +70,11 @@ export function createEventHub(
 
   async function deliver(event: StoredEvent): Promise<void> {
     for (const userId of event.recipients) {
-      const streams = byUser.get(userId);
-      if (!streams) continue;
+      if (!byUser.has(userId)) continue;
       const data = await render(event, userId);
       if (data === undefined) continue;
-      for (const stream of streams) stream.deliver(event.id, event.type, data);
+      // Looked up again: the user's streams may have come or gone meanwhile.
+      for (const stream of byUser.get(userId) ?? []) stream.deliver(event.id, event.type, data);
     }
   }
 
@@ -90,8 +91,10 @@ export function createEventHub(
         for (;;) {
           const batch = await store.events.after(readThrough, BATCH);
           for (const event of batch) {
-            readThrough = event.id;
+            // After it is delivered: a failed read starts again with it (streams skip
+            // what they have).
             if (count > 0) await deliver(event);
+            readThrough = event.id;
           }
           if (batch.length < BATCH || closed) break;
         }
@@ -142,22 +145,16 @@ export function createEventHub(
   }
 
   async function revalidate(): Promise<void> {
-    const tokens = new Map<string, EventStream[]>();
-    for (const streams of byUser.values()) {
-      for (const stream of streams) {
-        const list = tokens.get(stream.token) ?? [];
-        list.push(stream);
-        tokens.set(stream.token, list);
-      }
+    const all = [...byUser.values()].flatMap((streams) => [...streams]);
+    if (all.length === 0) return;
+    const owners = await store.events.tokenOwners([...new Set(all.map((s) => s.token))]);
+    const present = new Set<string>();
+    for (const stream of all) {
+      if (owners.get(stream.token) === stream.userId) present.add(stream.userId);
+      else stream.end();
     }
-    for (const [token, streams] of tokens) {
-      const user = await store.users.byToken(token);
-      if (user && user.id === streams[0]!.userId) {
-        await presence.seen(user.id);
-        continue;
-      }
-      for (const stream of streams) stream.end();
-    }
+    // Holding a stream is being signed in (the demo users do not answer for them).
+    if (presence) for (const userId of present) await presence.seen(userId);
   }
 
   function tick(): void {

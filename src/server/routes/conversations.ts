@@ -13,6 +13,7 @@ import {
   id,
   idOrNull,
   optionalId,
+  pathParam,
   readBody,
   readQuery,
   requestSchema,
@@ -116,7 +117,7 @@ export function conversationRoutes(s: Services) {
 
   routes.get("/:id", async (c) => {
     const user = c.get("user");
-    const conversation = await visible(c.req.param("id"), user.id);
+    const conversation = await visible(pathParam(c), user.id);
     const now = s.now();
     await conversations.markOpened(conversation.id, user.id, now);
     return json(c, { ...conversation, last_opened_at: now });
@@ -125,7 +126,7 @@ export function conversationRoutes(s: Services) {
   routes.put("/:id", async (c) => {
     const params = validate(UpdateBody, await readBody(c));
     const user = c.get("user");
-    const conversation = await visible(c.req.param("id"), user.id);
+    const conversation = await visible(pathParam(c), user.id);
     const pin = params.pinned_message_id;
     if (pin) {
       const message = await messages.head(pin);
@@ -146,7 +147,7 @@ export function conversationRoutes(s: Services) {
   });
 
   routes.delete("/:id", async (c) => {
-    const conversation = await visible(c.req.param("id"), c.get("user").id);
+    const conversation = await visible(pathParam(c), c.get("user").id);
     await conversations.remove(conversation.id);
     return json(c, { id: conversation.id, deleted: true });
   });

@@ -21,6 +21,8 @@ export function eventRoutes(s: Services) {
         "/v1/events answers only Accept: text/event-stream (Server-Sent Events).",
       );
     }
+    // Hono answers HEAD with the GET route: the headers, and no stream to hold open.
+    if (c.req.method === "HEAD") return c.body(null, 200, { "content-type": "text/event-stream" });
     const { outgoing } = c.env as unknown as HttpBindings;
     const user = c.get("user");
     await s.events.open(user, outgoing, c.req.header("last-event-id"));

@@ -2,20 +2,22 @@
 import { Hono } from "hono";
 import { ListMessagesParams, SendMessageParams, UpdateMessageParams } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
-import { forbidden, invalid, notFound } from "../errors.ts";
+import { forbidden, notFound } from "../errors.ts";
+import { answerFor, claimLost } from "../idempotency.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
 import {
   type AttachmentInput,
   attachments,
   id,
   messageText,
+  pathParam,
   reactions,
   readBody,
   readQuery,
   requestSchema,
   validate,
 } from "../params.ts";
-import { json, jsonBytes, methodNotAllowed } from "../respond.ts";
+import { json, jsonBytes, jsonText, methodNotAllowed } from "../respond.ts";
 import type { MessageScope, NewAttachment, NewMessage, User } from "../store/store.ts";
 import type { MessageJson } from "../wire.ts";
 
@@ -142,38 +144,36 @@ export function messageRoutes(s: Services) {
       createdAt: s.now(),
     };
     const files = newAttachments(params.attachments);
-    await messages.send(sent, files);
+    const text = JSON.stringify(newMessageJson(sent, user, files));
+    // The message and its Idempotency-Key's answer commit together: a retry after a crash
+    // finds either both or neither.
+    const { answer, stored } = answerFor(c, text);
+    if (!(await messages.send(sent, files, answer))) throw claimLost();
+    stored();
     s.onMessageSent(sent);
-    return json(c, newMessageJson(sent, user, files));
+    return jsonText(c, text);
   });
 
   routes.get("/:id", async (c) => {
-    const head = await visibleHead(c.req.param("id"), c.get("user").id);
+    const head = await visibleHead(pathParam(c), c.get("user").id);
     return json(c, await messages.get(head.id));
   });
 
   routes.put("/:id", async (c) => {
     const params = validate(UpdateBody, await readBody(c));
     const user = c.get("user");
-    const head = await visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(pathParam(c), user.id);
     if (params.message !== undefined && head.sender_id !== user.id) {
       throw forbidden("Only the sender of a message can edit its text.");
     }
-    const reactionList = Object.entries(params.reactions ?? {});
-    if (reactionList.some(([, names]) => names.length > 0)) {
-      const members = new Set(
-        (await conversations.members(head.conversation_id)).map((m) => m.username),
-      );
-      for (const [name, names] of reactionList) {
-        const stranger = names.find((username) => !members.has(username));
-        if (stranger !== undefined) {
-          throw invalid(
-            `reactions[${name}]`,
-            `The parameter "reactions[${name}]" lists "${stranger}", who is not a member of this conversation.`,
-          );
-        }
-      }
+    if ((params.attachments?.length ?? 0) > 0 && head.sender_id !== user.id) {
+      throw forbidden("Only the sender of a message can add attachments to it.");
     }
+    // A member reacts only as themselves: of each list, only whether their own name is in
+    // it counts; other names neither add nor remove anyone (contract.md, "Reactions").
+    const reactionList = Object.entries(params.reactions ?? {}).map(
+      ([name, names]) => [name, names.includes(user.username)] as const,
+    );
     // Only an edit of the text is an update a reader should see ("edited"); a reaction
     // or an attachment is not (the store sets `updated_at` with the text only). This narrows
     // contract.md ("set by any successful PUT"): with that rule no client could show an
@@ -181,6 +181,7 @@ export function messageRoutes(s: Services) {
     await messages.update(head.id, {
       body: params.message,
       reactions: reactionList,
+      reactor: user.username,
       attachments: newAttachments(params.attachments),
       at: s.now(),
     });
@@ -189,7 +190,7 @@ export function messageRoutes(s: Services) {
 
   routes.delete("/:id", async (c) => {
     const user = c.get("user");
-    const head = await visibleHead(c.req.param("id"), user.id);
+    const head = await visibleHead(pathParam(c), user.id);
     if (head.sender_id !== user.id) throw forbidden("Only the sender of a message can delete it.");
     await messages.remove(head);
     return json(c, { id: head.id, deleted: true });

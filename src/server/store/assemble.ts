@@ -35,3 +35,13 @@ export function assembleMessages(
     updated_at: row.updated_at,
   }));
 }
+
+/** A reaction's user list with `username` in (`on`) or out; undefined when that changes nothing. */
+export function withReactor(
+  current: readonly string[],
+  username: string,
+  on: boolean,
+): string[] | undefined {
+  if (current.includes(username) === on) return undefined;
+  return on ? [...current, username] : current.filter((name) => name !== username);
+}

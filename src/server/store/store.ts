@@ -72,17 +72,31 @@ export type NewAttachment = {
 export type MessageChanges = {
   /** New text; sets `updated_at` to `at`. */
   body?: string | undefined;
-  /** Each name's list replaces the stored one; an empty list removes the name. */
-  reactions: readonly (readonly [name: string, usernames: readonly string[]])[];
+  /**
+   * The reactor's own reactions: true adds them to that name's list, false takes them off
+   * (a list left empty removes the name). Nobody else's reaction changes.
+   */
+  reactions: readonly (readonly [name: string, on: boolean])[];
+  reactor: string;
   attachments: readonly NewAttachment[];
   at: number;
 };
 
 export type RememberedResponse = { fingerprint: string; status: number; body: string };
 
+/** The answer to a claimed Idempotency-Key, stored with what the request wrote. */
+export type IdempotentAnswer = {
+  userId: string;
+  key: string;
+  response: RememberedResponse;
+  now: number;
+};
+
 /**
  * What `idempotency.claim` found: the key is now this request's to answer ("claimed"),
- * another request holds it ("pending"), or it was answered before ("done").
+ * another request holds it ("pending"), or it was answered before ("done"). A claim names
+ * the instance that holds it; a claim whose instance is gone (killed, crashed) is taken
+ * over at once, which is safe because a message and its key's answer commit together.
  */
 export type Claim =
   | { state: "claimed" }
@@ -90,7 +104,7 @@ export type Claim =
   | { state: "done"; response: RememberedResponse };
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-/** A claim older than this belongs to a request that died with its instance. */
+/** A claim older than this is taken over even when its instance seems alive. */
 export const IDEMPOTENCY_ABANDONED_SECONDS = 60;
 
 /** The demo conversations, as rows: written once, in one transaction. */
@@ -195,8 +209,17 @@ export interface Store {
     cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;
     /** Newest first; one more row than `limit` when there is more. */
     list(scope: MessageScope, limit: number, page: Page): Promise<MessageJson[]>;
-    /** Stores the message with its attachments and makes it the conversation's latest activity. */
-    send(message: NewMessage, attachments: readonly NewAttachment[]): Promise<void>;
+    /**
+     * Stores the message with its attachments and makes it the conversation's latest
+     * activity. With `answer`, completes that Idempotency-Key claim in the same transaction
+     * (so a message is never stored without its key's answer); false, and nothing stored,
+     * when this instance no longer holds the claim.
+     */
+    send(
+      message: NewMessage,
+      attachments: readonly NewAttachment[],
+      answer?: IdempotentAnswer,
+    ): Promise<boolean>;
     update(id: string, changes: MessageChanges): Promise<void>;
     /** Adds `username` to the reaction `name` unless it is there (the demo's reactions). */
     addReaction(id: string, name: string, username: string): Promise<void>;
@@ -207,9 +230,9 @@ export interface Store {
   idempotency: {
     /** Claims (user, key) for this request, unless a live claim or an answer exists. */
     claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
-    /** The answer to a claimed key, kept for 24 hours. */
-    complete(userId: string, key: string, response: RememberedResponse, now: number): Promise<void>;
-    /** Gives a claimed key back: the request failed and may be tried again. */
+    /** The answer to a key this instance claimed, kept for 24 hours. */
+    complete(answer: IdempotentAnswer): Promise<void>;
+    /** Gives a key this instance claimed back: the request failed and may be tried again. */
     release(userId: string, key: string): Promise<void>;
   };
 
@@ -224,6 +247,8 @@ export interface Store {
     bounds(): Promise<{ newest: number; pruned: number }>;
     /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
     prune(keptSeconds: number, keptCount: number): Promise<void>;
+    /** Of `tokens`, the ones still valid, each with its user's id: one query for all streams. */
+    tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;
   };

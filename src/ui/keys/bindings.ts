@@ -473,7 +473,9 @@ export const BINDINGS = [
   },
 
   // The composer, when focused. Its editing keys are read by the editing model
-  // (editor.ts), which tells apart what these entries sum up (a character or a word).
+  // (editor.ts), which tells apart what these entries sum up (a character or a word);
+  // test/ui/composer-keys.test.ts feeds the model every key of these rows, and every key
+  // the model acts on to this table, so neither can leave the other behind.
   {
     id: "composer.send",
     scope: "composer",
@@ -541,12 +543,20 @@ export const BINDINGS = [
   {
     id: "composer.move",
     scope: "composer",
-    keys: [{ key: "leftArrow" }, { key: "rightArrow" }],
+    // With Ctrl or Alt held, ← and → go by word (the editor tells them apart).
+    keys: [
+      { key: "leftArrow" },
+      { key: "rightArrow" },
+      { ctrl: true, input: "b" },
+      { ctrl: true, input: "f" },
+      { meta: true, input: "b" },
+      { meta: true, input: "f" },
+    ],
     does: "move by character / word",
     label: "← → Alt+← Alt+→",
     readme: {
-      keys: "← → Alt+← Alt+→ Home End Ctrl+A Ctrl+E",
-      does: "move by character, word, line",
+      keys: "← → Alt+← Alt+→ Ctrl+B Ctrl+F Alt+B Alt+F Home End Ctrl+A Ctrl+E ↓",
+      does: "move by character, word, line (↑ and ↓ between the lines of a long draft)",
     },
   },
   {
@@ -557,19 +567,30 @@ export const BINDINGS = [
     label: "Home End, Ctrl+A Ctrl+E",
   },
   {
+    id: "composer.nextLine",
+    scope: "composer",
+    // ↑ is composer.editLast's on an empty draft; in a draft it goes up a line.
+    keys: [{ key: "downArrow" }],
+    does: "down a line in a draft of several (↑ goes up one)",
+  },
+  {
     id: "composer.delete",
     scope: "composer",
+    // With Ctrl or Alt held, Backspace and Delete take a word.
     keys: [
       { key: "backspace" },
       { key: "delete" },
+      { ctrl: true, input: "h" },
+      { ctrl: true, input: "d" },
       { ctrl: true, input: "w" },
       { ctrl: true, input: "u" },
       { ctrl: true, input: "k" },
+      { meta: true, input: "d" },
     ],
     does: "delete word / to start / to end",
     label: "Ctrl+W, Ctrl+U, Ctrl+K",
     readme: {
-      keys: "Backspace Delete Ctrl+W Ctrl+U Ctrl+K",
+      keys: "Backspace Delete Ctrl+H Ctrl+D Ctrl+W Alt+D Ctrl+U Ctrl+K",
       does: "delete character, word, to line start, to line end",
     },
   },

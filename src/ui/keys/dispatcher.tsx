@@ -13,10 +13,12 @@ import {
   type RefObject,
   useContext,
   useEffect,
+  useEffectEvent,
   useLayoutEffect,
   useRef,
 } from "react";
-import { isTerminalReply, type MouseEvent, type MouseSource } from "./mouse.ts";
+import type { MouseEvent, MouseSource } from "./mouse.ts";
+import { isTerminalReply } from "./terminal-replies.ts";
 
 /**
  * Who sees a key first, highest first: the keys that work anywhere (Ctrl+C, Ctrl+L, even
@@ -222,10 +224,9 @@ export function useKeypress(
 ): void {
   const registry = useContext(KeysContext);
   if (!registry) throw new Error("useKeypress needs a KeypressProvider above it");
-  const latestKey = useRef(onKey);
-  const latestPaste = useRef(options.onPaste);
-  latestKey.current = onKey;
-  latestPaste.current = options.onPaste;
+  const { onPaste } = options;
+  const handleKey = useEffectEvent(onKey);
+  const handlePaste = useEffectEvent((text: string) => onPaste?.(text) ?? false);
   const active = options.isActive ?? true;
   const hasPaste = options.onPaste !== undefined;
   // A layout effect, not a passive one: Ink renders after each key, and a dialog opened by
@@ -235,8 +236,8 @@ export function useKeypress(
     return registry.add({
       priority: options.priority,
       order: nextOrder++,
-      onKey: (input, key) => latestKey.current(input, key),
-      onPaste: hasPaste ? (text) => latestPaste.current?.(text) ?? false : undefined,
+      onKey: handleKey,
+      onPaste: hasPaste ? handlePaste : undefined,
     });
   }, [registry, active, options.priority, hasPaste]);
 }
@@ -273,11 +274,10 @@ export function useMouse(
 ): void {
   const registry = useContext(KeysContext);
   if (!registry) throw new Error("useMouse needs a KeypressProvider above it");
-  const latest = useRef(onMouse);
-  latest.current = onMouse;
+  const handleMouse = useEffectEvent(onMouse);
   const active = options.isActive ?? true;
   useLayoutEffect(() => {
     if (!active) return;
-    return registry.addMouse({ ref, onMouse: (event) => latest.current(event) });
+    return registry.addMouse({ ref, onMouse: handleMouse });
   }, [registry, ref, active]);
 }

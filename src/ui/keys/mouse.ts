@@ -50,8 +50,3 @@ export function parseMouse(input: string): MouseEvent | undefined {
   if (m[4] === "m") return { kind: "release", button, x, y };
   return { kind: code & 32 ? "drag" : "press", button, x, y };
 }
-
-/** Answers a terminal may send late to parley's start-up queries (OSC 11, DA1): not keys. */
-export function isTerminalReply(input: string): boolean {
-  return /^\x1b?\](?:10|11);rgba?:/i.test(input) || /^\x1b?\[\?[\d;]*c$/.test(input);
-}

@@ -15,7 +15,7 @@ import type { ScopeBinding } from "../keys/bindings.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
-import { copyToClipboard } from "../screen/terminal-out.ts";
+import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
 import { type MessageLink, messageLinks } from "./message-links.ts";
@@ -210,7 +210,9 @@ export function useMessageActions(ui: MessageUi) {
     copy: (message: Message) => {
       const attachment = message.attachments[0];
       copy(
-        message.message.trim() ? message.message : (attachment?.file_url ?? attachment?.url ?? ""),
+        message.message.trim()
+          ? message.message
+          : clipboardUrl(attachment?.file_url ?? attachment?.url),
       );
     },
     copyUnsent: (entry: OutboxEntry) => copy(entry.text),

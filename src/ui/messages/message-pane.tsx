@@ -107,7 +107,7 @@ export function MessagePane(props: Props) {
   const query = search.search?.query ?? "";
   const matchKey = search.search?.matchKey;
 
-  unread.useStart(scroll, geometry);
+  useEffect(() => unread.goToStart(scroll, geometry));
   useFollowOwnSend(items, scroll);
   useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
 

@@ -22,7 +22,7 @@ const UNREAD_SEARCH_LIMIT = 500;
 /**
  * The first unread message, decided once, on the first history shown (what arrives while
  * the conversation is open is not marked), older pages loaded first while all loaded
- * messages are newer than the last opening. `useStart` then goes there if the newest
+ * messages are newer than the last opening. `goToStart` then goes there if the newest
  * screenful does not show it.
  */
 export function useUnreadStart(
@@ -45,22 +45,23 @@ export function useUnreadStart(
   const decided = unreadKey !== undefined || history.isLoading || items.length === 0;
   return {
     unreadKey: unreadKey ?? undefined,
-    /** Called after layout, with the pane's scroll: decides, and starts there. */
-    useStart(scroll: Scroll, geometry: Geometry) {
-      useEffect(() => {
-        if (decided) return;
-        if (olderNeeded) {
-          if (!history.isLoadingOlder) history.loadOlder();
-          return;
-        }
-        const key = firstUnreadKey(items, lastOpenedAt, me);
-        setUnreadKey(key ?? null);
-        const index = items.findIndex((item) => item.key === key);
-        const end = viewportAt(endAnchor(geometry), geometry);
-        if (index >= 0 && (index < end.top || (index === end.top && end.clipTop > 0))) {
-          scroll.showFrom(index);
-        }
-      });
+    /**
+     * Decides, and starts there: for an effect after layout, with the pane's scroll (it
+     * needs the geometry of what was drawn).
+     */
+    goToStart(scroll: Scroll, geometry: Geometry) {
+      if (decided) return;
+      if (olderNeeded) {
+        if (!history.isLoadingOlder) history.loadOlder();
+        return;
+      }
+      const key = firstUnreadKey(items, lastOpenedAt, me);
+      setUnreadKey(key ?? null);
+      const index = items.findIndex((item) => item.key === key);
+      const end = viewportAt(endAnchor(geometry), geometry);
+      if (index >= 0 && (index < end.top || (index === end.top && end.clipTop > 0))) {
+        scroll.showFrom(index);
+      }
     },
   };
 }

@@ -1,11 +1,12 @@
 // A change a person made (send, edit, react, delete, pin, mute, archive) as data: what it
 // sends, and how it shows on screen until the server has it. Pure, so the outbox can keep
 // changes on disk and the screen can lay them over what the server last said.
+import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
-import type {
-  Attachment,
-  Conversation,
-  Message,
+import {
+  type Attachment,
+  type Conversation,
+  type Message,
   NewAttachment,
   UpdateConversationParams,
 } from "../../api/schema.ts";
@@ -34,6 +35,34 @@ export type Change =
   | { kind: "updateConversation"; conversationId: string; params: UpdateConversationParams }
   | { kind: "deleteConversation"; conversationId: string };
 
+const onMessage = { conversationId: z.string(), messageId: z.string() };
+
+/** A change as read back from disk: checked, never taken on trust. */
+const ChangeSchema: z.ZodType<Change> = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("send"),
+    conversationId: z.string(),
+    text: z.string(),
+    idempotencyKey: z.string().min(1),
+    attachments: z.array(NewAttachment).optional(),
+  }),
+  z.object({ kind: z.literal("edit"), ...onMessage, text: z.string() }),
+  z.object({ kind: z.literal("attach"), ...onMessage, attachments: z.array(NewAttachment) }),
+  z.object({
+    kind: z.literal("react"),
+    ...onMessage,
+    name: z.string(),
+    users: z.array(z.string()),
+  }),
+  z.object({ kind: z.literal("deleteMessage"), ...onMessage }),
+  z.object({
+    kind: z.literal("updateConversation"),
+    conversationId: z.string(),
+    params: UpdateConversationParams,
+  }),
+  z.object({ kind: z.literal("deleteConversation"), conversationId: z.string() }),
+]);
+
 /**
  * How a change fared: queued (not tried yet, or waiting for the server to answer again),
  * sending, or refused by the server for good (with its reason).
@@ -53,6 +82,18 @@ export type QueuedChange = {
   success?: string;
   queuedAt: number;
 };
+
+/** A queued change as read back from disk (the outbox kept between runs). */
+export const SavedChange: z.ZodType<QueuedChange> = z.object({
+  id: z.string(),
+  change: ChangeSchema,
+  status: z.enum(["queued", "sending", "failed"]),
+  error: z.string().optional(),
+  tried: z.boolean().optional(),
+  failure: z.string(),
+  success: z.string().optional(),
+  queuedAt: z.number(),
+});
 
 /** A delete that finds nothing has nothing left to do (an earlier try got there). */
 export function alreadyDone(change: Change, error: unknown): boolean {

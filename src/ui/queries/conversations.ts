@@ -12,6 +12,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
+import { nextCursor } from "../../api/paging.ts";
 import type {
   Conversation,
   CreateConversationParams,
@@ -61,7 +62,7 @@ export function conversationListOptions(session: Session, params: ListConversati
         ...(pageParam ? { starting_after: pageParam } : {}),
       }),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
+    getNextPageParam: (last, _all, _param, asked) => nextCursor(last, last.data.at(-1), asked),
   });
 }
 

@@ -12,6 +12,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { nextCursor } from "../../api/paging.ts";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
@@ -37,7 +38,10 @@ export function historyOptions(session: Session, conversationId: string) {
       return page;
     },
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last, all) => (last.has_more ? oldestId(all) : undefined),
+    getNextPageParam: (last, all, _param, asked) => {
+      const oldest = oldestId(all);
+      return nextCursor(last, oldest === undefined ? undefined : { id: oldest }, asked);
+    },
     // History is kept fresh by the poll of the newest page, not by refetching every page.
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -102,7 +102,8 @@ export function useRecoverAfterOutage(): void {
   const wasOffline = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of state matters
   useEffect(() => {
-    if (connection.state === "offline") wasOffline.current = true;
+    if (connection.state === "offline" || connection.state === "unreadable")
+      wasOffline.current = true;
     else if (connection.state === "online" && wasOffline.current) {
       wasOffline.current = false;
       void refreshAll();

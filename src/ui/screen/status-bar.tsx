@@ -19,6 +19,8 @@ function connectionLabel(connection: Connection): string {
       return "● online";
     case "offline":
       return "○ offline, retrying";
+    case "unreadable":
+      return "○ answers unreadable, retrying";
     case "unauthorized":
       return "✗ token rejected";
   }
@@ -59,7 +61,10 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
         {truncate(` ${prompt}`, room)}
       </Text>
     );
-  } else if (connection.state === "offline" && notice?.kind !== "error") {
+  } else if (
+    (connection.state === "offline" || connection.state === "unreadable") &&
+    notice?.kind !== "error"
+  ) {
     left = (
       <Text color={theme.error} bold>
         {truncate(` ✗ Ctrl+R retries now · ${screenText(connection.reason)}`, room)}

@@ -7,6 +7,8 @@ export type Connection =
   | { state: "connecting" }
   | { state: "online" }
   | { state: "offline"; reason: string; since: number }
+  /** The server answers, but nothing it says can be read (wrong types, not the API). */
+  | { state: "unreadable"; reason: string; since: number }
   | { state: "unauthorized"; reason: string };
 
 export type Notice = { kind: "error" | "info"; text: string; at: number } | null;
@@ -27,10 +29,38 @@ export type StatusLine = {
   noteQueryResult(error: unknown | null): void;
 };
 
+/** Unreadable answers in a row (and none readable) before the connection is not online. */
+export const UNREADABLE_IN_A_ROW = 3;
+
+/** Says so when a server's answer cannot be read; once per different reason. */
+export const UNREADABLE = "The server's answer could not be read";
+
 export function createStatusLine(): StatusLine {
   const connection = createStore<Connection>({ state: "connecting" });
   const notice = createStore<Notice>(null);
   const lastSynced = createStore<number | undefined>(undefined);
+  let unreadableInARow = 0;
+  let lastUnreadable = "";
+  /**
+   * An answer that does not fit the API: said once in the notice (every poll would bury
+   * whatever else the notice said), and the connection is not online while every answer
+   * is unreadable. One bad query among good ones does not make the connection flap.
+   */
+  const noteUnreadable = (error: unknown) => {
+    const reason = `${UNREADABLE}: ${describeError(error)}`;
+    if (reason !== lastUnreadable) {
+      lastUnreadable = reason;
+      notice.set({ kind: "error", text: reason, at: Date.now() });
+    }
+    unreadableInARow++;
+    const prev = connection.get();
+    if (unreadableInARow >= UNREADABLE_IN_A_ROW || prev.state === "unreadable")
+      connection.set({
+        state: "unreadable",
+        reason,
+        since: prev.state === "unreadable" ? prev.since : Date.now(),
+      });
+  };
   return {
     connection,
     lastSynced,
@@ -41,12 +71,22 @@ export function createStatusLine(): StatusLine {
     clear: () => notice.set(null),
     noteQueryResult: (error) => {
       const before = connection.get().state;
-      noteQueryResult(connection, error);
+      if (isUnreadable(error)) noteUnreadable(error);
+      else {
+        if (error === null) unreadableInARow = 0;
+        noteQueryResult(connection, error);
+      }
       const after = connection.get().state;
-      if (before === "online" && after === "offline") lastSynced.set(Date.now());
+      if (before === "online" && (after === "offline" || after === "unreadable"))
+        lastSynced.set(Date.now());
       else if (after === "online") lastSynced.set(undefined);
     },
   };
+}
+
+/** An answer that came but does not fit the messaging API (or is not JSON at all). */
+export function isUnreadable(error: unknown): boolean {
+  return isApiError(error) && error.code === "invalid_response" && error.status < 400;
 }
 
 export function describeError(error: unknown): string {

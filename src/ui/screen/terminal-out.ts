@@ -5,6 +5,7 @@
 // OSC 52 itself and, with `set-clipboard on`, keeps it as a paste buffer and passes it on
 // to the terminal outside, where a passed-through one would bypass tmux entirely.
 
+import { linkTarget } from "../text/links.ts";
 import { sanitize } from "../text/sanitize.ts";
 import type { StatusLine } from "./status-line.ts";
 
@@ -28,15 +29,34 @@ export function clipboardSequence(text: string): string {
 }
 
 /**
- * Puts `text` on the clipboard and says so: `said` is what the status bar says was copied
- * (by default the text itself, or "the message" when it is long).
+ * What of `text` may go on the clipboard: no escape sequence and no control character but
+ * newline and tab. A message is pasted into shells: a hidden `ESC [201~` would end the
+ * shell's bracketed paste and run the lines after it as typed (pastejacking).
+ */
+export function clipboardText(text: string): string {
+  return text
+    .split("\t")
+    .map((part) => sanitize(part, { keepNewlines: true, strip: true }))
+    .join("\t");
+}
+
+/** An attachment's address as it may be copied: an http(s) URL, else nothing (""). */
+export function clipboardUrl(raw: string | null | undefined): string {
+  const url = linkTarget(raw);
+  return url !== undefined && /^https?:/.test(url) ? url : "";
+}
+
+/**
+ * Puts `text`, made safe (`clipboardText`), on the clipboard and says so: `said` is what
+ * the status bar says was copied (by default the text itself, or "the message" when long).
  */
 export function copyToClipboard(
   out: TerminalOut | undefined,
   status: StatusLine,
-  text: string,
+  raw: string,
   said?: string,
 ): void {
+  const text = clipboardText(raw);
   if (!text) {
     status.error("Nothing to copy", new Error("this message has no text or link"));
     return;

@@ -47,6 +47,23 @@ export async function appendEvent(
   await tx`SELECT pg_notify(${EVENTS}, '')`;
 }
 
+/** One event per resource, in their order, each for every member of the conversation. */
+export async function appendEvents(
+  tx: Q,
+  type: EventType,
+  conversationId: string,
+  resourceIds: readonly string[],
+): Promise<void> {
+  if (resourceIds.length === 0) return;
+  await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.events})`;
+  await tx`INSERT INTO events (type, conversation_id, resource_id, recipients)
+    SELECT ${type}, ${conversationId}, r.id,
+      (SELECT coalesce(array_agg(user_id), '{}') FROM memberships
+       WHERE conversation_id = ${conversationId})
+    FROM unnest(${resourceIds as string[]}::text[]) WITH ORDINALITY AS r(id, n) ORDER BY r.n`;
+  await tx`SELECT pg_notify(${EVENTS}, '')`;
+}
+
 export async function eventsAfter(
   sql: Q,
   afterId: number,
@@ -81,4 +98,10 @@ export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number
     INSERT INTO meta (key, value) SELECT ${PRUNED}, max(id)::text FROM gone HAVING count(*) > 0
     ON CONFLICT (key) DO UPDATE
       SET value = greatest(meta.value::bigint, excluded.value::bigint)::text`;
+}
+
+export async function tokenOwners(sql: Q, tokens: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql<{ token: string; id: string }[]>`
+    SELECT token, id FROM users WHERE token = ANY(${tokens as string[]})`;
+  return new Map(rows.map((row) => [row.token, row.id]));
 }

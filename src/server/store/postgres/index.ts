@@ -5,17 +5,19 @@
 // demo replies' advisory lock.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
-import {
-  type Claim,
-  IDEMPOTENCY_ABANDONED_SECONDS,
-  IDEMPOTENCY_TTL_SECONDS,
-  type RememberedResponse,
-  type SentEvent,
-  type Store,
-  type User,
-} from "../store.ts";
+import { newerSchema } from "../errors.ts";
+import type { SentEvent, Store, User } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
-import { appendEvent, EVENTS, eventBounds, eventsAfter, pruneEvents } from "./events.ts";
+import {
+  appendEvent,
+  appendEvents,
+  EVENTS,
+  eventBounds,
+  eventsAfter,
+  pruneEvents,
+  tokenOwners,
+} from "./events.ts";
+import { completeClaim, createIdempotency, holdOwnerLock, type Owner } from "./idempotency.ts";
 import {
   getMessage,
   insertAttachments,
@@ -25,7 +27,7 @@ import {
   updateMessage,
 } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
-import { connect, LOCK, PARLEY, type Q } from "./sql.ts";
+import { connect, LOCK, PARLEY, type Q, session, unreachable } from "./sql.ts";
 
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
@@ -44,11 +46,7 @@ export async function migrate(sql: postgres.Sql): Promise<void> {
     const [row] = await tx<{ version: number }[]>`
       SELECT coalesce(max(version), 0)::integer AS version FROM schema_version`;
     const current = row?.version ?? 0;
-    if (current > MIGRATIONS.length) {
-      throw new Error(
-        `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
-      );
-    }
+    if (current > MIGRATIONS.length) throw newerSchema(current, MIGRATIONS.length);
     for (let version = current + 1; version <= MIGRATIONS.length; version++) {
       await tx.unsafe(MIGRATIONS[version - 1]!);
       await tx`INSERT INTO schema_version (version) VALUES (${version})`;
@@ -66,15 +64,18 @@ export async function openPostgresStore(
   // notices of other instances' commits.
   let own = 0;
   let others = 0;
-  let leader: postgres.ReservedSql | undefined;
+  let leader = false;
+  let leaderSql: postgres.Sql | undefined;
   let leaderTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const sentListeners: ((event: SentEvent) => void)[] = [];
   const appendedListeners: (() => void)[] = [];
   const presenceWritten = new Map<string, number>();
+  let claims: Owner | undefined;
 
   try {
     await migrate(sql);
+    claims = await holdOwnerLock(url);
     await sql.listen(
       CHANGED,
       (payload) => {
@@ -93,9 +94,12 @@ export async function openPostgresStore(
       for (const listener of sentListeners) listener(event);
     });
   } catch (error) {
+    await claims?.release();
     await sql.end({ timeout: 1 });
-    throw error;
+    throw unreachable(url, error);
   }
+  const owner = claims;
+  const idempotency = createIdempotency(sql, owner);
 
   /** A write in one transaction; the other instances hear of it when it commits. */
   async function write<T>(fn: (tx: Q) => Promise<T>): Promise<T> {
@@ -111,30 +115,23 @@ export async function openPostgresStore(
     }
   }
 
-  /** Leads while this instance's session holds the lock; checks it still does. */
+  /**
+   * Leads while this instance's own session holds the lock. Asked again every few
+   * seconds: a session that holds it already gets true (the lock is re-entrant), one that
+   * broke comes back without it and competes again. A connection of its own, not a
+   * reserved one from the pool: postgres.js crashes the process on a query to a reserved
+   * connection whose socket has closed.
+   */
   async function tryLead(): Promise<void> {
     if (closed) return;
-    if (leader) {
-      try {
-        // A connection that broke and came back has lost the lock with its old session.
-        const held = await leader`
-          SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-            AND pid = pg_backend_pid() AND classid = ${PARLEY} AND objid = ${LOCK.demoReplies}`;
-        if (held.length > 0) return;
-      } catch {}
-      leader.release();
-      leader = undefined;
-    }
-    const reserved = await sql.reserve();
+    leaderSql ??= session(url);
     try {
-      const [row] = await reserved<{ ok: boolean }[]>`
+      const [row] = await leaderSql<{ ok: boolean }[]>`
         SELECT pg_try_advisory_lock(${PARLEY}, ${LOCK.demoReplies}) AS ok`;
-      if (row?.ok && !closed) {
-        leader = reserved;
-        return;
-      }
-    } catch {}
-    reserved.release();
+      leader = row?.ok === true && !closed;
+    } catch {
+      leader = false;
+    }
   }
 
   const store: Store = {
@@ -226,9 +223,12 @@ export async function openPostgresStore(
             WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}
             RETURNING id`;
           await appendEvent(tx, "conversation.updated", id, id, [userId]);
-          for (const message of read) {
-            await appendEvent(tx, "message.updated", id, message.id, "members");
-          }
+          await appendEvents(
+            tx,
+            "message.updated",
+            id,
+            read.map((message) => message.id),
+          );
         });
       },
       async update(id, userId, changes) {
@@ -274,8 +274,8 @@ export async function openPostgresStore(
       },
       cursor: (id, scope) => messageCursor(sql, id, scope),
       list: (scope, limit, page) => listMessages(sql, scope, limit, page),
-      async send(message, attachments) {
-        if (attachments.length === 0) {
+      async send(message, attachments, answer) {
+        if (attachments.length === 0 && !answer) {
           // The common case in one statement (one round trip, atomic by itself). The event
           // takes its id after the events lock (events.ts): `event` reads from `lock`.
           own++;
@@ -305,9 +305,10 @@ export async function openPostgresStore(
           } finally {
             own++;
           }
-          return;
+          return true;
         }
-        await write(async (tx) => {
+        return write(async (tx) => {
+          if (answer && !(await completeClaim(tx, owner, answer))) return false;
           await tx`INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
             VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
               ${message.body}, ${message.createdAt})`;
@@ -317,6 +318,7 @@ export async function openPostgresStore(
             SET last_active_at = greatest(coalesce(last_active_at, 0), ${message.createdAt})
             WHERE id = ${message.conversationId}`;
           await appendEvent(tx, "message.created", message.conversationId, message.id, "members");
+          return true;
         });
       },
       async update(id, changes) {
@@ -354,50 +356,12 @@ export async function openPostgresStore(
         });
       },
     },
-    idempotency: {
-      async claim(userId, key, fingerprint, now): Promise<Claim> {
-        for (;;) {
-          // The primary key decides between instances: one insert (or take-over of an
-          // expired or abandoned row) wins, everyone else reads the row that won.
-          const claimed = await sql`
-            INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at)
-            VALUES (${userId}, ${key}, ${fingerprint}, 0, '', ${now})
-            ON CONFLICT (user_id, key) DO UPDATE
-              SET fingerprint = excluded.fingerprint, status = 0, body = '',
-                  created_at = excluded.created_at
-              WHERE (idempotency_keys.status = 0
-                     AND idempotency_keys.created_at <= ${now - IDEMPOTENCY_ABANDONED_SECONDS})
-                 OR (idempotency_keys.status <> 0
-                     AND idempotency_keys.created_at <= ${now - IDEMPOTENCY_TTL_SECONDS})
-            RETURNING 1`;
-          if (claimed.length > 0) return { state: "claimed" };
-          const [row] = await sql<RememberedResponse[]>`
-            SELECT fingerprint, status, body FROM idempotency_keys
-            WHERE user_id = ${userId} AND key = ${key}`;
-          if (!row) continue; // released in between: try again
-          if (row.status === 0) return { state: "pending", fingerprint: row.fingerprint };
-          const { status, body } = row;
-          return { state: "done", response: { fingerprint: row.fingerprint, status, body } };
-        }
-      },
-      async complete(userId, key, response, now) {
-        await sql`UPDATE idempotency_keys
-          SET status = ${response.status}, body = ${response.body}, created_at = ${now}
-          WHERE user_id = ${userId} AND key = ${key}`;
-        if (Math.random() < 0.01) {
-          await sql`DELETE FROM idempotency_keys
-            WHERE created_at <= ${now - IDEMPOTENCY_TTL_SECONDS}`;
-        }
-      },
-      async release(userId, key) {
-        await sql`DELETE FROM idempotency_keys
-          WHERE user_id = ${userId} AND key = ${key} AND status = 0`;
-      },
-    },
+    idempotency,
     events: {
       after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
       bounds: () => eventBounds(sql),
       prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
+      tokenOwners: (tokens) => tokenOwners(sql, tokens),
       onAppended(listener) {
         appendedListeners.push(listener);
       },
@@ -464,13 +428,14 @@ export async function openPostgresStore(
         leaderTimer.unref();
       }
     },
-    isLeader: () => leader !== undefined,
+    isLeader: () => leader,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(leaderTimer);
-      leader?.release();
-      await sql.end({ timeout: 2 });
+      leader = false;
+      await leaderSql?.end({ timeout: 1 });
+      await Promise.all([owner.release(), sql.end({ timeout: 2 })]);
     },
   };
   return store;

@@ -1,7 +1,7 @@
 // Messages in PostgreSQL, with their sender, reactions and attachments. A page takes the
 // messages, then the senders, reactions and attachments of all of them at once.
 import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
-import { assembleMessages } from "../assemble.ts";
+import { assembleMessages, withReactor } from "../assemble.ts";
 import type {
   Cursor,
   MessageChanges,
@@ -119,6 +119,11 @@ export async function updateMessage(q: Q, id: string, changes: MessageChanges): 
   if (changes.body !== undefined) {
     await q`UPDATE messages SET body = ${changes.body}, updated_at = ${changes.at} WHERE id = ${id}`;
   }
-  for (const [name, names] of changes.reactions) await setReaction(q, id, name, names);
+  for (const [name, on] of changes.reactions) {
+    const [row] = await q<{ usernames: string[] }[]>`
+      SELECT usernames FROM reactions WHERE message_id = ${id} AND name = ${name}`;
+    const next = withReactor(row?.usernames ?? [], changes.reactor, on);
+    if (next) await setReaction(q, id, name, next);
+  }
   await insertAttachments(q, id, changes.attachments, changes.at);
 }

@@ -1,39 +1,88 @@
 // Opens the SQLite database and brings its schema up to date.
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+} from "node:fs";
+import { basename, dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { DatabaseOpenError, newerSchema } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export function openDatabase(path: string): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
   const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
-  db.exec("PRAGMA busy_timeout = 5000");
-  if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
-  // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
-  // WAL file before the response goes out. Only a power cut can drop the last commits.
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  migrate(db);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
+    // With WAL, NORMAL loses nothing when the process dies: a commit has reached the
+    // WAL file before the response goes out. Only a power cut can drop the last commits.
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    db.close();
+    // "file is not a database", "database is locked": about the file, not a bug.
+    if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
+      throw new DatabaseOpenError(`Cannot use the database ${path}: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
   return db;
 }
 
-/** An error a person can act on, shown as one line (src/cli.ts), never as a stack trace. */
-export class DatabaseOpenError extends Error {
-  readonly expected = true;
-}
-
 /**
- * The database holds tokens and messages: a new one is created 0600 in a 0700 folder
- * (SQLite gives its -wal and -shm files the database's mode).
+ * The database holds tokens and messages: it is 0600 in a 0700 folder, also when it (or its
+ * -wal / -shm files) existed before with looser modes, and it is never opened through a
+ * symbolic link (which could point the tokens anywhere). Only a folder parley made, or
+ * one named "parley" (its own data folder), is tightened: never /tmp or a user's folder.
  */
 function openPrivateFile(path: string): DatabaseSync {
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    closeSync(openSync(path, "a", 0o600));
+    const folder = dirname(path);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (basename(folder) === "parley") tighten(folder, lstatSync(folder), 0o700);
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new Error("not a regular file");
+      if (ownedLoosely(stat, 0o600)) fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+    for (const suffix of ["-wal", "-shm", "-journal"]) tightenIfExists(`${path}${suffix}`);
     return new DatabaseSync(path);
   } catch (error) {
-    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ELOOP" ? "it is a symbolic link" : (error as Error).message;
+    throw new DatabaseOpenError(`Cannot open the database ${path}: ${why}.`);
   }
+}
+
+/** A file or folder of ours that others may read (or more than `mode` allows). */
+const ownedLoosely = (stat: Stats, mode: number) =>
+  stat.uid === process.getuid?.() && (stat.mode & 0o777 & ~mode) !== 0;
+
+function tighten(path: string, stat: Stats, mode: number): void {
+  if (ownedLoosely(stat, mode)) chmodSync(path, mode);
+}
+
+function tightenIfExists(file: string): void {
+  let stat: Stats;
+  try {
+    stat = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  if (stat.isSymbolicLink()) throw new Error(`${file} is a symbolic link`);
+  tighten(file, stat, 0o600);
 }
 
 function migrate(db: DatabaseSync): void {
@@ -42,11 +91,7 @@ function migrate(db: DatabaseSync): void {
     | { version: number | null }
     | undefined;
   const current = row?.version ?? 0;
-  if (current > MIGRATIONS.length) {
-    throw new Error(
-      `The database has schema version ${current}, newer than this server knows (${MIGRATIONS.length}). Use a newer parley.`,
-    );
-  }
+  if (current > MIGRATIONS.length) throw newerSchema(current, MIGRATIONS.length);
   const record = db.prepare("INSERT INTO schema_version (version) VALUES (?)");
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     transaction(db, () => {

@@ -55,6 +55,9 @@ export function createEventStore(db: DatabaseSync) {
   const unreadOthers = db.prepare(
     "SELECT id FROM messages WHERE conversation_id = ? AND read_at IS NULL AND sender_id <> ?",
   );
+  const tokenOwners = db.prepare(
+    "SELECT token, id FROM users WHERE token IN (SELECT value FROM json_each(?))",
+  );
   const listeners: (() => void)[] = [];
   let appended = false;
 
@@ -98,6 +101,10 @@ export function createEventStore(db: DatabaseSync) {
           through = Math.max(through, row.id);
         if (through > 0) setPruned.run(String(through));
       });
+    },
+    tokenOwners(tokens: readonly string[]): Map<string, string> {
+      const rows = tokenOwners.all(JSON.stringify(tokens)) as { token: string; id: string }[];
+      return new Map(rows.map((row) => [row.token, row.id]));
     },
     onAppended(listener: () => void): void {
       listeners.push(listener);

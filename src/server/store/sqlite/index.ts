@@ -1,6 +1,7 @@
 // The SQLite store: one database file (or memory) in this process, prepared statements
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
+import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
@@ -118,12 +119,14 @@ export function openSqliteStore(path: string): Store {
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),
-      async send(message, attachments) {
-        tx(() => {
+      async send(message, attachments, answer) {
+        return tx(() => {
+          if (answer && !idempotency.complete(answer)) return false;
           messages.insert(message);
           messages.addAttachments(message.id, attachments, message.createdAt);
           conversations.setActivity(message.conversationId, message.createdAt);
           events.append("message.created", message.conversationId, message.id, "members");
+          return true;
         });
       },
       async update(id, changes) {
@@ -132,7 +135,10 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, names] of changes.reactions) messages.setReaction(id, name, names);
+          for (const [name, on] of changes.reactions) {
+            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
+            if (next) messages.setReaction(id, name, next);
+          }
           messages.addAttachments(id, changes.attachments, changes.at);
           const head = messages.head(id);
           if (head) events.append("message.updated", head.conversation_id, id, "members");
@@ -166,14 +172,16 @@ export function openSqliteStore(path: string): Store {
     idempotency: {
       claim: async (userId, key, fingerprint, now) =>
         idempotency.claim(userId, key, fingerprint, now),
-      complete: async (userId, key, response, now) =>
-        idempotency.complete(userId, key, response, now),
+      async complete(answer) {
+        idempotency.complete(answer);
+      },
       release: async (userId, key) => idempotency.release(userId, key),
     },
     events: {
       after: async (afterId, limit, userId) => events.after(afterId, limit, userId),
       bounds: async () => events.bounds(),
       prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
+      tokenOwners: async (tokens) => events.tokenOwners(tokens),
       onAppended: (listener) => events.onAppended(listener),
     },
     demo: {

@@ -83,6 +83,7 @@ export function createMessageStore(db: DatabaseSync) {
        (SELECT coalesce(max(position), 0) + 1 FROM reactions WHERE message_id = :message), :usernames)
      ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`,
   );
+  const reactors = db.prepare("SELECT usernames FROM reactions WHERE message_id = ? AND name = ?");
   const deleteReaction = db.prepare("DELETE FROM reactions WHERE message_id = ? AND name = ?");
   const remove = db.prepare("DELETE FROM messages WHERE id = ?");
   const cursorIn = db.prepare(
@@ -177,6 +178,11 @@ export function createMessageStore(db: DatabaseSync) {
     },
     setBody: (id: string, body: string) => setBody.run(body, id),
     setUpdated: (id: string, at: number) => setUpdated.run(at, id),
+    /** Who reacted to the message with `name`. */
+    reactors(id: string, name: string): string[] {
+      const row = reactors.get(id, name) as { usernames: string } | undefined;
+      return row ? (JSON.parse(row.usernames) as string[]) : [];
+    },
     /** Replaces the user list of one reaction name; an empty list removes the name. */
     setReaction(id: string, name: string, usernames: readonly string[]): void {
       if (usernames.length === 0) deleteReaction.run(id, name);

@@ -1,0 +1,125 @@
+// The whole client against a server that means harm or is broken, as a person meets it: a
+// relay in front of the real server (a real socket, test/api/foreign-server.ts) that
+// answers some requests its own way.
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { PINNED_FIRST } from "../../src/ui/queries/conversations.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
+import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+
+let harness: Harness | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  for (const fn of cleanups.splice(0)) await fn();
+});
+
+/**
+ * The real server behind a relay; `answer` may replace a request's answer (its body as the
+ * real server sent it is given), or return undefined to pass it on as it came.
+ */
+async function relay(answer: (req: Seen, body: string) => string | undefined) {
+  const real = await startServer({ port: 0, demo: true, demoReplies: false });
+  const front = await startForeignServer((req, res) => {
+    void (async () => {
+      const reply = await fetch(real.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: req.method === "GET" ? undefined : req.body,
+      });
+      const body = await reply.text();
+      res.writeHead(reply.status, { "content-type": reply.headers.get("content-type") ?? "" });
+      res.end(answer(req, body) ?? body);
+    })().catch(() => res.destroy());
+  });
+  cleanups.push(() => front.close());
+  cleanups.push(() => real.close());
+  return { real, front };
+}
+
+const statusBar = (screen: string) => screen.split("\n").at(-1) ?? "";
+
+describe("a server that repeats a page", () => {
+  it("is asked for the next page once, not in a loop (has_more: true, the same last id)", async () => {
+    const isPinnedList = (req: Seen) =>
+      req.url.startsWith("/v1/conversations?") && req.url.includes("pinned=true");
+    let firstPage = "";
+    const { front, real } = await relay((req, body) => {
+      if (!isPinnedList(req)) return undefined;
+      // Whatever the cursor, the first page again, with more to come.
+      if (!req.url.includes("starting_after")) firstPage = body;
+      return JSON.stringify({ ...JSON.parse(firstPage), has_more: true });
+    });
+    const alice = apiFor(real);
+    await alice.conversations.update((await conversationWith(alice, "bob")).id, {
+      is_pinned: true,
+    });
+    const pinnedAsked = () => front.seen.filter(isPinnedList);
+    harness = await startHarness({ server: real, baseUrl: front.url });
+    await harness.waitFor((s) => s.includes("● online") && s.includes("bob"), "the list");
+    // Three polls of the list have come and gone: time enough for a loop to show.
+    await harness.waitFor(
+      () => pinnedAsked().filter((r) => !r.url.includes("starting_after")).length >= 3,
+      "three polls of the pinned list",
+    );
+    const first = pinnedAsked().filter((r) => !r.url.includes("starting_after")).length;
+    const next = pinnedAsked().filter((r) => r.url.includes("starting_after")).length;
+    // Each poll refetches the two pages it has; never a third, never again and again.
+    expect(next).toBeGreaterThanOrEqual(1);
+    expect(next).toBeLessThanOrEqual(first);
+    const state = harness.queryClient.getQueryState(keys.conversations.list(PINNED_FIRST));
+    expect(state?.status).toBe("success");
+  }, 30_000);
+});
+
+describe("answers that cannot be read", () => {
+  /** Wrong types, and nesting no answer has: what a broken or hostile server sends. */
+  const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+  const unreadable = `{"has_more": "maybe", "data": [{"id": ${deep}, "is_pinned": "yes"}]}`;
+
+  it("are said in the status line, and the connection is not shown online", async () => {
+    let broken = false;
+    const { real, front } = await relay((req) =>
+      broken && req.url.startsWith("/v1/") ? unreadable : undefined,
+    );
+    harness = await startHarness({ server: real, baseUrl: front.url });
+    await harness.waitFor((s) => s.includes("● online") && s.includes("bob"), "the list");
+    broken = true;
+    const screen = await harness.waitFor(
+      (s) => statusBar(s).includes("answers unreadable"),
+      "the connection no longer online",
+    );
+    expect(statusBar(screen)).toContain("could not be read");
+    expect(statusBar(screen)).not.toContain("● online");
+    // What was on screen stays, marked as what the server last said.
+    expect(screen).toContain("bob");
+    expect(statusBar(screen)).toMatch(/last synced \d\d:\d\d/);
+    expect(front.seen.length).toBeGreaterThan(0);
+
+    // Answers that can be read again bring it back.
+    broken = false;
+    await harness.waitFor((s) => statusBar(s).includes("● online"), "online again");
+  }, 30_000);
+});
+
+describe("y on a message that hides escape sequences", () => {
+  it("copies it without them: a paste cannot run a command (pastejacking)", async () => {
+    harness = await startHarness();
+    const bob = apiFor(harness.server, 1);
+    await bob.messages.send({
+      conversation_id: (await conversationWith(bob, "alice")).id,
+      message: "touch /tmp/x\x1b[201~\nrm -rf ~",
+    });
+    await openFirst(harness, "bob");
+    await harness.waitFor((s) => s.includes("touch /tmp/x"), "the message");
+    await harness.press(KEYS.escape, "y");
+    await harness.waitFor((s) => s.includes("to the clipboard"), "the confirmation");
+    const payloads = harness.sequences.filter((s) => s.startsWith("\x1b]52;c;"));
+    expect(payloads).toHaveLength(1);
+    expect(harness.clipboard).toEqual(["touch /tmp/x\nrm -rf ~"]);
+    expect(harness.clipboard[0]).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  }, 30_000);
+});
