@@ -6,7 +6,13 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Removed, ServerEvent } from "../../api/events.ts";
 import type { Conversation, ListConversationsParams, Message, Page } from "../../api/schema.ts";
-import { type ConversationPages, mapConversations, mapMessages, prependMessage } from "./cache.ts";
+import {
+  type ConversationPages,
+  type MessagePages,
+  mapConversations,
+  mapMessages,
+  prependMessage,
+} from "./cache.ts";
 import { updateConversationMessages } from "./history.ts";
 import { keys } from "./query-keys.ts";
 
@@ -15,6 +21,28 @@ const INBOX_KEPT = 20;
 
 /** Puts one event into the cache. `me` is who this client is, when known. */
 export function applyEvent(queryClient: QueryClient, event: ServerEvent, me?: string): void {
+  applyToCache(queryClient, event, me);
+  askAgainInFlight(queryClient, event);
+}
+
+/**
+ * A fetch on its way when the event came may have read the server before the change, and
+ * its answer, landing after, would put back what the event replaced (polling mended that
+ * at the next poll; live, the next refresh is a minute away). Those are asked again: the
+ * server made the event after the change, so a request made now sees it. The open history
+ * is left out for a new message, which goes into its newest page only (so an older page
+ * on its way is not cancelled for it).
+ */
+function askAgainInFlight(queryClient: QueryClient, event: ServerEvent): void {
+  const cache = queryClient.getQueryCache();
+  for (const query of cache.findAll({ queryKey: keys.root, fetchStatus: "fetching" })) {
+    const [, kind, what] = query.queryKey;
+    if (event.type === "message.created" && kind === "messages" && what === "list") continue;
+    void queryClient.refetchQueries({ queryKey: query.queryKey, exact: true }).catch(() => {});
+  }
+}
+
+function applyToCache(queryClient: QueryClient, event: ServerEvent, me?: string): void {
   switch (event.type) {
     case "message.created":
       messageCreated(queryClient, event.message, me);
@@ -40,7 +68,20 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, me?: st
 
 function messageCreated(queryClient: QueryClient, message: Message, me?: string): void {
   const id = message.conversation_id;
-  updateConversationMessages(queryClient, id, (data) => data && prependMessage(data, message));
+  // Into the newest page, which the screen merges with the loaded history; into the history
+  // itself only when there is no newest page.
+  const latest = queryClient.getQueryData<Page<Message>>(keys.messages.latest(id));
+  if (latest) {
+    queryClient.setQueryData(keys.messages.latest(id), {
+      ...latest,
+      data: [message, ...latest.data.filter((m) => m.id !== message.id)],
+    });
+  } else {
+    queryClient.setQueryData<MessagePages>(
+      keys.messages.list(id),
+      (data) => data && prependMessage(data, message),
+    );
+  }
   const inbox = queryClient.getQueryData<Message[]>(keys.messages.inbox());
   if (inbox) {
     queryClient.setQueryData<Message[]>(keys.messages.inbox(), [
