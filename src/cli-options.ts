@@ -4,10 +4,15 @@ import type { ParseArgsOptionsConfig } from "node:util";
 
 const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
-  serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:] [--demo] [--no-demo-replies]
-                                                run the reference server alone`,
-  ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:] [--demo] [--authorized-keys PATH]
-             [--threads N]                      serve the client over SSH (ssh -p N alice@H)`,
+  serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
+               [--no-demo-replies]              run the reference server alone`,
+  ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
+             [--authorized-keys PATH] [--threads N]
+                                                serve the client over SSH (ssh -p N alice@H)`,
+  users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
+                                                the people of a server, and their tokens`,
+  groups: `  parley groups add NAME --members A,B | list [--db PATH|postgres://…]
+                                                groups, for group conversations`,
 };
 
 const OPTION_SECTIONS = {
@@ -20,25 +25,44 @@ const OPTION_SECTIONS = {
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 4317; 0 picks a free one)
   --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db),
-                      or a postgres:// URL: several instances may share it
-  --demo              seed demo users and conversations, and print their tokens
+                      or a postgres:// URL (else PARLEY_DATABASE_URL): several instances
+                      may share it
+  --demo              seed demo users and conversations, and print their tokens; without
+                      it the database starts empty: add people with parley users add NAME
   --no-demo-replies   demo users do not answer messages`,
   ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db)
-  --demo              seed demo conversations, and let any key sign in as a demo user
+  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db),
+                      or a postgres:// URL (the same database as parley serve's, say)
+  --demo              seed demo users and conversations, and let any key sign in as a demo user
   --authorized-keys PATH
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key). The ssh user name picks the demo user.
   --threads N         worker threads that draw the sessions' screens (default: one per
-                      core but one, 1 to 8; 0: everything on the main thread)`,
+                      core but one, 1 to 8; 0: everything on the main thread)
+  Without --demo the database starts empty: add people with parley users add NAME.`,
+  users: `People (parley users), on the database of parley serve or parley ssh:
+  parley users add NAME      add a person; prints their token, once (only its hash is kept)
+  parley users list          everyone: contact id, tokens, last activity, removed or not
+  parley users token NAME    a new token, printed once; their old ones stop working
+  parley users revoke NAME   their tokens stop working (parley users token gives a new one)
+  parley users remove NAME   they cannot sign in and leave their groups; their messages stay
+  --db PATH           SQLite database file (default: $XDG_DATA_HOME/parley/server.db, else
+                      PARLEY_DATABASE_URL), or a postgres:// URL; parley ssh's is ssh.db
+  A name is 1 to 32 of a-z, 0-9, ".", "_", "-"; the contact id is ct_NAME.`,
+  groups: `Groups (parley groups), on the same databases:
+  parley groups add NAME --members A,B   make group grp_NAME, or add members to it
+  parley groups list                     every group and its members
+  --members A,B       user names, comma-separated
+  --db PATH           as for parley users`,
 };
 
 const COMMON = `Environment:
   PARLEY_BASE_URL     server address, e.g. http://127.0.0.1:4317
   PARLEY_TOKEN        access token
-  PARLEY_DATABASE_URL parley serve's database when there is no --db (postgres://…)
+  PARLEY_DATABASE_URL the database of parley serve, users and groups when there is no
+                      --db (postgres://…)
   XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
   XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
   XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
@@ -68,7 +92,7 @@ export type Command = keyof typeof USAGE_LINES;
 export function helpFor(command: Command = "client"): string {
   const order: Command[] = [
     command,
-    ...(["client", "serve", "ssh"] as const).filter((c) => c !== command),
+    ...(["client", "serve", "ssh", "users", "groups"] as const).filter((c) => c !== command),
   ];
   const title =
     command === "client" ? "parley: a full-screen terminal chat client" : `parley ${command}`;
@@ -103,6 +127,17 @@ export const SSH_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
+export const USERS_OPTIONS = {
+  db: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsOptionsConfig;
+
+export const GROUPS_OPTIONS = {
+  db: { type: "string" },
+  members: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsOptionsConfig;
+
 /** --token exists only to be refused, with the reason (a token on the command line shows in `ps`). */
 export const CLIENT_OPTIONS = {
   "base-url": { type: "string" },
@@ -112,7 +147,12 @@ export const CLIENT_OPTIONS = {
 } satisfies ParseArgsOptionsConfig;
 
 /** Every command and its options; the client is what runs without a command. */
-export const COMMANDS = { serve: SERVE_OPTIONS, ssh: SSH_OPTIONS } as const;
+export const COMMANDS = {
+  serve: SERVE_OPTIONS,
+  ssh: SSH_OPTIONS,
+  users: USERS_OPTIONS,
+  groups: GROUPS_OPTIONS,
+} as const;
 
 /** The environment variables parley reads. */
 export const ENVIRONMENT = [

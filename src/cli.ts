@@ -7,10 +7,13 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import {
   CLIENT_OPTIONS,
+  COMMANDS,
   type Command,
+  GROUPS_OPTIONS,
   helpFor,
   SERVE_OPTIONS,
   SSH_OPTIONS,
+  USERS_OPTIONS,
 } from "./cli-options.ts";
 import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
 
@@ -28,6 +31,9 @@ nodeModule.enableCompileCache?.();
 
 class UsageError extends Error {}
 
+/** The command being run, for the "Try parley COMMAND --help" of a usage error. */
+let running: Command = "client";
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -38,8 +44,10 @@ function parsePort(value: string): number {
 
 function parseThreads(value: string): number {
   const threads = Number(value);
-  if (!Number.isInteger(threads) || threads < 0 || threads > 64) {
-    throw new UsageError(`--threads must be a number from 0 to 64, not "${value}".`);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 8) {
+    throw new UsageError(
+      `--threads must be a number from 1 to 8 (0: draw on the main thread), not "${value}".`,
+    );
   }
   return threads;
 }
@@ -49,6 +57,14 @@ function version(): string {
   return String(pkg.version);
 }
 
+/** `parley serve`'s database: --db, else PARLEY_DATABASE_URL, else server.db in the data folder. */
+async function serverDb(flag: string | undefined): Promise<string> {
+  if (flag !== undefined) return flag;
+  const { join } = await import("node:path");
+  const { parleyPaths } = await import("./config.ts");
+  return process.env.PARLEY_DATABASE_URL || join(parleyPaths().data, "server.db");
+}
+
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -56,13 +72,11 @@ async function serve(args: string[]): Promise<void> {
     options: SERVE_OPTIONS,
   });
   const port = parsePort(values.port);
-  const { join } = await import("node:path");
-  const { parleyPaths } = await import("./config.ts");
   const { serveUntilSignal } = await import("./server/serve.ts");
   await serveUntilSignal({
     host: values.host,
     port,
-    db: values.db ?? process.env.PARLEY_DATABASE_URL ?? join(parleyPaths().data, "server.db"),
+    db: await serverDb(values.db),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
   });
@@ -89,6 +103,28 @@ async function ssh(args: string[]): Promise<void> {
     hostScript: existsSync(hostScript) ? hostScript : undefined,
     threads,
   });
+}
+
+/** `parley users …` and `parley groups …`: the people of a server's database. */
+async function people(command: "users" | "groups", args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: command === "users" ? USERS_OPTIONS : GROUPS_OPTIONS,
+  });
+  const { runUsers, runGroups, UsersUsageError } = await import("./server/users-cli.ts");
+  const db = await serverDb(values.db);
+  try {
+    const lines =
+      command === "users"
+        ? await runUsers(db, positionals)
+        : await runGroups(db, positionals, (values as { members?: string }).members);
+    process.stdout.write(`${lines.join("\n")}\n`);
+  } catch (error) {
+    if (error instanceof UsersUsageError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 async function client(args: string[]): Promise<void> {
@@ -142,11 +178,13 @@ function wantsHelp(argv: string[]): boolean {
 
 async function main(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
-  const command: Command = first === "serve" || first === "ssh" ? first : "client";
+  const isCommand = (word: string | undefined): word is keyof typeof COMMANDS =>
+    word !== undefined && Object.hasOwn(COMMANDS, word);
+  const command: Command = isCommand(first) ? first : "client";
+  running = command;
   if (first === "help" || wantsHelp(argv)) {
     quietWhenPipesClose(false);
-    const about =
-      first === "help" && (rest[0] === "serve" || rest[0] === "ssh") ? rest[0] : command;
+    const about = first === "help" && isCommand(rest[0]) ? rest[0] : command;
     process.stdout.write(`${helpFor(about)}\n`);
     return;
   }
@@ -158,6 +196,10 @@ async function main(argv: string[]): Promise<void> {
   if (first === "serve" || first === "ssh") quietWhenPipesClose(true);
   if (first === "serve") return serve(rest);
   if (first === "ssh") return ssh(rest);
+  if (first === "users" || first === "groups") {
+    quietWhenPipesClose(false);
+    return people(first, rest);
+  }
   if (first !== undefined && !first.startsWith("-")) {
     throw new UsageError(`Unknown command "${first}".`);
   }
@@ -169,7 +211,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof UsageError ||
     (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
   ) {
-    process.stderr.write(`parley: ${(error as Error).message}\nTry "parley --help".\n`);
+    const help = running === "client" ? "parley --help" : `parley ${running} --help`;
+    process.stderr.write(`parley: ${(error as Error).message}\nTry "${help}".\n`);
     process.exit(2);
   }
   // A ConfigError, or another failure marked expected (also from the server's thread).

@@ -14,6 +14,7 @@ import {
 import { queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 import type { Target } from "./run.ts";
+import { serverIdentity } from "./server-id.ts";
 
 export type ClientArgs = {
   baseUrl?: string;
@@ -21,6 +22,9 @@ export type ClientArgs = {
   /** The built embedded server's thread script (dist/server-worker.js), when there is one. */
   serverScript?: URL;
 };
+
+/** When a started client asks its server again which server it is. */
+const CHECK_AFTER_MS = 5000;
 
 /** Whether an earlier run kept a query cache here (for anyone: this only guides a guess). */
 function keptAnything(paths: Paths): boolean {
@@ -101,12 +105,16 @@ export async function runClient(args: ClientArgs): Promise<number> {
       };
     } else {
       interactive = import("./run.ts");
+      const server = await serverIdentity(paths, config.baseUrl);
       target = {
         baseUrl: config.baseUrl,
         token: config.token,
         username: config.username,
-        identity: config.baseUrl,
+        identity: server.identity,
+        formerIdentity: config.baseUrl,
       };
+      // Once started, whether the address is still the server it was.
+      setTimeout(() => void server.check(join(paths.state, "parley.log")), CHECK_AFTER_MS).unref();
     }
     const { runInteractive } = await interactive;
     process.off("SIGTERM", endStart);

@@ -21,7 +21,14 @@ import type { DraftAttachment } from "../ui/composer/commands.ts";
 import { SavedChange } from "../ui/queries/changes.ts";
 import { learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
-import { debouncedWriter, logLine, readIfExists, removeIfExists, setAside } from "./files.ts";
+import {
+  debouncedWriter,
+  logLine,
+  readIfExists,
+  removeIfExists,
+  setAside,
+  writePrivateFile,
+} from "./files.ts";
 
 /** Bumped whenever what is kept changes shape: an older file is then set aside. */
 const CACHE_VERSION = "parley-cache-1";
@@ -33,7 +40,10 @@ const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** At most this long between a change and its being on disk. */
 const SAVE_DELAY_MS = 500;
 
-/** Whose files these are: a server (its address, or the embedded server's database) and a token. */
+/**
+ * Whose files these are: a server (its id, else its address, or the embedded server's
+ * database: src/client/server-id.ts) and a token.
+ */
 export type Owner = { server: string; user: string };
 
 export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
@@ -53,26 +63,50 @@ export function offlineFiles(
   };
 }
 
+/**
+ * Files kept under `former` (the server's address, before its id was known) become the
+ * current owner's, unless the current owner has its own: queued work made before an
+ * upgrade, or on a first start that could not reach the server, is not left behind.
+ */
+export function adoptKeptFiles(files: OfflineFiles, former: OfflineFiles): void {
+  for (const which of ["carry", "cache"] as const) {
+    try {
+      const text = readIfExists(former[which]);
+      if (text === undefined || readIfExists(files[which]) !== undefined) continue;
+      const kept = JSON.parse(text) as Record<string, unknown>;
+      if (!sameOwner(kept.owner, former.owner)) continue;
+      writePrivateFile(files[which], JSON.stringify({ ...kept, owner: files.owner }));
+      removeIfExists(former[which]);
+    } catch (error) {
+      logLine(files.log, `could not take over ${former[which]}: ${(error as Error).message}`);
+    }
+  }
+}
+
 const sameOwner = (a: unknown, b: Owner) =>
   typeof a === "object" &&
   a !== null &&
   (a as Owner).server === b.server &&
   (a as Owner).user === b.user;
 
-/**
- * What becomes of a kept file that cannot be used, with one line in the log: server data
- * is discarded (the server has it); unsent work is set aside, renamed, never lost.
- */
-function discard(file: string, files: OfflineFiles, what: string, problem: string): void {
-  if (what === "cache") {
-    logLine(files.log, `discarded the ${what} in ${file}: ${problem}`);
+/** A kind of kept file: what the log calls it, and whether a bad one is kept aside. */
+type Kept = { what: string; setAside: boolean };
+/** Server data: a bad file is discarded (the server still has it all). */
+const CACHE: Kept = { what: "cache", setAside: false };
+/** Drafts and the outbox: a bad file is set aside, renamed, never lost. */
+const UNSENT: Kept = { what: "unsent work", setAside: true };
+
+/** Puts a kept file that cannot be used out of the way, with one line in the log. */
+function discard(file: string, files: OfflineFiles, kind: Kept, problem: string): void {
+  if (!kind.setAside) {
+    logLine(files.log, `discarded the ${kind.what} in ${file}: ${problem}`);
     removeIfExists(file);
     return;
   }
   try {
-    logLine(files.log, `set aside the ${what} in ${file} as ${setAside(file)}: ${problem}`);
+    logLine(files.log, `set aside the ${kind.what} in ${file} as ${setAside(file)}: ${problem}`);
   } catch (error) {
-    logLine(files.log, `could not set aside the ${what} in ${file} (${problem}): ${error}`);
+    logLine(files.log, `could not set aside the ${kind.what} in ${file} (${problem}): ${error}`);
   }
 }
 
@@ -85,7 +119,7 @@ function readKept(
   file: string,
   files: OfflineFiles,
   isCurrent: (kept: Record<string, unknown>) => boolean,
-  what: string,
+  kind: Kept,
 ): Record<string, unknown> | undefined {
   let kept: unknown;
   try {
@@ -93,7 +127,7 @@ function readKept(
     if (text === undefined) return undefined;
     kept = JSON.parse(text);
   } catch (error) {
-    discard(file, files, what, (error as Error).message);
+    discard(file, files, kind, (error as Error).message);
     return undefined;
   }
   const record = (typeof kept === "object" && kept !== null ? kept : {}) as Record<string, unknown>;
@@ -103,7 +137,7 @@ function readKept(
       ? "it is from another version of parley"
       : undefined;
   if (problem) {
-    discard(file, files, what, problem);
+    discard(file, files, kind, problem);
     return undefined;
   }
   return record;
@@ -126,7 +160,7 @@ function filePersister(files: OfflineFiles): Persister & { flush(): void } {
         files.cache,
         files,
         (k) => (k.client as PersistedClient | undefined)?.buster === CACHE_VERSION,
-        "cache",
+        CACHE,
       );
       return kept?.client as PersistedClient | undefined;
     },
@@ -191,7 +225,7 @@ const Carried = z.object({
  * does not hold what parley writes (edited by hand, damaged) is set aside whole.
  */
 export function loadCarriedOver(files: OfflineFiles): CarriedOver {
-  const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), "unsent work");
+  const kept = readKept(files.carry, files, (k) => CARRY_READABLE.has(k.version), UNSENT);
   if (!kept) return {};
   const parsed = Carried.safeParse(kept);
   if (!parsed.success) {
@@ -199,7 +233,7 @@ export function loadCarriedOver(files: OfflineFiles): CarriedOver {
     const where = issue?.path.map(String).join(".").slice(0, 80) || "the file";
     const problem = `${where}: ${issue?.message ?? "not readable"}`;
     // The keys in the path come from the file: no control characters into the log.
-    discard(files.carry, files, "unsent work", problem.replace(/[^\x20-\x7e]/g, "?"));
+    discard(files.carry, files, UNSENT, problem.replace(/[^\x20-\x7e]/g, "?"));
     return {};
   }
   return parsed.data;

@@ -24,7 +24,13 @@ import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
-import { keepCarriedOver, keepServerData, loadCarriedOver, offlineFiles } from "./offline.ts";
+import {
+  adoptKeptFiles,
+  keepCarriedOver,
+  keepServerData,
+  loadCarriedOver,
+  offlineFiles,
+} from "./offline.ts";
 import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
 
@@ -34,8 +40,13 @@ export type Target = {
   token: string | undefined;
   username: string | undefined;
   label?: string;
-  /** What the kept files are keyed by: the address, or the embedded server's database. */
+  /**
+   * What the kept files are keyed by: the server's id (src/client/server-id.ts), else its
+   * address; or the embedded server's database.
+   */
   identity: string;
+  /** What they were keyed by before the server's id was known: its address. */
+  formerIdentity?: string;
 };
 
 // For main.ts, which has this module only once start-up is under way.
@@ -80,6 +91,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   }
   const key = identityKey(baseUrl, token);
   const files = offlineFiles(paths, target.identity, token);
+  if (target.formerIdentity !== undefined && target.formerIdentity !== target.identity) {
+    adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, token));
+  }
   const jobs = createJobControl();
   const client = createClientSession({
     api: { baseUrl, token },

@@ -13,6 +13,7 @@ import { idempotency } from "./idempotency.ts";
 import { errorForLog } from "./log.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
+import { contactRoutes } from "./routes/contacts.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { messageRoutes } from "./routes/messages.ts";
@@ -21,6 +22,8 @@ import { messageRoutes } from "./routes/messages.ts";
 export type FaultHook = (request: { method: string; path: string }) => void;
 
 export type AppOptions = {
+  /** Sent with every answer (Parley-Server-Id): clients keep their unsent work per server. */
+  serverId: string;
   rateLimit: RateLimit | false;
   faults?: FaultHook | undefined;
   log: (line: string) => void;
@@ -56,6 +59,12 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     ),
   );
 
+  // Set before the route runs: a header set after it would replace the response, and the
+  // event stream's response has already gone out by then.
+  app.use(async (c, next) => {
+    c.header("Parley-Server-Id", options.serverId);
+    await next();
+  });
   app.use(authenticate(services));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
@@ -86,5 +95,6 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.route("/v1/messages", messageRoutes(services));
   app.route("/v1/conversations", conversationRoutes(services));
   app.route("/v1/events", eventRoutes(services));
+  app.route("/v1/contacts", contactRoutes(services));
   return app;
 }

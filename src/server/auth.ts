@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError } from "./errors.ts";
 import { createRateLimiter, type RateLimit } from "./rate-limit.ts";
+import { hashToken } from "./tokens.ts";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -21,7 +22,11 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
     if (!token) {
       throw unauthenticated('The Authorization header must have the form "Bearer <token>".');
     }
-    const user = await services.store.users.byToken(token);
+    // A token this process gave a `parley ssh` session, else one stored (as its hash).
+    const local = services.localTokens?.get(token);
+    const user = local
+      ? await services.store.users.byId(local)
+      : await services.store.users.byTokenHash(hashToken(token));
     if (!user) {
       throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
     }
@@ -32,6 +37,7 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
       user.last_active_at = now;
     }
     c.set("user", user);
+    c.set("token", token);
     await next();
   };
 }

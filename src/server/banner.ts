@@ -17,7 +17,7 @@ export function isLoopback(host: string): boolean {
  * with demo data, one token per demo user. Warns on stderr when others can connect.
  */
 export function printServeBanner(
-  server: RunningServer,
+  server: Pick<RunningServer, "url" | "host" | "demoUsers">,
   options: { demo?: boolean },
   out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   err: (line: string) => void = (line) => process.stderr.write(`${line}\n`),

@@ -11,6 +11,8 @@ export type IdempotencyClaim = { key: string; fingerprint: string; now: number; 
 export type AppEnv = {
   Variables: {
     user: User;
+    /** The bearer token the request came with (a stream is checked against it later). */
+    token: string;
     /** The parsed request body, once read. */
     body: Params;
     /** The JSON text of a successful response, for Idempotency-Key replays. */
@@ -32,4 +34,6 @@ export type Services = {
   onMessageSent: (message: SentEvent) => void;
   /** The instance's /v1/events streams. */
   events: EventHub;
+  /** Tokens this process issued and keeps in memory only (`parley ssh` sessions) -> user id. */
+  localTokens?: ReadonlyMap<string, string>;
 };

@@ -7,13 +7,14 @@ import { createApp, type FaultHook } from "./app.ts";
 import { createPresence } from "./demo/presence.ts";
 import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
-import { type DemoUser, ensureDemoUsers } from "./demo/users.ts";
+import { contactId, DEMO_USERNAMES, type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
 import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { openStore, type Store } from "./store/index.ts";
+import { newToken } from "./tokens.ts";
 
 export type { DemoUser } from "./demo/users.ts";
 
@@ -21,11 +22,19 @@ export type RunningServer = {
   url: string;
   host: string;
   port: number;
+  /** With `demo`: the demo users and their tokens (for the banner); else none. */
   demoUsers: DemoUser[];
   /** The /v1/events streams this instance holds now. */
   eventStreams(): number;
   /** Ends the streams whose token is no longer valid (call it when tokens change). */
   revalidateTokens(): Promise<void>;
+  /** The database's id, sent as `Parley-Server-Id` with every answer. */
+  serverId: string;
+  /**
+   * Everyone who may sign in now (not removed), each with a token valid in this process
+   * only, kept in memory: how `parley ssh` signs its sessions in.
+   */
+  people(): Promise<DemoUser[]>;
   close(): Promise<void>;
 };
 
@@ -39,8 +48,10 @@ export type StartOptions = {
    * postgres:// URL: several servers on one PostgreSQL database serve the same users.
    */
   db?: string;
-  /** Seed demo conversations into a database that has none yet. */
+  /** Seed the demo users (into a database without users) and conversations (into one without any). */
   demo?: boolean;
+  /** With `demo`: the demo conversations too (default true); false gives the demo users alone. */
+  demoConversations?: boolean;
   /** Demo users answer messages; default true with `demo`. */
   demoReplies?: boolean;
   log?: (line: string) => void;
@@ -68,10 +79,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let replier: DemoReplier | undefined;
   let events: EventHub | undefined;
   try {
-    // Without users nobody could sign in, so every fresh database gets the demo users.
-    const demoUsers = await ensureDemoUsers(store, now());
-    if (opts.demo) await seedDemoConversations(store, now());
+    // Without --demo a database starts empty: people are added with `parley users add`.
+    const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
+    if (opts.demo && opts.demoConversations !== false) {
+      // The demo's conversations need the demo's people: not on a database of others.
+      const ids = DEMO_USERNAMES.map(contactId);
+      const present = await Promise.all(ids.map((id) => store.users.byId(id)));
+      if (present.every(Boolean)) await seedDemoConversations(store, now());
+      else log("demo: no demo conversations, since this database has other people");
+    }
     const newId = createIdMaker();
+    const localTokens = new Map<string, string>();
+    const localTokenOf = new Map<string, string>();
     const presence = createPresence(store, now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
@@ -89,7 +108,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }
-    events = createEventHub(store, replier && presence, log, opts.events);
+    events = createEventHub(store, replier && presence, log, opts.events, localTokens);
     await events.start();
     const hub = events;
     const services: Services = {
@@ -98,12 +117,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       now,
       newId,
       presence,
-      onMessageSent: (message) => {
-        if (replier) store.publishSent(message);
-      },
+      // Every instance tells the replier, which runs on the instances started with --demo.
+      onMessageSent: (message) => store.publishSent(message),
+      localTokens,
       events: hub,
     };
     const app = createApp(services, {
+      serverId: store.serverId,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
       faults: opts.faults,
       log,
@@ -138,11 +158,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       });
       return closing;
     };
+    const people = async (): Promise<DemoUser[]> => {
+      const accounts = await store.accounts.list();
+      return accounts
+        .filter((a) => a.removed_at === null)
+        .map((a) => {
+          let token = localTokenOf.get(a.id);
+          if (token === undefined) {
+            token = newToken();
+            localTokenOf.set(a.id, token);
+            localTokens.set(token, a.id);
+          }
+          return { username: a.username, token, contactId: a.id };
+        });
+    };
     return {
       url,
       host,
       port,
       demoUsers,
+      serverId: store.serverId,
+      people,
       eventStreams: () => hub.streams(),
       revalidateTokens: () => hub.revalidate(),
       close,

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   main().catch((error: unknown) => {
+    // A database that cannot be used is one line (DatabaseOpenError), as in src/cli.ts.
     const expected = (error as { expected?: boolean }).expected === true;
     const text = expected ? (error as Error).message : ((error as Error).stack ?? String(error));
     process.stderr.write(`parley server: ${text}\n`);

@@ -25,5 +25,10 @@ export async function serveUntilSignal(
   printServeBanner(server, { demo: options.demo });
   for (const line of held ?? []) process.stderr.write(`${line}\n`);
   held = null;
+  if (!options.demo && (await server.people()).length === 0) {
+    process.stderr.write(
+      "parley serve: nobody can sign in yet: add people with parley users add NAME (same --db)\n",
+    );
+  }
   return server;
 }

@@ -26,6 +26,7 @@ export type SshCommandOptions = {
 
 export const HOST_KEY_FILE = "ssh_host_ed25519_key";
 const STOP_GRACE_MS = 5000;
+const PEOPLE_REFRESH_MS = 3000;
 
 /**
  * Which keys may sign in: an explicit file always; else with --demo any key; else the
@@ -89,13 +90,25 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
   });
+  // Without --demo, whoever `parley users` has added, looked at again every few seconds
+  // so that people added or removed while it runs count without a restart.
+  const users = options.demo ? api.demoUsers : await api.people();
+  const refresh = options.demo
+    ? undefined
+    : setInterval(() => {
+        api.people().then(
+          (now) => users.splice(0, users.length, ...now),
+          () => {},
+        );
+      }, PEOPLE_REFRESH_MS);
+  refresh?.unref();
   let ssh: Awaited<ReturnType<typeof startSshServer>>;
   try {
     ssh = await startSshServer({
       host: options.host,
       port: options.port,
       hostKey: hostKey.privateKey,
-      api: { url: api.url, users: api.demoUsers },
+      api: { url: api.url, users },
       authorizedKeys,
       keepDir: join(paths.state, "ssh-unsent"),
       log: err,
@@ -103,6 +116,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       hostThreads: options.threads,
     });
   } catch (error) {
+    clearInterval(refresh);
     await api.close();
     throw error;
   }
@@ -113,6 +127,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     stopping = true;
     // A session that will not let go must not keep the process alive.
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    clearInterval(refresh);
     ssh
       .close()
       .then(() => api.close())
@@ -130,7 +145,10 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   const shown = ssh.host === "0.0.0.0" || ssh.host === "::" ? "<this machine>" : ssh.host;
   out(`parley ssh listening on ${ssh.host} port ${ssh.port}`);
   out(`host key ${hostKey.fingerprint} (${hostKey.path}${hostKey.created ? ", new" : ""})`);
-  for (const user of api.demoUsers) out(`ssh -p ${ssh.port} ${user.username}@${shown}`);
+  for (const user of users) out(`ssh -p ${ssh.port} ${user.username}@${shown}`);
+  if (users.length === 0) {
+    out("nobody can sign in yet: add people with parley users add NAME --db <this database>");
+  }
   out(
     ssh.threads === 0
       ? "sessions are drawn on the main thread"

@@ -20,7 +20,7 @@ export type SshServerOptions = {
   port?: number;
   /** The host key, a private key in OpenSSH or PEM format. */
   hostKey: string;
-  /** The API server every session talks to, and who may sign in. */
+  /** The API server every session talks to, and who may sign in (read at each sign-in: it may change). */
   api: { url: string; users: readonly DemoUser[] };
   /**
    * The client keys that may sign in, asked on every attempt (so an edited
@@ -80,7 +80,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance (removed when it
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
-  const users = new Map(options.api.users.map((u) => [u.username, u]));
+  const userNamed = (name: string) => options.api.users.find((u) => u.username === name);
   const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
   const pool =
     options.hostScript && threads > 0
@@ -97,7 +97,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
 
   /** Why a shell on a usable terminal is still turned away, if it is. */
   function refusal(username: string, from: string): string | undefined {
-    if (!users.has(username)) {
+    if (!userNamed(username)) {
       log(`parley ssh: refused unknown user "${printable(username)}" (${from})`);
       return unknownUserMessage(username, options.api.users);
     }
@@ -114,7 +114,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       refuse(request.channel, why);
       return undefined;
     }
-    return sessions.start(request, users.get(username)!, from);
+    return sessions.start(request, userNamed(username)!, from);
   }
 
   const server = new ssh2.Server(

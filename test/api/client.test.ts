@@ -31,7 +31,8 @@ async function start(options: StartOptions = {}) {
 }
 
 /** Users only, no demo conversations: a clean slate. */
-const startEmpty = (options: StartOptions = {}) => start({ demo: false, ...options });
+const startEmpty = (options: StartOptions = {}) =>
+  start({ demo: true, demoConversations: false, ...options });
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   try {

@@ -436,7 +436,12 @@ export function demoServer() {
 /** In the child: an empty server (demo users only) without a rate limit. */
 async function serveEmpty(): Promise<void> {
   const { startServer } = await import("../../src/server/index.ts");
-  const server = await startServer({ port: 0, demo: false, rateLimit: false });
+  const server = await startServer({
+    port: 0,
+    demo: true,
+    demoConversations: false,
+    rateLimit: false,
+  });
   const tokens = Object.fromEntries(server.demoUsers.map((u) => [u.username, u.token]));
   process.stdout.write(`${JSON.stringify({ url: server.url, tokens })}\n`);
   process.once("SIGTERM", () => server.close().then(() => process.exit(0)));

@@ -103,6 +103,72 @@ describe("an unopenable database", () => {
   });
 });
 
+describe("a database an operator cannot use", () => {
+  const oneLine = (result: ReturnType<typeof run>) => {
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/\bat .*:\d+/);
+    return lines[0]!;
+  };
+
+  it("of a newer schema than this parley knows is one line", async () => {
+    const db = join(temp(), "newer.db");
+    const { DatabaseSync } = await import("node:sqlite");
+    const raw = new DatabaseSync(db);
+    raw.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+    raw.exec("INSERT INTO schema_version VALUES (999)");
+    raw.close();
+    for (const args of [
+      ["serve", "--port", "0"],
+      ["users", "list"],
+    ]) {
+      expect(oneLine(run([...args, "--db", db]))).toMatch(/schema version 999, newer than/);
+    }
+  });
+
+  it("that is not a database is one line naming the path", () => {
+    const db = join(temp(), "notes.txt");
+    writeFileSync(db, "not a database, just some text that is long enough\n".repeat(40));
+    expect(oneLine(run(["serve", "--port", "0", "--db", db]))).toContain(
+      `Cannot open the database ${db}`,
+    );
+  });
+
+  it("a PostgreSQL that refuses the connection is one line, without the password", () => {
+    const url = "postgres://parley:secret@127.0.0.1:1/parley";
+    for (const args of [
+      ["serve", "--port", "0"],
+      ["users", "list"],
+    ]) {
+      const line = oneLine(run([...args, "--db", url]));
+      expect(line).toMatch(
+        /^parley: Cannot open the database postgres:\/\/parley@127\.0\.0\.1:1\/parley: .*ECONNREFUSED/,
+      );
+      expect(line).not.toContain("secret");
+    }
+  });
+});
+
+describe("usage errors", () => {
+  it.each([
+    [["serve", "--prot"], "parley serve --help"],
+    [["ssh", "--threads", "9"], "parley ssh --help"],
+    [["users", "add", "Not A Name"], "parley users --help"],
+    [["--bogus"], "parley --help"],
+  ])("parley %j exits 2 with one line and the command's own help", (args, hint) => {
+    const result = run(args);
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`Try "${hint}".`);
+  });
+
+  it("--threads is 0 to 8", () => {
+    expect(run(["ssh", "--threads", "9"]).stderr).toMatch(/--threads must be a number from 1 to 8/);
+  });
+});
+
 describe("files with tokens and messages", () => {
   it("a new database is 0600 in a new 0700 folder", async () => {
     const dir = join(temp(), "new", "folder");

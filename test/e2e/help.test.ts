@@ -43,6 +43,40 @@ describe("parley --help and the README", () => {
   });
 });
 
+describe("each command's flags", () => {
+  // The README's "## Command line" block: a command's line and the indented ones after it.
+  const block = readme.split(/^## Command line\n\n```\n/m)[1]?.split("```")[0] ?? "";
+  const flags = (text: string) =>
+    [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].filter((f) => f !== "--help").sort();
+
+  it.each(Object.keys(COMMANDS))("are the same in `parley %s --help` and the README", (command) => {
+    const inReadme = block.match(new RegExp(`^parley ${command} .*(\\n {4,}.*)*`, "m"))?.[0];
+    expect(inReadme, `README's Command line names parley ${command}`).toBeDefined();
+    const own = execFileSync(process.execPath, [CLI, command, "--help"], { encoding: "utf8" });
+    // The command's usage line, and its options section (its first line names the command).
+    const usage = own.match(new RegExp(`^  parley ${command} .*(\\n {5,}.*)*`, "m"))?.[0];
+    const section = own
+      .split("\n\n")
+      .find((part) => part.split("\n")[0]!.includes(`(parley ${command})`));
+    expect(section, `--help has a section for parley ${command}`).toBeDefined();
+    const fromCode = Object.keys(COMMANDS[command as keyof typeof COMMANDS])
+      .map((o) => `--${o}`)
+      .filter((f) => f !== "--help")
+      .sort();
+    expect(flags(inReadme!)).toEqual(fromCode);
+    expect(flags(usage ?? "")).toEqual(fromCode);
+    expect(flags(section!)).toEqual(fromCode);
+  });
+
+  it("name postgres:// for --db wherever a server's database is meant", () => {
+    for (const command of ["serve", "ssh", "users", "groups"]) {
+      expect(block).toMatch(new RegExp(`parley ${command} .*postgres://`));
+    }
+    expect(help).toMatch(/parley serve .*postgres:\/\//);
+    expect(help).toMatch(/parley ssh .*postgres:\/\//);
+  });
+});
+
 describe("the README's keys", () => {
   it("are the key-binding table's, row for row", () => {
     // The table under "## Keys", up to the next heading. To update it after a change in

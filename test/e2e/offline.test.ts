@@ -116,4 +116,72 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     expect(page.data.filter((m) => m.message === "queued before the crash")).toHaveLength(1);
     expect(page.data.some((m) => m.message === "draft before the crash")).toBe(false);
   }, 120_000);
+
+  it("shows and sends work queued through one instance when pointed at another of the same server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-failover-"));
+    const home = mkdtempSync(join(tmpdir(), "parley-failover-home-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() =>
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+    );
+    // Two instances of one database, as behind a load balancer: one address each.
+    const db = join(dir, "server.db");
+    const a = await startServer({ port: 0, db, demo: true, demoReplies: false });
+    cleanups.push(() => a.close());
+    const alice = a.demoUsers[0]!;
+    const client = (url: string): Pane => {
+      const pane = startPane({
+        command: `node ${JSON.stringify(CLI)}`,
+        home,
+        env: {
+          PARLEY_BASE_URL: url,
+          PARLEY_TOKEN: alice.token,
+          XDG_CACHE_HOME: join(home, "cache"),
+        },
+      });
+      cleanups.push(async () => {
+        const pid = pane.nodePid();
+        if (pid !== undefined) {
+          process.kill(pid, "SIGTERM");
+          for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+        }
+        pane.kill();
+      });
+      return pane;
+    };
+
+    const first = client(a.url);
+    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+    first.send("Enter");
+    await first.waitFor((s) => s.includes("Message bob"), "bob's conversation");
+    await a.close();
+    first.type("queued through a");
+    first.send("Enter");
+    await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
+    first.type("draft through a");
+    await first.waitFor((s) => s.includes("draft through a"), "the draft");
+    await sleep(1500);
+    process.kill(first.nodePid()!, "SIGKILL");
+    await first.waitFor((s) => s.includes("EXITED="), "the client gone");
+
+    // The other instance, at another address: the same server.
+    const b = await startServer({ port: 0, db, demo: true, demoReplies: false });
+    cleanups.push(() => b.close());
+    const second = client(b.url);
+    await second.waitFor((s) => s.includes("#team"), "the list", 30_000);
+    const opened = (s: string) => s.includes("draft through a") || s.includes("Message bob");
+    for (let i = 0; i < 10 && !opened(second.screen()); i++) {
+      second.send("Enter");
+      await second.waitFor(opened, "the conversation open", 3000).catch(() => undefined);
+    }
+    await second.waitFor(
+      (s) =>
+        s.includes("draft through a") && s.includes("queued through a") && !s.includes("not sent"),
+      "the draft, and the queued send delivered",
+      30_000,
+    );
+    const api = createApi({ baseUrl: b.url, token: alice.token });
+    const page = await api.messages.list({ limit: 50 });
+    expect(page.data.filter((m) => m.message === "queued through a")).toHaveLength(1);
+  }, 120_000);
 });

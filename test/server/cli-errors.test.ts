@@ -44,7 +44,7 @@ describe("parley serve's database errors", () => {
   it.skipIf(STORE !== "sqlite")("say in one line that a file is not a database", () => {
     const db = join(dir, "garbage.db");
     writeFileSync(db, "not a database, not at all, just text that is long enough\n".repeat(20));
-    expect(serve(db)).toBe(`parley: Cannot use the database ${db}: file is not a database.`);
+    expect(serve(db)).toBe(`parley: Cannot open the database ${db}: file is not a database.`);
   });
 
   it.skipIf(STORE !== "sqlite")(

@@ -15,7 +15,7 @@ import {
   useServer,
   waitFor,
 } from "./helpers.ts";
-import { freshDb } from "./stores.ts";
+import { freshDb, rawQuery } from "./stores.ts";
 
 describe("demo data", () => {
   const t = useServer();
@@ -120,8 +120,25 @@ describe("demo database on disk", () => {
     await second.close();
   });
 
-  it("without demo, a fresh database gets the users but no conversations", async () => {
-    const server = await startServer({ db: await freshDb(join(dir, "plain.db")) });
+  it("without demo, a fresh database is empty: nobody, no conversations", async () => {
+    const db = await freshDb(join(dir, "plain.db"));
+    const server = await startServer({ db });
+    try {
+      expect(server.demoUsers).toEqual([]);
+      expect(await server.people()).toEqual([]);
+      expect(await rawQuery(db, "SELECT id FROM users")).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("demo users without conversations: they chat from nothing", async () => {
+    const server = await startServer({
+      db: await freshDb(join(dir, "users-only.db")),
+      demo: true,
+      demoConversations: false,
+      demoReplies: false,
+    });
     try {
       expect(server.demoUsers.map((u) => u.username)[0]).toBe("alice");
       const alice = clientFor(server.url, server.demoUsers[0]!.token);

@@ -2,6 +2,7 @@
 // (the "postgres" project) on PostgreSQL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -210,6 +211,51 @@ describe("durability", () => {
     expect(new Set(texts).size).toBe(texts.length); // no duplicate
     const expected = new Set([...acknowledged.values(), ...retried.values()]);
     expect(new Set(stored.map((m) => m.id))).toEqual(expected);
+    await kill(other);
+  });
+
+  it("answers a send stored but never acknowledged before a SIGKILL from the store", async () => {
+    const db = await freshDb(join(dir, "unacknowledged.db"));
+    const first = await spawnServer(db);
+    children.push(first);
+    const other = await spawnServer(db);
+    children.push(other);
+    const again = clientFor(other.url, other.tokens.get("alice")!);
+    const conversationId = await contactConversation(again, "ct_erin");
+    // Sent over a raw socket whose answers are never read: the server stores each
+    // message, and the client never learns of it.
+    const texts = Array.from({ length: 6 }, (_, i) => `unheard ${i}`);
+    const socket = connect(Number(new URL(first.url).port), "127.0.0.1");
+    socket.pause();
+    socket.on("error", () => {});
+    for (const [i, text] of texts.entries()) {
+      const body = new URLSearchParams({ conversation_id: conversationId, message: text });
+      socket.write(
+        `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first.tokens.get("alice")}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nIdempotency-Key: unheard-${i}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body.toString())}\r\n\r\n${body}`,
+      );
+    }
+    const listed = async () =>
+      messagePage(
+        await again.get("/v1/messages", { conversation_id: conversationId, limit: 100 }),
+      ).data.filter((m) => m.message.startsWith("unheard "));
+    const stored = await waitFor(
+      async () => ((await listed()).length === texts.length ? await listed() : undefined),
+      20_000,
+    );
+    await kill(first);
+    socket.destroy();
+
+    for (const [i, text] of texts.entries()) {
+      const reply = await waitFor(async () => {
+        const r = await send(again, conversationId, `unheard-${i}`, text);
+        return r.status === 409 ? undefined : r;
+      }, 20_000);
+      expect(reply.headers.get("idempotent-replayed")).toBe("true");
+      expect(message(reply).id).toBe(stored.find((m) => m.message === text)!.id);
+    }
+    expect((await listed()).map((m) => m.id).sort()).toEqual(stored.map((m) => m.id).sort());
     await kill(other);
   });
 

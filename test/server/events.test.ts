@@ -313,7 +313,7 @@ describe("tokens", () => {
     const erin = server.demoUsers.find((u) => u.username === "erin")!;
     const sse = await openEvents(server.url, erin.token);
     expect(sse.status).toBe(200);
-    await writeQuery(db, "UPDATE users SET token = $1 WHERE id = $2", ["revoked", erin.contactId]);
+    await writeQuery(db, "DELETE FROM tokens WHERE user_id = $1", [erin.contactId]);
     // Each keep-alive checks the tokens again (revalidateTokens() does it at once).
     await vi.waitFor(() => expect(sse.ended).toBe(true));
     expect(server.eventStreams()).toBe(0);

@@ -263,3 +263,30 @@ describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks"
     }
   });
 });
+
+describe.skipIf(STORE !== "postgres")(
+  "demo replies, an instance without --demo beside one with it",
+  () => {
+    const context = {} as { demo: RunningServer; plain: RunningServer };
+    beforeAll(async () => {
+      const db = await freshDb();
+      context.demo = await startServer({ db, demo: true, demoReplyDelayMs: [30, 80] });
+      context.plain = await startServer({ db });
+    });
+    afterAll(async () => {
+      await Promise.all([context.demo?.close(), context.plain?.close()]);
+    });
+
+    it("follow a message sent through the instance without --demo", async () => {
+      const token = context.demo.demoUsers.find((u) => u.username === "alice")!.token;
+      const alice = createApi({ baseUrl: context.plain.url, token, retries: 0 });
+      const id = (await alice.conversations.create({ contact_id: "ct_erin" })).id;
+      const sent = await alice.messages.send({ conversation_id: id, message: "hello erin" });
+      await waitFor(async () => {
+        const replies = (await newest(alice, id)).filter((m) => m.id > sent.id);
+        const reactions = (await alice.messages.get(sent.id)).reactions;
+        return replies.length + reactions.length > 0 ? true : undefined;
+      });
+    });
+  },
+);

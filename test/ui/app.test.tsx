@@ -208,7 +208,7 @@ describe("the client against the embedded server", () => {
   });
 
   it("starts a conversation with a contact id, suggesting contacts seen so far", async () => {
-    const server = await startServer({ port: 0, demo: false });
+    const server = await startServer({ port: 0, demo: true, demoConversations: false });
     cleanups.push(() => server.close());
     harness = await startHarness({ server });
     await harness.waitFor((s) => s.includes("No conversations"), "an empty list");

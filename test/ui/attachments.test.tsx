@@ -153,12 +153,21 @@ describe("/attach in the composer", () => {
 });
 
 describe("A on a message", () => {
-  it("asks for a URL and adds it to the message by PUT, next to the ones it had", async () => {
+  it("refuses on someone else's message: only the sender adds attachments", async () => {
+    harness = await startHarness();
+    await openFirst(harness, "bob");
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => /[│║]▌/.test(s), "bob's newest message selected");
+    await harness.press("A");
+    await harness.waitFor((s) => s.includes("only your own messages take attachments"), "why not");
+    expect(harness.screen()).not.toContain("attach to this message:");
+  });
+
+  it("asks for a URL and adds it to your message by PUT, next to the ones it had", async () => {
     harness = await startHarness();
     const api = apiFor(harness.server);
-    const bob = apiFor(harness.server, 1);
-    const conversation = await conversationWith(bob, "alice");
-    await bob.messages.send({
+    const conversation = await conversationWith(api, "bob");
+    await api.messages.send({
       conversation_id: conversation.id,
       message: "the old deck",
       attachments: [{ file_url: "https://x.test/deck-v1.key", filename: "deck-v1.key" }],
@@ -196,6 +205,9 @@ describe("A on a message", () => {
   it("adds it once when the answer to the PUT was lost and it is tried again", async () => {
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
     cleanups.push(() => server.close());
+    const alice = apiFor(server);
+    const chat = await conversationWith(alice, "bob");
+    await alice.messages.send({ conversation_id: chat.id, message: "the file follows" });
     const baseUrl = await answerLostOnce(server.url);
     harness = await startHarness({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
     await openFirst(harness, "bob");

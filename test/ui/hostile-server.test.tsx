@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { PINNED_FIRST } from "../../src/ui/queries/conversations.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
-import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { conversation, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -72,6 +72,29 @@ describe("a server that repeats a page", () => {
     expect(next).toBeLessThanOrEqual(first);
     const state = harness.queryClient.getQueryState(keys.conversations.list(PINNED_FIRST));
     expect(state?.status).toBe("success");
+  }, 30_000);
+});
+
+describe("a page of thousands", () => {
+  it("is cut to 1000 items beyond its limit, and the status bar says so once", async () => {
+    const many = Array.from({ length: 5000 }, (_, i) =>
+      conversation(`conv_x${i}`, { contact_id: `ct_x${i}` }),
+    );
+    const isUnpinnedList = (req: Seen) =>
+      req.url.startsWith("/v1/conversations?") && req.url.includes("pinned=false");
+    const { real, front } = await relay((req) =>
+      isUnpinnedList(req) ? JSON.stringify({ has_more: false, data: many }) : undefined,
+    );
+    harness = await startHarness({ server: real, baseUrl: front.url });
+    const cut =
+      "Cut short: The server sent 5000 items in one list of conversations; parley kept the first 1010.";
+    await harness.waitFor((s) => statusBar(s).includes(cut), "the cut said");
+    // Polls bring the same page again: said once, not again with every poll.
+    const said = harness.session.status.notice.get();
+    const asked = () => front.seen.filter(isUnpinnedList).length;
+    const before = asked();
+    await harness.waitFor(() => asked() >= before + 2, "two more polls of the list");
+    expect(harness.session.status.notice.get()).toBe(said);
   }, 30_000);
 });
 

@@ -76,10 +76,13 @@ describe("the outbox", () => {
 
   it("queues attachments while the server is gone: a send with them, and A on a message, once each", async () => {
     const server = await restartableServer();
+    const mine = apiFor(server.first);
+    const withBob = await conversationWith(mine, "bob");
+    await mine.messages.send({ conversation_id: withBob.id, message: "notes of mine" });
     harness = await startHarness({ server: server.first, pollPace });
     await openFirst(harness, "bob");
-    // The history in, before the server goes: A is for a message above the send.
-    await harness.waitFor((s) => s.includes("QA signs off tomorrow"), "bob's messages");
+    // The history in, before the server goes: A is for your message above the send.
+    await harness.waitFor((s) => s.includes("notes of mine"), "your message");
     await server.stop();
 
     await harness.type("/attach https://x.test/away.png");
@@ -90,7 +93,7 @@ describe("the outbox", () => {
       (s) => /sent with a picture[^\n]*\n[^\n]*📎 away\.png/u.test(s) && s.includes("not sent yet"),
       "the send waiting, with its attachment",
     );
-    // A on the message above the send: shown on it at once.
+    // A on your message above the send: shown on it at once.
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => /[│║]▌/.test(s), "a message selected in the messages pane");
     await harness.press(KEYS.up, "A");

@@ -1,7 +1,7 @@
-// The demo users. Every fresh database gets them, so the server is usable without --demo;
-// their tokens are stored, so the same tokens come back on every start.
-import { randomBytes } from "node:crypto";
+// The demo users (--demo). Their tokens are stored hashed like anyone's, and also in plain
+// text in demo_tokens, so the banner prints the same tokens on every start.
 import type { Store } from "../store/store.ts";
+import { newToken } from "../tokens.ts";
 
 export type DemoUser = { username: string; token: string; contactId: string };
 
@@ -19,8 +19,6 @@ const PHONES: Record<DemoUsername, string> = {
 };
 
 export const contactId = (username: string) => `ct_${username}`;
-
-const newToken = () => `prly_${randomBytes(24).toString("base64url")}`;
 
 const DAY = 86_400;
 

@@ -2,6 +2,7 @@
 // when events are appended (in process on SQLite; LISTEN on PostgreSQL, so events appended
 // by any instance), and a fan-out in memory keyed by user id. One timer sends every
 // stream's keep-alive, re-checks the tokens that opened them, and prunes old events.
+
 import type { ServerResponse } from "node:http";
 import type { Presence } from "../demo/presence.ts";
 import {
@@ -10,6 +11,7 @@ import {
   type Store,
   type StoredEvent,
 } from "../store/store.ts";
+import { hashToken } from "../tokens.ts";
 import { createRenderer } from "./render.ts";
 import { EventStream, KEEP_ALIVE } from "./stream.ts";
 
@@ -52,6 +54,8 @@ export function createEventHub(
   presence: Presence | undefined,
   log: (line: string) => void,
   options: EventOptions = {},
+  /** Tokens this process gave `parley ssh` sessions (never stored) -> user id. */
+  localTokens: ReadonlyMap<string, string> = new Map(),
 ): EventHub {
   const keepAliveMs = options.keepAliveMs ?? 20_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 256 * 1024;
@@ -147,10 +151,12 @@ export function createEventHub(
   async function revalidate(): Promise<void> {
     const all = [...byUser.values()].flatMap((streams) => [...streams]);
     if (all.length === 0) return;
-    const owners = await store.events.tokenOwners([...new Set(all.map((s) => s.token))]);
+    const stored = all.filter((s) => !localTokens.has(s.token)).map((s) => hashToken(s.token));
+    const owners = await store.events.tokenOwners([...new Set(stored)]);
     const present = new Set<string>();
     for (const stream of all) {
-      if (owners.get(stream.token) === stream.userId) present.add(stream.userId);
+      const owner = localTokens.get(stream.token) ?? owners.get(hashToken(stream.token));
+      if (owner === stream.userId) present.add(stream.userId);
       else stream.end();
     }
     // Holding a stream is being signed in (the demo users do not answer for them).

@@ -24,7 +24,7 @@ export function eventRoutes(s: Services) {
     // Hono answers HEAD with the GET route: the headers, and no stream to hold open.
     if (c.req.method === "HEAD") return c.body(null, 200, { "content-type": "text/event-stream" });
     const { outgoing } = c.env as unknown as HttpBindings;
-    const user = c.get("user");
+    const user = { id: c.get("user").id, token: c.get("token") };
     await s.events.open(user, outgoing, c.req.header("last-event-id"));
     return RESPONSE_ALREADY_SENT;
   });

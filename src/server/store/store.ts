@@ -9,12 +9,28 @@ export type User = {
   username: string;
   phone_number: string | null;
   avatar_url: string | null;
-  token: string;
   last_active_at: number | null;
   created_at: number;
 };
 
 export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number | null };
+
+/** A demo user with the token the banner prints (kept in plain text for that alone). */
+export type DemoToken = { id: string; username: string; token: string };
+
+/** A person as `parley users list` shows them. */
+export type Account = {
+  id: string;
+  username: string;
+  created_at: number;
+  last_active_at: number | null;
+  /** Tokens that sign in as them now. */
+  tokens: number;
+  /** Set by `parley users remove`: they cannot sign in, their messages stay. */
+  removed_at: number | null;
+};
+
+export type GroupInfo = { id: string; name: string; members: string[] };
 
 /** Where a page starts: the sort key and id of the item named by `starting_after` / `ending_before`. */
 export type Cursor = { key: number; id: string };
@@ -167,14 +183,40 @@ export type SentEvent = { id: string; conversationId: string; senderId: string }
 export interface Store {
   readonly kind: "sqlite" | "postgres";
 
+  /** Made when the database was created: two instances of one database are one server. */
+  readonly serverId: string;
+
   users: {
-    byToken(token: string): Promise<User | undefined>;
+    /** The user a token signs in as: looked up by the token's SHA-256 (src/server/tokens.ts). */
+    byTokenHash(hash: string): Promise<User | undefined>;
     byId(id: string): Promise<User | undefined>;
     /** Records activity; writes only when the stored time is older than `now`. */
     touch(id: string, now: number): Promise<void>;
     isGroupMember(groupId: string, userId: string): Promise<boolean>;
-    /** Inserts `users` when there are no users at all (once, also with several instances); returns every user. */
-    ensure(users: readonly NewUser[]): Promise<User[]>;
+    /**
+     * Inserts the demo users with their tokens when there are no users at all (once, also
+     * with several instances); returns the demo users whose tokens are kept for the banner.
+     */
+    ensure(users: readonly (NewUser & { token: string })[]): Promise<DemoToken[]>;
+  };
+
+  /** The people and groups, for `parley users` / `parley groups` and contact search. */
+  accounts: {
+    /** False when the user name is taken. */
+    add(user: NewUser, tokenHash: string): Promise<boolean>;
+    list(): Promise<Account[]>;
+    /**
+     * Replaces every token of the user by `tokenHash` (none when null), and brings back a
+     * removed user when given one. False when there is no such user.
+     */
+    setToken(username: string, tokenHash: string | null, now: number): Promise<boolean>;
+    /** Revokes their tokens, takes them out of groups, and marks them removed. */
+    remove(username: string, now: number): Promise<boolean>;
+    /** Users (not removed) whose name starts with `prefix`, by name. */
+    search(prefix: string, limit: number): Promise<{ id: string; username: string }[]>;
+    /** Creates the group, or adds the members to it; false when a member is unknown. */
+    addGroup(id: string, name: string, members: readonly string[], now: number): Promise<boolean>;
+    groups(): Promise<GroupInfo[]>;
   };
 
   conversations: {
@@ -247,7 +289,7 @@ export interface Store {
     bounds(): Promise<{ newest: number; pruned: number }>;
     /** Deletes the events older than `keptSeconds` but the newest `keptCount`. */
     prune(keptSeconds: number, keptCount: number): Promise<void>;
-    /** Of `tokens`, the ones still valid, each with its user's id: one query for all streams. */
+    /** Of these token hashes, the ones still valid, each with its user's id: one query for all streams. */
     tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;

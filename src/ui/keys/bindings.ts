@@ -408,9 +408,11 @@ export const BINDINGS = [
     id: "message.attach",
     scope: "messages",
     keys: [{ input: "A" }],
-    does: "add an attachment by URL (asks for it)",
+    does: "add an attachment by URL to your message (asks for it)",
     label: "A",
-    readme: { does: "add an attachment to the message: asks for its URL (and a file name)" },
+    readme: {
+      does: "add an attachment to your own message: asks for its URL (and a file name)",
+    },
   },
   {
     id: "message.first",

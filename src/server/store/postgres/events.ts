@@ -102,6 +102,6 @@ export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number
 
 export async function tokenOwners(sql: Q, tokens: readonly string[]): Promise<Map<string, string>> {
   const rows = await sql<{ token: string; id: string }[]>`
-    SELECT token, id FROM users WHERE token = ANY(${tokens as string[]})`;
+    SELECT hash AS token, user_id AS id FROM tokens WHERE hash = ANY(${tokens as string[]})`;
   return new Map(rows.map((row) => [row.token, row.id]));
 }

@@ -15,7 +15,8 @@ import {
 } from "../store.ts";
 import { OWNERS, type Q, session } from "./sql.ts";
 
-export type Owner = { readonly id: string; release(): Promise<void> };
+/** `id` names new claims; `ids` are all this instance has held, to complete older ones. */
+export type Owner = { readonly id: string; readonly ids: string[]; release(): Promise<void> };
 
 const CHECK_OWNER_MS = 5000;
 
@@ -23,13 +24,13 @@ const CHECK_OWNER_MS = 5000;
  * Takes an advisory lock no other instance holds, on a connection of its own, and checks
  * every few seconds that its session still holds it; a connection that broke comes back
  * as a new session without the lock, and takes a new one. Claims made under the old
- * number are then taken over by others, which is safe: their completion fails (409) and
- * the client's retry finds the answer.
+ * number look abandoned to others meanwhile; one taken over is not completed here (409,
+ * and the client's retry finds the other's answer), one not taken over still is.
  */
 export async function holdOwnerLock(url: string): Promise<Owner> {
   // Not a reserved connection of the pool: postgres.js crashes on a broken one.
   const sql = session(url);
-  let id = "";
+  const ids: string[] = [];
   const take = async () => {
     for (;;) {
       const candidate = randomInt(1, 2 ** 31 - 1);
@@ -41,10 +42,10 @@ export async function holdOwnerLock(url: string): Promise<Owner> {
   const held = async () =>
     (
       await sql`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
-        AND pid = pg_backend_pid() AND classid = ${OWNERS} AND objid = ${Number(id)}`
+        AND pid = pg_backend_pid() AND classid = ${OWNERS} AND objid = ${Number(ids.at(-1))}`
     ).length > 0;
   try {
-    id = await take();
+    ids.push(await take());
   } catch (error) {
     await sql.end({ timeout: 1 });
     throw error;
@@ -54,7 +55,7 @@ export async function holdOwnerLock(url: string): Promise<Owner> {
     if (checking) return;
     checking = true;
     try {
-      if (!(await held())) id = await take();
+      if (!(await held())) ids.push(await take());
     } catch {
       // the database is away: try again next time
     } finally {
@@ -64,8 +65,9 @@ export async function holdOwnerLock(url: string): Promise<Owner> {
   timer.unref();
   return {
     get id() {
-      return id;
+      return ids.at(-1)!;
     },
+    ids,
     async release() {
       clearInterval(timer);
       await sql.end({ timeout: 1 });
@@ -78,7 +80,8 @@ export async function completeClaim(tx: Q, owner: Owner, answer: IdempotentAnswe
   const { userId, key, response, now } = answer;
   const done = await tx`UPDATE idempotency_keys
     SET status = ${response.status}, body = ${response.body}, created_at = ${now}
-    WHERE user_id = ${userId} AND key = ${key} AND status = 0 AND body = ${owner.id}
+    WHERE user_id = ${userId} AND key = ${key} AND status = 0
+      AND body = ANY(${owner.ids}::text[])
     RETURNING 1`;
   return done.length > 0;
 }
@@ -128,7 +131,8 @@ export function createIdempotency(sql: postgres.Sql, owner: Owner) {
     },
     async release(userId: string, key: string): Promise<void> {
       await sql`DELETE FROM idempotency_keys
-        WHERE user_id = ${userId} AND key = ${key} AND status = 0 AND body = ${owner.id}`;
+        WHERE user_id = ${userId} AND key = ${key} AND status = 0
+          AND body = ANY(${owner.ids}::text[])`;
     },
   };
 }

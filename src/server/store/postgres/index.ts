@@ -5,8 +5,9 @@
 // demo replies' advisory lock.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
+import { hashToken } from "../../tokens.ts";
 import { newerSchema } from "../errors.ts";
-import type { SentEvent, Store, User } from "../store.ts";
+import type { SentEvent, Store } from "../store.ts";
 import { conversationCursor, listConversations, visibleConversation } from "./conversations.ts";
 import {
   appendEvent,
@@ -28,6 +29,7 @@ import {
 } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { connect, LOCK, PARLEY, type Q, session, unreachable } from "./sql.ts";
+import { accountStore, ensureDemoUsers, userById, userByTokenHash } from "./users.ts";
 
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
@@ -73,9 +75,12 @@ export async function openPostgresStore(
   const presenceWritten = new Map<string, number>();
   let claims: Owner | undefined;
 
+  let serverId = "";
   try {
     await migrate(sql);
     claims = await holdOwnerLock(url);
+    const [row] = await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = 'server_id'`;
+    serverId = row!.value;
     await sql.listen(
       CHANGED,
       (payload) => {
@@ -136,15 +141,10 @@ export async function openPostgresStore(
 
   const store: Store = {
     kind: "postgres",
+    serverId,
     users: {
-      async byToken(token) {
-        const [user] = await sql<User[]>`SELECT * FROM users WHERE token = ${token}`;
-        return user && { ...user };
-      },
-      async byId(id) {
-        const [user] = await sql<User[]>`SELECT * FROM users WHERE id = ${id}`;
-        return user && { ...user };
-      },
+      byTokenHash: (hash) => userByTokenHash(sql, hash),
+      byId: (id) => userById(sql, id),
       async touch(id, now) {
         await write(
           (tx) => tx`UPDATE users SET last_active_at = ${now}
@@ -156,21 +156,9 @@ export async function openPostgresStore(
           SELECT 1 FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId}`;
         return rows.length > 0;
       },
-      async ensure(list) {
-        await write(async (tx) => {
-          await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.seed})`;
-          const [row] = await tx<{ n: number }[]>`SELECT count(*)::integer AS n FROM users`;
-          if ((row?.n ?? 0) > 0 || list.length === 0) return;
-          const rows = list.map((user) => ({
-            ...user,
-            last_active_at: user.last_active_at ?? null,
-          }));
-          await tx`INSERT INTO users ${tx(rows, "id", "username", "phone_number", "avatar_url", "token", "last_active_at", "created_at")}`;
-        });
-        const all = await sql<User[]>`SELECT * FROM users ORDER BY created_at, id`;
-        return all.map((user) => ({ ...user }));
-      },
+      ensure: (list) => ensureDemoUsers(sql, write, list, hashToken),
     },
+    accounts: accountStore(sql, write),
     conversations: {
       visibleTo: (id, userId) => visibleConversation(sql, id, userId),
       async isMember(id, userId) {

@@ -110,4 +110,28 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_time ON events(created_at);
   `,
+  // 3: tokens stored as their SHA-256, several per user (parley users token / revoke); the
+  // demo users' tokens kept in plain text apart, for the banner of `parley serve --demo`;
+  // people removed but their messages kept; the id that makes two instances one server.
+  `
+  CREATE TABLE tokens (
+    hash text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX tokens_by_user ON tokens(user_id);
+  CREATE TABLE demo_tokens (
+    user_id text PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    token text NOT NULL
+  );
+  INSERT INTO tokens (hash, user_id, created_at)
+    SELECT encode(sha256(convert_to(token, 'UTF8')), 'hex'), id, created_at FROM users;
+  INSERT INTO demo_tokens (user_id, token)
+    SELECT id, token FROM users
+    WHERE id IN ('ct_alice', 'ct_bob', 'ct_carol', 'ct_dave', 'ct_erin', 'ct_frank');
+  ALTER TABLE users DROP COLUMN token;
+  ALTER TABLE users ADD COLUMN removed_at bigint;
+  INSERT INTO meta (key, value) VALUES ('server_id', md5(random()::text || clock_timestamp()::text))
+    ON CONFLICT (key) DO NOTHING;
+  `,
 ];

@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { basename, dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { hashToken } from "../../tokens.ts";
 import { DatabaseOpenError, newerSchema } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
@@ -25,17 +26,21 @@ export function openDatabase(path: string): DatabaseSync {
     // WAL file before the response goes out. Only a power cut can drop the last commits.
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
+    // Migration 2 hashes the plain tokens of older databases.
+    db.function("parley_sha256", { deterministic: true }, (text) => hashToken(String(text)));
     migrate(db);
   } catch (error) {
-    db.close();
-    // "file is not a database", "database is locked": about the file, not a bug.
+    if (db.isOpen) db.close();
+    // Not a database, a read-only one, a disk that is full: what SQLite says, in one line.
     if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
-      throw new DatabaseOpenError(`Cannot use the database ${path}: ${(error as Error).message}.`);
+      throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
     }
     throw error;
   }
   return db;
 }
+
+export { DatabaseOpenError };
 
 /**
  * The database holds tokens and messages: it is 0600 in a 0700 folder, also when it (or its

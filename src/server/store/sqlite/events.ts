@@ -56,7 +56,7 @@ export function createEventStore(db: DatabaseSync) {
     "SELECT id FROM messages WHERE conversation_id = ? AND read_at IS NULL AND sender_id <> ?",
   );
   const tokenOwners = db.prepare(
-    "SELECT token, id FROM users WHERE token IN (SELECT value FROM json_each(?))",
+    "SELECT hash AS token, user_id AS id FROM tokens WHERE hash IN (SELECT value FROM json_each(?))",
   );
   const listeners: (() => void)[] = [];
   let appended = false;

@@ -1,6 +1,8 @@
 // The SQLite store: one database file (or memory) in this process, prepared statements
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
+
+import { hashToken } from "../../tokens.ts";
 import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
@@ -34,18 +36,56 @@ export function openSqliteStore(path: string): Store {
 
   return {
     kind: "sqlite",
+    serverId: (getMeta.get("server_id") as { value: string }).value,
     users: {
-      byToken: async (token) => users.byToken(token),
+      byTokenHash: async (hash) => users.byTokenHash(hash),
       byId: async (id) => users.byId(id),
       touch: async (id, now) => users.touch(id, now),
       isGroupMember: async (groupId, userId) => users.isGroupMember(groupId, userId),
       async ensure(list) {
         tx(() => {
-          if (users.all().length > 0) return;
-          for (const user of list) users.insert(user);
+          if (users.count() > 0) return;
+          for (const { token, ...user } of list) {
+            users.insert(user, hashToken(token));
+            users.keepDemoToken(user.id, token);
+          }
         });
-        return users.all();
+        return users.demoTokens();
       },
+    },
+    accounts: {
+      async add(user, tokenHash) {
+        return tx(() => {
+          if (users.userId(user.username) !== undefined) return false;
+          users.insert(user, tokenHash);
+          return true;
+        });
+      },
+      list: async () => users.accounts(),
+      async setToken(username, tokenHash, now) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id !== undefined) users.setToken(id, tokenHash, now);
+          return id !== undefined;
+        });
+      },
+      async remove(username, now) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id !== undefined) users.remove(id, now);
+          return id !== undefined;
+        });
+      },
+      search: async (text, limit) => users.search(text, limit),
+      async addGroup(id, name, members, now) {
+        return tx(() => {
+          const ids = members.map(users.userId);
+          if (ids.some((m) => m === undefined)) return false;
+          users.insertGroup(id, name, now, ids as string[]);
+          return true;
+        });
+      },
+      groups: async () => users.groups(),
     },
     conversations: {
       visibleTo: async (id, userId) => conversations.visibleTo(id, userId),

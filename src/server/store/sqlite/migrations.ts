@@ -100,4 +100,28 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_by_time ON events(created_at);
   `,
+  // 3: tokens stored as their SHA-256, several per user (parley users token / revoke); the
+  // demo users' tokens kept in plain text apart, for the banner of `parley serve --demo`;
+  // people removed but their messages kept; the id that makes two instances one server.
+  // users.token cannot be dropped (SQLite does not drop a UNIQUE column): it keeps the id.
+  `
+  CREATE TABLE tokens (
+    hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX tokens_by_user ON tokens(user_id);
+  CREATE TABLE demo_tokens (
+    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    token TEXT NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO tokens (hash, user_id, created_at)
+    SELECT parley_sha256(token), id, created_at FROM users;
+  INSERT INTO demo_tokens (user_id, token)
+    SELECT id, token FROM users
+    WHERE id IN ('ct_alice', 'ct_bob', 'ct_carol', 'ct_dave', 'ct_erin', 'ct_frank');
+  UPDATE users SET token = id;
+  ALTER TABLE users ADD COLUMN removed_at INTEGER;
+  INSERT OR IGNORE INTO meta (key, value) VALUES ('server_id', lower(hex(randomblob(16))));
+  `,
 ];

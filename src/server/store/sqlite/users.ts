@@ -1,43 +1,101 @@
-// Users (each one a contact of the others) and groups.
+// Users (each one a contact of the others), their tokens (as hashes) and groups.
 import type { DatabaseSync } from "node:sqlite";
-import type { NewUser, User } from "../store.ts";
+import type { Account, DemoToken, GroupInfo, NewUser, User } from "../store.ts";
+
+const USER = "id, username, phone_number, avatar_url, last_active_at, created_at";
 
 export function createUserStore(db: DatabaseSync) {
-  const byToken = db.prepare("SELECT * FROM users WHERE token = ?");
-  const byId = db.prepare("SELECT * FROM users WHERE id = ?");
-  const all = db.prepare("SELECT * FROM users ORDER BY created_at, id");
+  const byTokenHash = db.prepare(
+    `SELECT ${USER} FROM users WHERE id = (SELECT user_id FROM tokens WHERE hash = ?)`,
+  );
+  const byId = db.prepare(`SELECT ${USER} FROM users WHERE id = ?`);
+  const count = db.prepare("SELECT count(*) AS n FROM users");
+  const idOf = db.prepare("SELECT id FROM users WHERE username = ?");
+  // users.token is a leftover of schema 1 (see migration 2): it holds the id.
   const insert = db.prepare(
     `INSERT INTO users (id, username, phone_number, avatar_url, token, last_active_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertToken = db.prepare("INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)");
+  const dropTokens = db.prepare("DELETE FROM tokens WHERE user_id = ?");
+  const insertDemoToken = db.prepare("INSERT INTO demo_tokens (user_id, token) VALUES (?, ?)");
+  const dropDemoToken = db.prepare("DELETE FROM demo_tokens WHERE user_id = ?");
+  const demoTokens = db.prepare(
+    `SELECT u.id, u.username, d.token FROM demo_tokens d JOIN users u ON u.id = d.user_id
+     ORDER BY u.created_at, u.id`,
+  );
+  const accounts = db.prepare(
+    `SELECT id, username, created_at, last_active_at, removed_at,
+       (SELECT count(*) FROM tokens t WHERE t.user_id = users.id) AS tokens
+     FROM users ORDER BY username`,
+  );
+  const setRemoved = db.prepare("UPDATE users SET removed_at = ? WHERE id = ?");
+  const leaveGroups = db.prepare("DELETE FROM group_members WHERE user_id = ?");
+  const search = db.prepare(
+    `SELECT id, username FROM users WHERE removed_at IS NULL AND instr(username, ?) > 0
+     ORDER BY instr(username, ?) <> 1, username LIMIT ?`,
+  );
   const touch = db.prepare(
     "UPDATE users SET last_active_at = ? WHERE id = ? AND coalesce(last_active_at, 0) < ?",
   );
-  const insertGroup = db.prepare("INSERT INTO groups (id, name, created_at) VALUES (?, ?, ?)");
-  const insertMember = db.prepare("INSERT INTO group_members (group_id, user_id) VALUES (?, ?)");
+  const insertGroup = db.prepare(
+    "INSERT INTO groups (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+  );
+  const insertMember = db.prepare(
+    "INSERT INTO group_members (group_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+  );
   const groupExists = db.prepare("SELECT 1 AS found FROM groups WHERE id = ?");
+  const groups = db.prepare("SELECT id, name FROM groups ORDER BY id");
   const isMember = db.prepare(
     "SELECT 1 AS found FROM group_members WHERE group_id = ? AND user_id = ?",
   );
   const members = db.prepare(
     "SELECT user_id FROM group_members WHERE group_id = ? ORDER BY user_id",
   );
+  const memberNames = db.prepare(
+    `SELECT u.username FROM group_members m JOIN users u ON u.id = m.user_id
+     WHERE m.group_id = ? ORDER BY u.username`,
+  );
+  const userId = (username: string) => (idOf.get(username) as { id: string } | undefined)?.id;
 
   return {
-    byToken: (token: string) => byToken.get(token) as User | undefined,
+    byTokenHash: (hash: string) => byTokenHash.get(hash) as User | undefined,
     byId: (id: string) => byId.get(id) as User | undefined,
-    all: () => all.all() as User[],
-    insert(user: NewUser): void {
+    count: () => (count.get() as { n: number }).n,
+    userId,
+    insert(user: NewUser, tokenHash: string | null): void {
       insert.run(
         user.id,
         user.username,
         user.phone_number,
         user.avatar_url,
-        user.token,
+        user.id,
         user.last_active_at ?? null,
         user.created_at,
       );
+      if (tokenHash !== null) insertToken.run(tokenHash, user.id, user.created_at);
     },
+    keepDemoToken: (id: string, token: string) => insertDemoToken.run(id, token),
+    demoTokens: () => demoTokens.all() as DemoToken[],
+    accounts: () => accounts.all() as Account[],
+    /** Every token of the user replaced by this one (none: null). */
+    setToken(id: string, tokenHash: string | null, now: number): void {
+      dropTokens.run(id);
+      // A printed demo token that no longer signs in must not be printed again.
+      dropDemoToken.run(id);
+      if (tokenHash !== null) {
+        insertToken.run(tokenHash, id, now);
+        setRemoved.run(null, id);
+      }
+    },
+    remove(id: string, now: number): void {
+      dropTokens.run(id);
+      dropDemoToken.run(id);
+      leaveGroups.run(id);
+      setRemoved.run(now, id);
+    },
+    search: (text: string, limit: number) =>
+      search.all(text, text, limit) as { id: string; username: string }[],
     /** Records activity; writes only when the stored time is older than `now`. */
     touch(id: string, now: number): void {
       touch.run(now, id, now);
@@ -46,6 +104,13 @@ export function createUserStore(db: DatabaseSync) {
       insertGroup.run(id, name, createdAt);
       for (const userId of memberIds) insertMember.run(id, userId);
     },
+    groups: () =>
+      (groups.all() as { id: string; name: string }[]).map(
+        (g): GroupInfo => ({
+          ...g,
+          members: (memberNames.all(g.id) as { username: string }[]).map((m) => m.username),
+        }),
+      ),
     groupExists: (id: string) => groupExists.get(id) !== undefined,
     isGroupMember: (groupId: string, userId: string) => isMember.get(groupId, userId) !== undefined,
     groupMembers: (groupId: string) =>

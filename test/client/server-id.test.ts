@@ -1,0 +1,111 @@
+// Two instances of one database are one server: the client's kept work (drafts, queued
+// changes) belongs to the server's id, which every answer carries (Parley-Server-Id), not
+// to the address it was made through.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  adoptKeptFiles,
+  keepCarriedOver,
+  loadCarriedOver,
+  offlineFiles,
+} from "../../src/client/offline.ts";
+import { askServerId, serverIdentity } from "../../src/client/server-id.ts";
+import { createClientSession } from "../../src/client/session.ts";
+import type { Paths } from "../../src/config.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-server-id-"));
+const running: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+function paths(): Paths {
+  const root = join(dir, `home-${n++}`);
+  return {
+    config: join(root, "config"),
+    data: join(root, "data"),
+    state: join(root, "state"),
+    cache: join(root, "cache"),
+    configFile: join(root, "config", "config.json"),
+  };
+}
+
+async function serve(db: string) {
+  const server = await startServer({ db, demo: true, demoReplies: false });
+  running.push(server);
+  return server;
+}
+
+/** Saves a draft and a queued send under `files`, as a run of the client would. */
+async function keepWork(files: ReturnType<typeof offlineFiles>) {
+  const { session } = createClientSession({ api: { baseUrl: "http://127.0.0.1:9", token: "t" } });
+  const saving = keepCarriedOver(session, files);
+  session.drafts.update("conv_1", (d) => ({ ...d, value: "half a thought", cursor: 14 }));
+  session.outbox.add(
+    { kind: "send", conversationId: "conv_1", text: "queued", idempotencyKey: "key-1" },
+    { failure: "Not sent" },
+  );
+  saving.stop();
+}
+
+describe("the server's identity", () => {
+  it("is one for two instances of one database, so kept work follows the server", async () => {
+    const db = join(dir, "one.db");
+    const [a, b] = [await serve(db), await serve(db)];
+    const other = await serve(join(dir, "other.db"));
+    expect(await askServerId(a.url)).toBe(a.serverId);
+    const p = paths();
+    const viaA = await serverIdentity(p, a.url);
+    const viaB = await serverIdentity(p, b.url);
+    expect(viaB.identity).toBe(viaA.identity);
+    expect((await serverIdentity(p, other.url)).identity).not.toBe(viaA.identity);
+
+    const token = a.demoUsers[0]!.token;
+    await keepWork(offlineFiles(p, viaA.identity, token));
+    const carried = loadCarriedOver(offlineFiles(p, viaB.identity, token));
+    expect(carried.drafts).toEqual({ conv_1: "half a thought" });
+    expect(carried.changes?.map((c) => c.change.kind)).toEqual(["send"]);
+    // Another user on the same server has none of it.
+    expect(loadCarriedOver(offlineFiles(p, viaB.identity, "another token"))).toEqual({});
+  });
+
+  it("is remembered per address, and a changed answer is noticed for the next start", async () => {
+    const p = paths();
+    const answers = ["one", "two"];
+    let asked = 0;
+    const ask = async () => {
+      asked++;
+      return answers[0];
+    };
+    const first = await serverIdentity(p, "http://lb.example", ask);
+    expect(first.identity).toBe("parley-server one");
+    expect(asked).toBe(1);
+    // Known now: not asked again before the start, only by the check after it.
+    const second = await serverIdentity(p, "http://lb.example", ask);
+    expect(second.identity).toBe("parley-server one");
+    expect(asked).toBe(1);
+    answers.shift();
+    await second.check(join(p.state, "parley.log"));
+    expect((await serverIdentity(p, "http://lb.example", ask)).identity).toBe("parley-server two");
+  });
+
+  it("is the address for a server that says none, or does not answer", async () => {
+    const p = paths();
+    expect((await serverIdentity(p, "http://127.0.0.1:9")).identity).toBe("http://127.0.0.1:9");
+  });
+
+  it("takes over the work kept under the address before the id was known", async () => {
+    const p = paths();
+    const former = offlineFiles(p, "http://chat.example", "t");
+    await keepWork(former);
+    const current = offlineFiles(p, "parley-server abc", "t");
+    adoptKeptFiles(current, former);
+    expect(loadCarriedOver(current).drafts).toEqual({ conv_1: "half a thought" });
+    expect(loadCarriedOver(former)).toEqual({});
+  });
+});

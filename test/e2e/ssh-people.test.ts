@@ -1,0 +1,77 @@
+// `parley ssh` without --demo lets in the people of its database: those `parley users add`
+// made before it started and while it runs, and nobody else.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+const skip = !hasTmux() || spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error !== undefined;
+
+const dir = mkdtempSync(join(tmpdir(), "parley-ssh-people-"));
+const env = { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data") };
+const children: ChildProcess[] = [];
+const panes: Pane[] = [];
+afterAll(() => {
+  for (const p of panes) p.kill();
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const parley = (...args: string[]) =>
+  execFileSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" });
+
+describe.skipIf(skip)("parley ssh on a database of people", () => {
+  it("lets in whoever parley users has added, also while it runs", async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+    const db = join(dir, "team.db");
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
+    writeFileSync(join(dir, "keys"), execFileSync("cat", [join(dir, "id.pub")]));
+    parley("users", "add", "bob", "--db", db);
+
+    const child = spawn(
+      process.execPath,
+      [CLI, "ssh", "--port", "0", "--db", db, "--authorized-keys", join(dir, "keys")],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    children.push(child);
+    const banner: string[] = [];
+    for await (const line of createInterface({ input: child.stdout! })) {
+      banner.push(line);
+      if (line.startsWith("keys from")) break;
+    }
+    const port = /port (\d+)/.exec(banner[0]!)![1]!;
+    expect(banner).toContain(`ssh -p ${port} bob@127.0.0.1`);
+    parley("users", "add", "carol", "--db", db);
+
+    const connect = (user: string) => {
+      const p = startPane({
+        command: [
+          "ssh -tt -F /dev/null",
+          `-i ${JSON.stringify(join(dir, "id"))} -o IdentitiesOnly=yes`,
+          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+          `-p ${port} ${user}@127.0.0.1`,
+        ].join(" "),
+        columns: 100,
+        rows: 30,
+      });
+      panes.push(p);
+      return p;
+    };
+    // carol, added after the start, is in within a few seconds (the list is read again).
+    let carol: Pane | undefined;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      carol = connect("carol");
+      const signedIn = await carol
+        .waitFor((s) => s.includes("parley · carol") || s.includes("EXITED="), "an answer", 15_000)
+        .then(() => carol!.screen().includes("parley · carol"));
+      if (signedIn) break;
+      carol.kill();
+    }
+    await carol!.waitFor((s) => s.includes("No conversations"), "carol's empty list", 15_000);
+    const dave = connect("dave");
+    await dave.waitFor((s) => s.includes('no user "dave" here'), "dave refused", 15_000);
+  }, 90_000);
+});
