@@ -50,9 +50,17 @@ export function usePollPace(): PollPace {
  * as `enabled` holds, or every LIVE_REFRESH_MS while the event stream is up. Renders and
  * writes to the query do not reset the wait.
  */
-export function usePoll(queryKey: QueryKey, pollMs: number, enabled: boolean): void {
+export function usePoll(
+  queryKey: QueryKey,
+  pollMs: number,
+  enabled: boolean,
+  /** False for what is not on screen (the inbox): no refresh at all while live. */
+  onScreen = true,
+): void {
   const queryClient = useQueryClient();
-  const baseMs = useIsLive() ? LIVE_REFRESH_MS : pollMs;
+  const live = useIsLive();
+  const baseMs = live ? LIVE_REFRESH_MS : pollMs;
+  enabled &&= onScreen || !live;
   const hash = hashKey(queryKey);
   const key = useRef(queryKey);
   key.current = queryKey;
