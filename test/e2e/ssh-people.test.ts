@@ -28,7 +28,12 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
     const db = join(dir, "team.db");
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
-    writeFileSync(join(dir, "keys"), execFileSync("cat", [join(dir, "id.pub")]));
+    // One key, listed for each of them (a key signs in only as the users its lines name).
+    const key = execFileSync("cat", [join(dir, "id.pub")], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(dir, "keys"),
+      ["bob", "carol", "dave"].map((name) => `parley-user="${name}" ${key}`).join("\n"),
+    );
     parley("users", "add", "bob", "--db", db);
 
     const child = spawn(
