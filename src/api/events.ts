@@ -58,6 +58,8 @@ type Ending = { kind: "none" } | { kind: "dropped"; opened: boolean; error?: unk
 
 const NO_STREAM = new Set([404, 405, 406, 501]);
 const MAX_CURSOR = 256;
+/** How long a stream must have been open for its end to start the back-off afresh. */
+const HELD_MS = 60_000;
 
 export function eventsApi(options: EventsOptions): EventsApi {
   return {
@@ -67,11 +69,12 @@ export function eventsApi(options: EventsOptions): EventsApi {
       let cursor: string | undefined;
       void (async () => {
         let failures = 0;
+        let openedAt = 0;
         onState("connecting");
         while (!stopper.signal.aborted) {
           const ending = await openOnce(options, stopper.signal, cursor, {
             onOpen: () => {
-              failures = 0;
+              openedAt = Date.now();
               onState("live");
             },
             onEvent: (id, event) => {
@@ -85,6 +88,12 @@ export function eventsApi(options: EventsOptions): EventsApi {
             return;
           }
           onState("down");
+          // Only a stream that held counts as a success: one the server keeps ending at once
+          // (a cap on streams per user, which parley ssh's sessions of one user can reach)
+          // is tried ever more rarely, and polls in between.
+          if (ending.kind === "dropped" && ending.opened && Date.now() - openedAt >= HELD_MS) {
+            failures = 0;
+          }
           await sleep(backoffDelay(baseMs, failures++, maxMs), stopper.signal);
         }
       })();
