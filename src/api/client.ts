@@ -4,6 +4,8 @@
 //   retry.ts      which requests are retried, how often, how long to wait
 //   paging.ts     page iterators over the list endpoints
 //   endpoints.ts  the endpoint table: paths, fields sent, schemas of the answers
+//   etags.ts      the kept ETags and answers of conditional GETs
+//   events.ts     the event stream (GET /v1/events), where the server has one
 import {
   type ContactsApi,
   type ConversationsApi,
@@ -12,6 +14,7 @@ import {
   type MessagesApi,
   messagesApi,
 } from "./endpoints.ts";
+import { type EventsApi, eventsApi } from "./events.ts";
 import { createHttp } from "./http.ts";
 
 export {
@@ -22,6 +25,7 @@ export {
   type PeopleFound,
   type PostOptions,
 } from "./endpoints.ts";
+export type { EventsApi, EventsState, ServerEvent } from "./events.ts";
 export { parseAnswer } from "./http.ts";
 export type { RetryPolicy } from "./retry.ts";
 
@@ -57,14 +61,16 @@ export type Api = {
   readonly conversations: ConversationsApi;
   /** parley's own extension; a foreign server answers `supported: false`. */
   readonly contacts: ContactsApi;
+  readonly events: EventsApi;
 };
 
 export function createApi(options: ApiOptions): Api {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const http = createHttp({
     baseUrl,
     token: options.token,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs,
     policy: {
       retries: options.retries ?? 3,
       baseDelayMs: options.retryDelayMs ?? 200,
@@ -81,10 +87,17 @@ export function createApi(options: ApiOptions): Api {
     told.add(kind);
     options.onLimit?.(message);
   };
+  const events = eventsApi({
+    baseUrl,
+    token: options.token,
+    timeoutMs,
+    ...(options.fetch && { fetch: options.fetch }),
+  });
   return {
     baseUrl,
     messages: messagesApi(http, onLimit),
     conversations: conversationsApi(http, onLimit),
     contacts: contactsApi(http),
+    events,
   };
 }

@@ -14,6 +14,7 @@ import {
   parseJson,
   timeoutError,
 } from "./errors.ts";
+import { createETags } from "./etags.ts";
 import { encodeForm, type FormValue } from "./form.ts";
 import { type RetryPolicy, retryDelay, retryRule } from "./retry.ts";
 import { Deleted } from "./schema.ts";
@@ -67,6 +68,7 @@ export function prepareHttp(): void {
 
 export function createHttp(options: HttpOptions): Http {
   const { baseUrl } = options;
+  const etags = createETags();
   let created: Promise<$Fetch> | undefined;
   const $fetch = () => {
     created ??= loadOfetch().then(({ ofetch }) => createFetch(ofetch, options));
@@ -80,19 +82,26 @@ export function createHttp(options: HttpOptions): Http {
       const headers: Record<string, string> = {};
       if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
       if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+      // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
+      const url = query ? `${call.path}?${query}` : call.path;
+      const conditional = call.method === "GET" ? etags.tagFor(url) : undefined;
+      if (conditional !== undefined) headers["if-none-match"] = conditional;
       try {
-        // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
-        const response = await (await $fetch()).raw(query ? `${call.path}?${query}` : call.path, {
+        const response = await (await $fetch()).raw(url, {
           method: call.method,
           headers,
           ...(body !== undefined && { body }),
           retryStatusCodes: retryRule(call.method).statuses,
         });
-        return {
+        const kept = response.status === 304 ? etags.kept(url) : undefined;
+        if (kept) return kept;
+        const answer = {
           status: response.status,
           body: bodyText(response._data),
           contentType: response.headers.get("content-type"),
         };
+        if (call.method === "GET") etags.remember(url, response.headers.get("etag"), answer);
+        return answer;
       } catch (error) {
         // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything
         // else that stopped the request is reported as no answer, as fetch's own failures are.

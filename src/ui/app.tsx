@@ -18,6 +18,7 @@ import { ConversationView } from "./messages/conversation-view.tsx";
 import { useOpenConversation } from "./queries/conversations.ts";
 import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
+import { useServerEvents } from "./queries/use-server-events.ts";
 import { Blocker } from "./screen/blocker.tsx";
 import {
   type ChatActions,
@@ -45,6 +46,7 @@ export function App() {
   useAnywhereKeys(quit);
   useRecoverAfterOutage();
   useOutboxRunner();
+  useServerEvents();
 
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   // The chat stays mounted, hidden, while the terminal is too small: the open

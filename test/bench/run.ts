@@ -1,8 +1,9 @@
-// `npm run bench`: the server, client, distant start-up, network and `parley ssh`
+// `npm run bench`: the server, client, distant start-up, news latency, network and `parley ssh`
 // benchmarks, in one run on one machine, printed as markdown. Progress goes to stderr,
 // the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient, clientFigures } from "./client.ts";
+import { benchNews } from "./news.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
 import { benchStartupFar } from "./startup.ts";
@@ -36,7 +37,11 @@ out("## Start-up against a server 300 ms away, with and without the kept cache")
 out("");
 out(await benchStartupFar());
 out("");
-out("## Network: one conversation open, idle");
+out("## News: from a POST to the other client's screen, with events and with polling");
+out("");
+out(await benchNews());
+out("");
+out("## Network: one conversation open, idle (events, polling + ETags, polling alone)");
 out("");
 out(await benchTraffic());
 out("");

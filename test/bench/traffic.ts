@@ -1,13 +1,15 @@
 // What an idle client costs the network: requests and bytes per minute with one
-// conversation open and nothing happening.
+// conversation open and nothing happening; with the event stream, with polling and ETags
+// (the server seen without events), and with polling alone (nor ETags: parley before both).
 //   npm run build && node --experimental-strip-types test/bench/traffic.ts
 // The demo server (no demo replies) runs as a child process; the test proxy sits in front
-// of it and counts every request and byte each way; the real, built client runs in a pty
+// of it and counts every request and byte each way (behind it, test/bench/relay.ts hides the
+// events or the ETags for the modes without); the real, built client runs in a pty
 // (as in client.ts), signed in as alice through the proxy, opens the first conversation of
 // its list (Enter) and is left alone. After a settling time the counters are zeroed and
 // read again after the measured window, scaled to a minute.
-// BENCH_TRAFFIC_SECONDS sets the window (default 30), BENCH_TRAFFIC_SETTLE_SECONDS the
-// settling time (default 10).
+// BENCH_TRAFFIC_SECONDS sets the window (default 30; at least 120 with events, whose
+// refresh comes once a minute), BENCH_TRAFFIC_SETTLE_SECONDS the settling time (default 10).
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -22,6 +24,7 @@ import {
   removeHome,
   stopTree,
 } from "./client.ts";
+import { startRelay } from "./relay.ts";
 
 const SECONDS = Number(process.env.BENCH_TRAFFIC_SECONDS ?? 30);
 const SETTLE_SECONDS = Number(process.env.BENCH_TRAFFIC_SETTLE_SECONDS ?? 10);
@@ -49,16 +52,47 @@ export type TrafficFigures = {
 };
 export const trafficFigures: Partial<TrafficFigures> = {};
 
+// With events the client fetches what is on screen once a minute: its window holds two.
+const MODES = [
+  { label: "events", events: true, etags: true, seconds: Math.max(SECONDS, 120) },
+  {
+    label: "polling + ETags (a server without events)",
+    events: false,
+    etags: true,
+    seconds: SECONDS,
+  },
+  { label: "polling, no ETags (as before both)", events: false, etags: false, seconds: SECONDS },
+] as const;
+
 export async function benchTraffic(): Promise<string> {
   if (!existsSync(resolve(import.meta.dirname, "../../dist/cli.js"))) {
     throw new Error("no dist/cli.js: run `npm run build` first (`npm run bench` does)");
   }
-  return cleaningUp(measure);
+  return cleaningUp(async () => {
+    const parts: string[] = [];
+    const rows: string[] = [];
+    for (const mode of MODES) {
+      log(`${mode.label}…`);
+      const { text, row } = await measure(mode);
+      rows.push(row);
+      parts.push(`### ${mode.label}`, "", text, "");
+    }
+    return [
+      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      ...rows,
+      "",
+      "Goal with events: under 10 KB a minute.",
+      "",
+      ...parts,
+    ].join("\n");
+  });
 }
 
-async function measure(): Promise<string> {
+async function measure(mode: (typeof MODES)[number]): Promise<{ text: string; row: string }> {
   const server = await demoServer();
-  const proxy = await startProxy({ target: server.info.url });
+  const relay = await startRelay(server.info.url, mode);
+  const proxy = await startProxy({ target: relay.url });
   const { home, env } = freshHome();
   let pty: Pty | undefined;
   try {
@@ -84,9 +118,9 @@ async function measure(): Promise<string> {
     await sleep(SETTLE_SECONDS * 1000);
     proxy.resetCounts();
     const terminalBefore = p.bytes;
-    log(`measuring for ${SECONDS} s…`);
+    log(`measuring for ${mode.seconds} s…`);
     const started = performance.now();
-    await sleep(SECONDS * 1000);
+    await sleep(mode.seconds * 1000);
     const elapsed = (performance.now() - started) / 1000;
     const counts = proxy.counts();
     const requests = proxy.requests();
@@ -112,12 +146,13 @@ async function measure(): Promise<string> {
       kinds.set(kind, k);
     }
     const byKind = [...kinds].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]));
-    return [
-      `Traffic benchmark: node ${process.version}, ${availableParallelism()} cores. The demo server (\`node src/server/main.ts --demo --no-demo-replies\`, in memory) in a child process; the test proxy (\`test/e2e/proxy.ts\`, no delay) in front of it counts HTTP requests and TCP bytes each way; the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty, signed in as alice through the proxy, fresh XDG folders. Once the list shows, Enter opens the first conversation (${selected ? `"${selected}"` : "the selected row"}); after ${SETTLE_SECONDS} s to settle, nothing happens for ${f1(elapsed)} s while the proxy counts, scaled to a minute.`,
+    const row = `| ${mode.label} | ${f1(perMinute(counts.requests))} | ${f0(perMinute(counts.bytesUp))} | ${f0(perMinute(counts.bytesDown))} | ${f1(perMinute(counts.bytesUp + counts.bytesDown) / 1024)} | ${counts.connections} | ${f0(perMinute(terminal))} |`;
+    const text = [
+      `Traffic benchmark (${mode.label}): node ${process.version}, ${availableParallelism()} cores. The demo server (\`node src/server/main.ts --demo --no-demo-replies\`, in memory) in a child process behind the relay (\`test/bench/relay.ts\`: events ${mode.events ? "passed on" : "answered 404"}, ETags ${mode.etags ? "passed on" : "taken out"}); the test proxy (\`test/e2e/proxy.ts\`, no delay) in front of it counts HTTP requests and TCP bytes each way; the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty, signed in as alice through the proxy, fresh XDG folders. Once the list shows, Enter opens the first conversation (${selected ? `"${selected}"` : "the selected row"}); after ${SETTLE_SECONDS} s to settle, nothing happens for ${f1(elapsed)} s while the proxy counts, scaled to a minute.`,
       "",
       "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min |",
       "|---|---:|---:|---:|---:|---:|---:|",
-      `| client through the proxy | ${f1(perMinute(counts.requests))} | ${f0(perMinute(counts.bytesUp))} | ${f0(perMinute(counts.bytesDown))} | ${f1(perMinute(counts.bytesUp + counts.bytesDown) / 1024)} | ${counts.connections} | ${f0(perMinute(terminal))} |`,
+      row,
       "",
       `Start-up to the first list, for scale: ${startup.requests} requests, ${f0(startup.bytesUp)} bytes up, ${f0(startup.bytesDown)} bytes down.`,
       "",
@@ -130,9 +165,11 @@ async function measure(): Promise<string> {
           `| \`${kind}\` | ${n} | ${f1(perMinute(n))} | ${f0(perMinute(down))} | ${f0(down / n)} |`,
       ),
     ].join("\n");
+    return { text, row };
   } finally {
     if (pty) await pty.kill();
     await proxy.close();
+    await relay.close();
     await stopTree(server.child.pid!);
     removeHome(home);
   }

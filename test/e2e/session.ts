@@ -476,6 +476,23 @@ export async function runSession(options: {
 
 /** From the composer (or anywhere but a dialog): to the sidebar, onto `name`, Enter. */
 export async function openByName(pane: Pane, watcher: Watcher, name: string): Promise<void> {
+  // With the event stream, rows move up the moment news comes, also between the capture
+  // the cursor was steered by and Enter: a wrong row opened is left and the right one found.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openByNameOnce(pane, watcher, name, attempt < 3 ? 4_000 : undefined);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function openByNameOnce(
+  pane: Pane,
+  watcher: Watcher,
+  name: string,
+  timeoutMs?: number,
+): Promise<void> {
   // Esc and a letter in one read would be Alt+letter: each key apart.
   for (let i = 0; i < 3 && !watcher.screen.includes("Enter open"); i++) {
     pane.send("Escape");
@@ -497,5 +514,6 @@ export async function openByName(pane: Pane, watcher: Watcher, name: string): Pr
     (s) =>
       openConversation(s).name === name && openConversation(s).composer.includes(`Message ${name}`),
     `${name} open with the composer`,
+    timeoutMs,
   );
 }

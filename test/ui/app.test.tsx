@@ -519,7 +519,7 @@ describe("the client against the embedded server", () => {
       const olderMessages =
         req.url.startsWith("/v1/messages?") && req.url.includes("starting_after");
       if (olderMessages && !held) {
-        held = () => void forward(req, res);
+        held = () => void forward(req, res).catch(() => {});
         return;
       }
       void forward(req, res).then((body) => {

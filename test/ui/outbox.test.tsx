@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { HttpError } from "../../src/server/errors.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
@@ -124,14 +125,23 @@ describe("the outbox", () => {
   });
 
   it("shows the server's reason for a refusal and keeps a refused send's text", async () => {
-    harness = await startHarness({ pollPace });
-    const alice = apiFor(harness.server);
+    // The server refuses the send as it would one to a conversation gone meanwhile. (Gone
+    // through the API, its deletion would reach this client live and close it first.)
+    let refuse = false;
+    const server = await startServer({
+      port: 0,
+      demo: true,
+      demoReplies: false,
+      faults: ({ method, path }) => {
+        if (refuse && method === "POST" && path === "/v1/messages")
+          throw new HttpError(404, "not_found", "No such conversation.");
+      },
+    });
+    cleanups.push(() => server.close());
+    harness = await startHarness({ server, pollPace });
     await openFirst(harness, "bob");
+    refuse = true;
     await harness.type("into the void");
-    // The conversation goes away on the server (another device of alice's deleted it) just
-    // before Enter: the send is refused, since the screen has not heard of it yet.
-    const chat = await conversationWith(alice, "bob");
-    await alice.conversations.delete(chat.id);
     await harness.press(KEYS.enter);
     const screen = await harness.waitFor(
       (s) => s.includes("✗ not sent ·") && s.includes("into the void"),

@@ -1,4 +1,7 @@
-// Polling stands in for events (the API has none). parley runs its own timer per polled
+// Polling, where the server has no event stream or while it is down (use-server-events.ts):
+// while the stream is up ("live", live.ts), each polled query is fetched only about once a
+// minute (conditionally: a 304 when nothing changed), in case an event was lost; the events
+// bring the news. parley runs its own timer per polled
 // query instead of TanStack's refetchInterval: TanStack restarts that timer whenever the
 // query's data changes, and other queries write into the conversation list (the open
 // conversation's 2 s poll does), so the list's 5 s timer was reset before it ever fired
@@ -15,9 +18,13 @@ import { backoffDelay } from "../../api/retry.ts";
 import { useStore } from "../screen/observable.ts";
 import { DEFAULT_POLL_PACE, type PollPace } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
+import { useIsLive } from "./live.ts";
 
 /** The longest wait between polls while the server fails (and between outbox tries). */
 export const MAX_BACKOFF_MS = 8_000;
+
+/** With the event stream up: how often what is on screen is fetched again all the same. */
+export const LIVE_REFRESH_MS = 60_000;
 
 // TanStack counts errors over a query's life; the backoff wants the failures since the
 // last success, so remember the count at each success.
@@ -40,10 +47,20 @@ export function usePollPace(): PollPace {
 
 /**
  * Refetches one query every `baseMs` (jittered, backed off while it fails) for as long
- * as `enabled` holds. Renders and writes to the query do not reset the wait.
+ * as `enabled` holds, or every LIVE_REFRESH_MS while the event stream is up. Renders and
+ * writes to the query do not reset the wait.
  */
-export function usePoll(queryKey: QueryKey, baseMs: number, enabled: boolean): void {
+export function usePoll(
+  queryKey: QueryKey,
+  pollMs: number,
+  enabled: boolean,
+  /** False for what is not on screen (the inbox): no refresh at all while live. */
+  onScreen = true,
+): void {
   const queryClient = useQueryClient();
+  const live = useIsLive();
+  const baseMs = live ? LIVE_REFRESH_MS : pollMs;
+  enabled &&= onScreen || !live;
   const hash = hashKey(queryKey);
   const key = useRef(queryKey);
   key.current = queryKey;

@@ -108,9 +108,12 @@ export function inboxOptions(session: Session) {
   });
 }
 
-/** The newest messages across all conversations, polled at the conversation list's pace. */
+/**
+ * The newest messages across all conversations, polled at the conversation list's pace;
+ * not at all while the event stream is up, whose events keep it (events.ts).
+ */
 export function useInbox(): Message[] | undefined {
   const { data } = useQuery(inboxOptions(useSession()));
-  usePoll(keys.messages.inbox(), usePollPace().listMs, true);
+  usePoll(keys.messages.inbox(), usePollPace().listMs, true, false);
   return data;
 }

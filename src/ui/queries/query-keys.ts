@@ -23,6 +23,9 @@ export const keys = {
     inbox: () => [...keys.messages.all(), "inbox"] as const,
     /** The newest page, polled and merged into the history. */
     latest: (conversationId: string) => [...keys.messages.all(), "latest", conversationId] as const,
+    /** Every preview of one conversation, whatever its activity. */
+    previews: (conversationId: string) =>
+      [...keys.messages.all(), "preview", conversationId] as const,
     /** Preview and unread count of a sidebar row; refetched only when the activity changes. */
     preview: (conversationId: string, lastActiveAt: number | null, newestSeen?: string | null) =>
       newestSeen === undefined

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { HELP, MOUSE_HELP, matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
+import { useNewsMode } from "../queries/live.ts";
 import { padEnd, truncate } from "../text/width.ts";
 
 type HelpLine = { text: string; heading?: boolean };
@@ -36,6 +37,7 @@ export function Help({
   onClose: () => void;
 }) {
   const theme = useTheme();
+  const news = useNewsMode();
   const [offset, setOffset] = useState(0);
   const inner = width - 4;
   // Two columns only where each keeps a full line (about 66 columns).
@@ -84,7 +86,7 @@ export function Help({
       paddingX={1}
     >
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`parley keys${more} · any other key closes`}
+        {`parley keys · news: ${news}${more} · any other key closes`}
       </Text>
       <Box flexDirection="row" height={rows}>
         {columns.map((column, c) => (

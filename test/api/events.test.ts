@@ -1,0 +1,204 @@
+// The client's side of /v1/events and of conditional GETs, against the real embedded server
+// over real HTTP (and small node:http servers for what the real one never does).
+import { rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApi, type EventsState, type ServerEvent } from "../../src/api/client.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { freshDb, STORE } from "../server/stores.ts";
+
+const running: { close(): Promise<void> | void }[] = [];
+const stops: (() => void)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop();
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function start(db?: string, port = 0): Promise<RunningServer> {
+  const server = await startServer({
+    port,
+    demo: true,
+    demoReplies: false,
+    db: db ?? (await freshDb()),
+    events: { keepAliveMs: 200 },
+  });
+  running.push(server);
+  return server;
+}
+
+const tokenOf = (server: RunningServer, username: string) =>
+  server.demoUsers.find((u) => u.username === username)!.token;
+
+/** Follows the stream of `username`, recording every state and event. */
+function follow(url: string, token: string) {
+  const states: EventsState[] = [];
+  const events: ServerEvent[] = [];
+  const api = createApi({ baseUrl: url, token, retryDelayMs: 5 });
+  const { stop } = api.events.follow({
+    onState: (state) => states.push(state),
+    onEvent: (event) => events.push(event),
+  });
+  stops.push(stop);
+  const state = () => states[states.length - 1];
+  return { api, states, events, state, stop };
+}
+
+const waitFor = <T>(fn: () => T) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
+
+/** A server that answers /v1/events with `answer`. */
+async function fakeServer(answer: Parameters<typeof createServer>[1]): Promise<string> {
+  const server: Server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  running.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Bob's conversation with alice (the existing one). */
+const sharedConversation = (bob: ReturnType<typeof createApi>) =>
+  bob.conversations.create({ contact_id: "ct_alice" });
+
+describe("the event stream, followed", () => {
+  it("goes live and hands over a message from someone else, parsed", async () => {
+    const server = await start();
+    const alice = follow(server.url, tokenOf(server, "alice"));
+    await waitFor(() => expect(alice.state()).toBe("live"));
+    const bob = createApi({ baseUrl: server.url, token: tokenOf(server, "bob") });
+    const shared = await sharedConversation(bob);
+    const sent = await bob.messages.send({ conversation_id: shared.id, message: "over the wire" });
+    const event = await waitFor(() => {
+      const found = alice.events.find(
+        (e) => e.type === "message.created" && e.message.id === sent.id,
+      );
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(event).toMatchObject({
+      message: { message: "over the wire", conversation_id: shared.id },
+    });
+  });
+
+  it.skipIf(STORE === "postgres")(
+    "comes back after a server restart and replays what was sent while it was down",
+    async () => {
+      const file = `${tmpdir()}/parley-events-${process.pid}-${Date.now()}.db`;
+      const db = await freshDb(file);
+      running.push({
+        close: () => {
+          for (const end of ["", "-wal", "-shm"]) rmSync(`${file}${end}`, { force: true });
+        },
+      });
+      const first = await start(db);
+      const port = Number(new URL(first.url).port);
+      const alice = follow(first.url, tokenOf(first, "alice"));
+      await waitFor(() => expect(alice.state()).toBe("live"));
+      const bobToken = tokenOf(first, "bob");
+      const bob = createApi({ baseUrl: first.url, token: bobToken });
+      const shared = await sharedConversation(bob);
+      await bob.messages.send({ conversation_id: shared.id, message: "before" });
+      await waitFor(() => expect(alice.events.length).toBeGreaterThan(0));
+      await first.close();
+      await waitFor(() => expect(alice.states).toContain("down"));
+      // While the stream is down, the message goes in straight through the store.
+      const second = await start(db, port);
+      const during = await createApi({ baseUrl: second.url, token: bobToken }).messages.send({
+        conversation_id: shared.id,
+        message: "while it was down",
+      });
+      await waitFor(() => expect(alice.states.filter((s) => s === "live").length).toBe(2));
+      await waitFor(() =>
+        expect(
+          alice.events.some((e) => e.type === "message.created" && e.message.id === during.id),
+        ).toBe(true),
+      );
+    },
+  );
+
+  it.each([404, 405, 406, 501])("takes a %i for a server without events", async (status) => {
+    const url = await fakeServer((_, res) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end('{"error":{"type":"invalid_request","message":"no"}}');
+    });
+    const client = follow(url, "t");
+    await waitFor(() => expect(client.state()).toBe("none"));
+  });
+
+  it("takes a 200 that is not an event stream for a server without events", async () => {
+    const url = await fakeServer((_, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>hello</html>");
+    });
+    const client = follow(url, "t");
+    await waitFor(() => expect(client.state()).toBe("none"));
+  });
+
+  it("sends the token and Last-Event-ID, and drops a stream whose event never ends", async () => {
+    const seen: { authorization?: string; lastEventId?: string }[] = [];
+    const url = await fakeServer((req, res) => {
+      seen.push({
+        authorization: req.headers.authorization,
+        lastEventId: req.headers["last-event-id"] as string | undefined,
+      });
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("id: 7\nevent: reset\ndata: {}\n\n");
+      // One event's data that goes on past the 1 MiB bound.
+      res.write(`data: ${"x".repeat(600 * 1024)}`);
+      res.write("x".repeat(600 * 1024));
+    });
+    const client = follow(url, "secret");
+    await waitFor(() => expect(client.states).toContain("down"));
+    expect(client.events).toEqual([{ type: "reset" }]);
+    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    expect(seen[0]).toEqual({ authorization: "Bearer secret", lastEventId: undefined });
+    expect(seen[1]).toEqual({ authorization: "Bearer secret", lastEventId: "7" });
+  });
+
+  it("leaves out events that do not fit the contract", async () => {
+    const url = await fakeServer((_, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: message.created\ndata: not json\n\n");
+      res.write('event: message.created\ndata: {"id": 1}\n\n');
+      res.write('event: something.else\ndata: {"id": "a"}\n\n');
+      res.write('event: message.deleted\ndata: {"id": 5, "conversation_id": "c"}\n\n');
+    });
+    const client = follow(url, "t");
+    await waitFor(() => expect(client.events.length).toBe(1));
+    expect(client.events[0]).toEqual({
+      type: "message.deleted",
+      removed: { id: "5", conversation_id: "c" },
+    });
+  });
+});
+
+describe("conditional GETs", () => {
+  it("asks with If-None-Match and reads a 304 as the answer it had", async () => {
+    const server = await start();
+    const statuses: number[] = [];
+    const conditional: boolean[] = [];
+    const api = createApi({
+      baseUrl: server.url,
+      token: tokenOf(server, "alice"),
+      fetch: async (input, init) => {
+        conditional.push(new Headers(init?.headers).has("if-none-match"));
+        const response = await fetch(input, init);
+        statuses.push(response.status);
+        return response;
+      },
+    });
+    const first = await api.conversations.list({ limit: 5 });
+    const again = await api.conversations.list({ limit: 5 });
+    expect(statuses).toEqual([200, 304]);
+    expect(conditional).toEqual([false, true]);
+    expect(again).toEqual(first);
+    // Another URL is another answer.
+    await api.conversations.list({ limit: 6 });
+    expect(statuses).toEqual([200, 304, 200]);
+  });
+});

@@ -1,0 +1,138 @@
+// The event stream end to end: the built `parley serve` in a child process and two built
+// clients in tmux, alice and bob. A message from bob shows on alice's screen while her
+// client says "news: live" (polls paced at a minute then, so the stream brought it); the
+// server restarted mid-session (same port, same database file) and the stream comes back,
+// with nothing sent meanwhile missing. The foreign-server shapes (no events) poll as before:
+// test/e2e/session.test.ts and test/ui/events.test.tsx.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../src/api/client.ts";
+import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+
+type Serve = { child: ChildProcess; url: string; tokens: Record<string, string> };
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+});
+
+/** `parley serve` on `port` (0: a free one) over the database file `db`. */
+async function serve(db: string, port = 0): Promise<Serve> {
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--demo", "--no-demo-replies", "--port", String(port), "--db", db],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  cleanups.push(stop);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`parley serve exited (${code}): ${out}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const url = /export PARLEY_BASE_URL=(\S+)/.exec(out)?.[1];
+      const tokens: Record<string, string> = {};
+      for (const m of out.matchAll(/export PARLEY_TOKEN=(\S+)\s+# (\w+)/g)) tokens[m[2]!] = m[1]!;
+      if (url && tokens.alice && tokens.bob) resolve({ child, url, tokens });
+    });
+  });
+}
+
+function client(server: Serve, user: string): Pane {
+  const pane = startPane({
+    command: `node ${JSON.stringify(CLI)}`,
+    columns: 120,
+    rows: 36,
+    env: { PARLEY_BASE_URL: server.url, PARLEY_TOKEN: server.tokens[user]! },
+  });
+  cleanups.push(() => pane.kill());
+  return pane;
+}
+
+const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
+
+async function open(p: Pane, name: string) {
+  await p.waitFor((s) => s.includes(name) && s.includes("│▸"), `${name} in the list`, 30_000);
+  for (let i = 0; i < 20 && !selectedRow(p.screen()).includes(name); i++) {
+    const before = selectedRow(p.screen());
+    p.send("j");
+    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
+  }
+  p.send("Enter");
+  await p.waitFor((s) => s.includes(`Message ${name}`), `the conversation with ${name}`);
+}
+
+async function helpSays(p: Pane, words: string, timeoutMs?: number) {
+  const deadline = Date.now() + (timeoutMs ?? 15_000);
+  // The help shows the mode when it opens: open it again until it says `words`.
+  for (;;) {
+    p.send("Escape");
+    await new Promise((r) => setTimeout(r, 100));
+    p.send("?");
+    const screen = await p.waitFor((s) => s.includes("parley keys"), "the help");
+    if (screen.includes(`news: ${words}`)) break;
+    if (Date.now() > deadline) throw new Error(`the help never said "${words}":\n${screen}`);
+    p.send("q");
+    await p.waitFor((s) => !s.includes("parley keys"), "the help closed");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  p.send("q");
+  await p.waitFor((s) => !s.includes("parley keys"), "the help closed");
+}
+
+describe.skipIf(!hasTmux())("events end to end", () => {
+  it("brings bob's message to alice live, and comes back after a server restart", async () => {
+    const home = mkdtempSync(join(tmpdir(), "parley-events-e2e-"));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const db = join(home, "server.db");
+    const first = await serve(db);
+    const alice = client(first, "alice");
+    const bob = client(first, "bob");
+    await open(alice, "bob");
+    await helpSays(alice, "live");
+    await open(bob, "alice");
+    bob.type("hello alice, live");
+    bob.send("Enter");
+    await alice.waitFor((s) => s.includes("hello alice, live"), "bob's message on alice's screen");
+
+    // The server goes away and comes back on the same port with the same database.
+    const port = Number(new URL(first.url).port);
+    const stopped = new Promise((resolve) => first.child.once("exit", resolve));
+    first.child.kill("SIGTERM");
+    await stopped;
+    await alice.waitFor((s) => !s.includes("● online"), "alice's client seeing the server gone");
+    const second = await serve(db, port);
+    // Sent at once, while alice's stream is still down (it reopens after its back-off).
+    await createApi({ baseUrl: second.url, token: second.tokens.bob! }).messages.send({
+      conversation_id: await conversationId(second, "bob", "alice"),
+      message: "sent while the stream was down",
+    });
+    await alice.waitFor(
+      (s) => s.includes("sent while the stream was down"),
+      "the message sent while the stream was down",
+      30_000,
+    );
+    await helpSays(alice, "live", 30_000);
+    bob.type("and live again");
+    bob.send("Enter");
+    await alice.waitFor((s) => s.includes("and live again"), "the next message, live again");
+    expect(alice.screen()).toContain("hello alice, live");
+  }, 120_000);
+});
+
+async function conversationId(server: Serve, user: string, other: string): Promise<string> {
+  const api = createApi({ baseUrl: server.url, token: server.tokens[user]! });
+  return (await api.conversations.create({ contact_id: `ct_${other}` })).id;
+}

@@ -1,0 +1,59 @@
+// Every `parley ssh` session gets news the way the local client does: its own event
+// stream, given back when the session ends.
+import ssh2 from "ssh2";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { until } from "../wait.ts";
+import { clientKey } from "./visit.ts";
+
+let api: RunningServer;
+let ssh: SshServer;
+
+beforeAll(async () => {
+  api = await startServer({ port: 0, demo: true, demoReplies: false });
+  ssh = await startSshServer({
+    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+    api: { url: api.url, users: api.demoUsers },
+    authorizedKeys: null,
+  });
+});
+
+afterAll(async () => {
+  await ssh?.close();
+  await api?.close();
+});
+
+/** A session held open, on screen, until `end`. */
+async function holdSession(username: string): Promise<{ end: () => void }> {
+  const client = new ssh2.Client();
+  await new Promise<void>((resolve, reject) => {
+    client.on("error", reject);
+    client.on("ready", () => {
+      client.shell({ term: "xterm-256color", cols: 100, rows: 30 }, (error, stream) => {
+        if (error) return reject(error);
+        let screen = "";
+        stream.on("data", (chunk: Buffer) => {
+          screen += chunk.toString("utf8");
+          if (screen.includes("online")) resolve();
+        });
+      });
+    });
+    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
+  });
+  return { end: () => client.end() };
+}
+
+describe("parley ssh sessions and the event stream", () => {
+  it("hold one stream each, and give it back when they end", async () => {
+    const users = api.demoUsers.map((u) => u.username);
+    const before = api.eventStreams();
+    const held = await Promise.all(users.slice(0, 4).map(holdSession));
+    await until(() => api.eventStreams() === before + 4, "a stream per session", {
+      timeoutMs: 20_000,
+    });
+    for (const session of held) session.end();
+    await until(() => ssh.liveSessions() === 0, "every session freed");
+    await until(() => api.eventStreams() === before, "the streams closed");
+  }, 60_000);
+});

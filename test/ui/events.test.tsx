@@ -1,0 +1,116 @@
+// News from the server's event stream, on screen: the real embedded server and the real
+// client session, with polls paced so slow that only an event can bring the news in time.
+// And the same client against a server without events, which polls as before.
+import type { ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { liveMode } from "../../src/ui/queries/live.ts";
+import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { type Harness, startHarness } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+
+let harness: Harness | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** Ten minutes: no poll comes within a test, live or not. */
+const NO_POLLS = { openMs: 600_000, listMs: 600_000 };
+
+async function helpSays(h: Harness, words: string) {
+  await h.press("?");
+  await h.waitFor((s) => s.includes(`news: ${words}`), `the help saying "${words}"`);
+  await h.press("x");
+  await h.waitFor((s) => !s.includes("parley keys"), "the help closed");
+}
+
+describe("with the event stream", () => {
+  it("shows a message, its edit and its deletion in the open conversation", async () => {
+    harness = await startHarness({ pollPace: NO_POLLS });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
+    await helpSays(h, "live");
+    await openFirst(h, "bob");
+    const bob = apiFor(h.server, 1);
+    const withAlice = await conversationWith(bob, "alice");
+    const sent = await bob.messages.send({
+      conversation_id: withAlice.id,
+      message: "straight from the stream",
+    });
+    await h.waitFor((s) => s.includes("straight from the stream"), "bob's message");
+    await bob.messages.update(sent.id, { message: "edited on the stream" });
+    await h.waitFor((s) => s.includes("edited on the stream"), "the edit");
+    await bob.messages.delete(sent.id);
+    await h.waitFor((s) => !s.includes("edited on the stream"), "the deletion");
+  });
+
+  it("shows another conversation's news in its row, and rings the bell", async () => {
+    harness = await startHarness({ pollPace: NO_POLLS });
+    const h = harness;
+    await openFirst(h, "bob");
+    await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
+    const carol = apiFor(h.server, 2);
+    const withAlice = await conversationWith(carol, "alice");
+    const bells = h.sequences.filter((s) => s.includes("\x07")).length;
+    await carol.messages.send({ conversation_id: withAlice.id, message: "row news from carol" });
+    const screen = await h.waitFor(
+      (s) => s.includes("row news from carol"),
+      "carol's message as her row's preview",
+    );
+    expect(screen.split("\n").some((line) => line.includes("carol"))).toBe(true);
+    await h.waitFor(() => h.sequences.filter((s) => s.includes("\x07")).length > bells, "the bell");
+  });
+
+  it("puts a conversation started elsewhere into the list", async () => {
+    harness = await startHarness({ pollPace: NO_POLLS, user: 1 });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
+    const frank = apiFor(h.server, 5);
+    const listed = await apiFor(h.server, 1).conversations.list({ limit: 100 });
+    expect(listed.data.some((c) => c.contact_id === "ct_frank")).toBe(false);
+    const started = await frank.conversations.create({ contact_id: "ct_bob" });
+    await frank.messages.send({ conversation_id: started.id, message: "hi bob, frank here" });
+    await h.waitFor((s) => s.includes("frank"), "frank's conversation in bob's list");
+  });
+});
+
+describe("without an event stream", () => {
+  it("polls as before, and says so", async () => {
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    cleanups.push(() => server.close());
+    // The real server behind a relay that has no /v1/events.
+    const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
+      if (req.url.startsWith("/v1/events")) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end('{"error":{"type":"invalid_request","message":"No such route."}}');
+        return;
+      }
+      try {
+        const answer = await fetch(server.url + req.url, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "GET" ? undefined : req.body,
+        });
+        const body = await answer.text();
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+        res.end(body);
+      } catch {
+        res.destroy();
+      }
+    });
+    cleanups.push(() => relay.close());
+    harness = await startHarness({ server, baseUrl: relay.url });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    await helpSays(h, "polling every 0.4 s");
+    await openFirst(h, "bob");
+    const bob = apiFor(server, 1);
+    const withAlice = await conversationWith(bob, "alice");
+    await bob.messages.send({ conversation_id: withAlice.id, message: "polled the old way" });
+    await h.waitFor((s) => s.includes("polled the old way"), "bob's message, polled");
+    expect(relay.seen.filter((r) => r.url.startsWith("/v1/events"))).toHaveLength(1);
+  });
+});
