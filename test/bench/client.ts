@@ -704,7 +704,7 @@ type Loaded = {
   memory?: Memory;
 };
 
-async function openConversation(pty: Pty, name: string): Promise<void> {
+export async function openConversation(pty: Pty, name: string): Promise<void> {
   await pty.until(() => pty.screen().includes(name), `"${name}" in the sidebar`, 20_000);
   await pty.quiet(300);
   for (let i = 0; i < 20; i++) {

@@ -36,11 +36,11 @@ const DEFAULT_IGNORABLE = /^\p{Default_Ignorable_Code_Point}+$/u;
 
 // Shared by every Output, so by every frame of every session in this process. Cached
 // values are never modified: a frame replaces cells, it does not edit them.
-const styledCharsOf = remembered((line: string): readonly StyledChar[] =>
+export const styledCharsOf = remembered((line: string): readonly StyledChar[] =>
   // Standalone invisible Unicode characters must not occupy terminal cells.
   styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value)),
 );
-const widthOf = remembered((text: string) => stringWidth(text), 4096);
+export const widthOf = remembered((text: string) => stringWidth(text), 4096);
 const widestLineOf = remembered((text: string) => {
   let width = 0;
   for (const line of text.split("\n")) width = Math.max(width, widthOf(line));
