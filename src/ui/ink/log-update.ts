@@ -35,6 +35,8 @@ const ERASE_DOWN = `${ESC}J`;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Changed runs this close together are written as one: a move costs about as much. */
 const MERGE_GAP = 3;
+/** Blanks in a run are erased (ECH, which leaves the cursor) from this many on. */
+const MIN_ERASED = 6;
 
 type Cell = { value: string; width: number; styles: readonly AnsiCode[]; style: string };
 const BLANK: Cell = { value: " ", width: 1, styles: [], style: "" };
@@ -140,6 +142,16 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     for (let at = run.from; at < run.to; at++) {
       const cell = cells[at] ?? BLANK;
       if (cell.width === PLACEHOLDER_WIDTH) continue;
+      // A stretch of blanks (text deleted before a border, say) is erased, not written.
+      let blanks = 0;
+      while (at + blanks < run.to && sameCell(cells[at + blanks] ?? BLANK, BLANK)) blanks++;
+      if (blanks >= MIN_ERASED) {
+        setStyles(BLANK);
+        buffer += sequence(blanks, "X");
+        if (at + blanks < run.to) moveTo(row, at + blanks);
+        at += blanks - 1;
+        continue;
+      }
       setStyles(cell);
       buffer += cell.value;
       if (column !== undefined) {

@@ -19,7 +19,18 @@ import { myReactions } from "./reactions.ts";
 import { Reactors, reactorsRows } from "./reactors.tsx";
 import { useConversationItems } from "./use-conversation-items.ts";
 
-export function ConversationView({ width, height }: { width: number; height: number }) {
+/** `left` and `top`: the screen cell of the view's top-left corner. */
+export function ConversationView({
+  width,
+  height,
+  left,
+  top,
+}: {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+}) {
   const { open, dialog, focus, me, browser, editing } = useChatState();
   const { dialogs, drafts, messages, conversations, setFocus, endEdit } = useChatActions();
   const { history, items } = useConversationItems(open?.id);
@@ -135,6 +146,8 @@ export function ConversationView({ width, height }: { width: number; height: num
           }}
           onEditLast={() => messages.editLast(history.messages)}
           onFocus={focusComposer}
+          // Below the messages: nothing else is open between them while it has the keys.
+          origin={{ x: left, y: top + paneHeight }}
         />
       ) : null}
     </Box>
