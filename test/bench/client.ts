@@ -504,7 +504,7 @@ async function seedConversation(
 // ---- 1. start-up ----
 
 /** Spawn to exit of `node …args`, plainly or through the same pty wrapper as the client. */
-async function timeToExit(args: string[], env: Record<string, string>, pty: boolean) {
+export async function timeToExit(args: string[], env: Record<string, string>, pty: boolean) {
   const t0 = performance.now();
   const child = pty
     ? spawn(

@@ -5,10 +5,11 @@
 // a second emulator that got each frame whole. The cursor must be where it was asked to be.
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { seededRandom } from "../../src/server/demo/random.ts";
 import logUpdate from "../../src/ui/ink/log-update.ts";
 import Output from "../../src/ui/ink/output.ts";
+import { type Harness, KEYS, startHarness } from "./harness.tsx";
 
 const ESC = "\x1b";
 const TEXTS = [
@@ -166,5 +167,51 @@ describe("parley's log-update", () => {
     }
     expect(term.buffer.active.getLine(3)!.translateToString(true)).toBe("│ hel");
     expect([term.buffer.active.cursorX, term.buffer.active.cursorY]).toEqual([5, 3]);
+  });
+});
+
+describe("every frame of the real client", () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it("leaves the screen as the whole frame would", async () => {
+    const frames: string[] = [];
+    const create = logUpdate.create;
+    vi.spyOn(logUpdate, "create").mockImplementation((stream, options) => {
+      const log = create(stream, options);
+      const wrapped = Object.assign((text: string) => {
+        frames.push(text);
+        return log(text);
+      }, log);
+      return wrapped as typeof log;
+    });
+    harness = await startHarness();
+    const reference = terminal(120, 40);
+    const check = async (what: string) => {
+      await harness!.press();
+      reference.write(`${ESC}[H${ESC}[2J${frames.at(-1)}`);
+      await settled(reference);
+      expect(harness!.screen(), what).toBe(
+        Array.from({ length: 40 }, (_, y) =>
+          reference.buffer.active.getLine(y)!.translateToString(true),
+        ).join("\n"),
+      );
+    };
+    await harness.waitFor((s) => s.includes("● online") && s.includes("│▸"), "the list");
+    await check("the list");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Enter send"), "a conversation open");
+    await check("a conversation open");
+    await harness.type("hello 👍🏽 漢字 wide");
+    await check("typed");
+    await harness.press(KEYS.escape, "g");
+    await check("g");
+    await harness.press("k", "k", KEYS.tab, "j", "j", KEYS.enter);
+    await check("moved");
+    reference.dispose();
   });
 });
