@@ -10,7 +10,8 @@
 //     after IDLE_SETTLE_MS; bytes written meanwhile; resident memory after that settling.
 // CPU time, wakeups and bytes hardly depend on how busy the machine is; wall times do.
 //   npm run build && node --experimental-strip-types test/bench/peers.ts
-// BENCH_IDLE_MS shortens the idle window (default a minute), for trying things out.
+// For trying things out: BENCH_IDLE_MS shortens the idle window (default a minute), and
+// BENCH_PEERS_STARTUP_RUNS=0 leaves start-up out.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import {
@@ -26,7 +27,7 @@ import {
   timeToExit,
 } from "./client.ts";
 
-const STARTUP_RUNS = 7;
+const STARTUP_RUNS = Number(process.env.BENCH_PEERS_STARTUP_RUNS ?? 7);
 const IDLE_SETTLE_MS = 10_000;
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const TYPED = "hello world";
@@ -231,8 +232,8 @@ export async function benchPeers(): Promise<string> {
       );
 
       // ---- the table ----
-      const floor = median(starts.get("floor")!);
-      const parleyStart = median(starts.get("parley")!);
+      const floor = STARTUP_RUNS > 0 ? median(starts.get("floor")!) : Number.NaN;
+      const parleyStart = STARTUP_RUNS > 0 ? median(starts.get("parley")!) : Number.NaN;
       const parleyOpenIdle = idle.get("parley, a conversation open")!;
       const parleyRss = rss.get("parley, list only")!;
       const vs = (value: number, base: number) => (base > 0 ? ratio(value, base) : "—");
@@ -240,7 +241,7 @@ export async function benchPeers(): Promise<string> {
         `| parley (usual start; idle with #team open / list only) | ${ms(parleyStart)} (${ratio(parleyStart, floor)} floor) | ${keyBytes.get("parley")} | ${ms(parleyOpenIdle.cpuMs)} / ${ms(idle.get("parley, list only")!.cpuMs)} | ${Math.round(parleyOpenIdle.wakeups)} / ${Math.round(idle.get("parley, list only")!.wakeups)} | ${Math.round(parleyOpenIdle.bytes)} | ${ms(rss.get("parley, a conversation open")!)} / ${ms(parleyRss)} |`,
       ];
       for (const peer of available) {
-        const s = median(starts.get(peer.name)!);
+        const s = STARTUP_RUNS > 0 ? median(starts.get(peer.name)!) : Number.NaN;
         const i = idle.get(peer.name)!;
         const r = rss.get(peer.name)!;
         const k = keyBytes.get(peer.name)!;
