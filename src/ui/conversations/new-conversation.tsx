@@ -4,6 +4,7 @@ import { Text } from "ink";
 import { useState } from "react";
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
+import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { matchBinding } from "../keys/bindings.ts";
 import { useContacts } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
@@ -11,12 +12,14 @@ import { truncate } from "../text/width.ts";
 
 type Props = {
   width: number;
+  /** The screen cell of the prompt's top-left corner. */
+  origin?: ScreenCell;
   me: string | undefined;
   onSubmit: (id: string) => void;
   onCancel: () => void;
 };
 
-export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
+export function NewConversation({ width, me, onSubmit, onCancel, origin }: Props) {
   const contacts = useContacts();
   const [value, setValue] = useState("");
   const [pick, setPick] = useState(-1);
@@ -56,6 +59,7 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   return (
     <PromptBox
       width={width}
+      origin={origin}
       label="new conversation with: "
       state={line.state}
       placeholder="ct_… or grp_…"

@@ -44,6 +44,9 @@ export function ConversationView({
     attachPrompt: dialog?.kind === "attach",
   });
   const title = open ? conversations.nameOf(open) : "";
+  // Where the composer or a prompt starts: right below the messages (no picker is open
+  // between them while one of those has the keys).
+  const below = { x: left, y: top + paneHeight };
   // A click focuses the composer; not while a dialog holds the keys.
   const focusComposer = dialog === null ? () => setFocus("composer") : undefined;
   return (
@@ -55,6 +58,7 @@ export function ConversationView({
           icons={conversationIcons(open)}
           width={width}
           height={paneHeight}
+          origin={{ x: left, y: top }}
           focused={focus === "messages" && dialog === null}
           // A question or the picker is about the selected message: it stays marked.
           marked={
@@ -111,6 +115,7 @@ export function ConversationView({
       {dialog?.kind === "new" ? (
         <NewConversation
           width={width}
+          origin={below}
           me={me}
           onCancel={dialogs.close}
           onSubmit={(id) => {
@@ -121,6 +126,7 @@ export function ConversationView({
       ) : dialog?.kind === "attach" ? (
         <AttachPrompt
           width={width}
+          origin={below}
           onCancel={dialogs.close}
           onSubmit={(line) => {
             dialogs.close();
@@ -146,8 +152,7 @@ export function ConversationView({
           }}
           onEditLast={() => messages.editLast(history.messages)}
           onFocus={focusComposer}
-          // Below the messages: nothing else is open between them while it has the keys.
-          origin={{ x: left, y: top + paneHeight }}
+          origin={below}
         />
       ) : null}
     </Box>
