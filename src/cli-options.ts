@@ -7,7 +7,9 @@ const USAGE_LINES = {
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
                [--no-demo-replies]              run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-             [--authorized-keys PATH] [--threads N]
+             [--authorized-keys PATH] [--threads N] [--max-connections N]
+             [--max-connections-per-address N] [--max-sessions N]
+             [--max-sessions-per-connection N] [--max-sessions-per-user N]
                                                 serve the client over SSH (ssh -p N alice@H)`,
   users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
                                                 the people of a server, and their tokens`,
@@ -38,9 +40,18 @@ const OPTION_SECTIONS = {
   --demo              seed demo users and conversations, and let any key sign in as a demo user
   --authorized-keys PATH
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
-                      and no such flag, any key). The ssh user name picks the demo user.
+                      and no such flag, any key, as any demo user). Each key signs in only
+                      as the user its line names: parley-user="alice" ssh-ed25519 AAAA…
   --threads N         worker threads that draw the sessions' screens (default: one per
                       core but one, 1 to 8; 0: everything on the main thread)
+  --max-connections N TCP connections at once, signed in or not (default 200)
+  --max-connections-per-address N
+                      from one IP address (default 20); each has 20 s to sign in
+  --max-sessions N    live sessions in all (default 64)
+  --max-sessions-per-connection N
+                      sessions one ssh connection may open (default 4)
+  --max-sessions-per-user N
+                      live sessions of one user (default 8)
   Without --demo the database starts empty: add people with parley users add NAME.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
   parley users add NAME      add a person; prints their token, once (only its hash is kept)
@@ -124,6 +135,11 @@ export const SSH_OPTIONS = {
   demo: { type: "boolean", default: false },
   "authorized-keys": { type: "string" },
   threads: { type: "string" },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
+  "max-sessions": { type: "string" },
+  "max-sessions-per-connection": { type: "string" },
+  "max-sessions-per-user": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 

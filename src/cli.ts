@@ -52,6 +52,15 @@ function parseThreads(value: string): number {
   return threads;
 }
 
+function parseLimit(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) {
+    throw new UsageError(`--${flag} must be a number from 1 to 100000, not "${value}".`);
+  }
+  return limit;
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   return String(pkg.version);
@@ -102,6 +111,19 @@ async function ssh(args: string[]): Promise<void> {
     authorizedKeys: values["authorized-keys"],
     hostScript: existsSync(hostScript) ? hostScript : undefined,
     threads,
+    limits: {
+      maxConnections: parseLimit("max-connections", values["max-connections"]),
+      maxConnectionsPerAddress: parseLimit(
+        "max-connections-per-address",
+        values["max-connections-per-address"],
+      ),
+      maxSessions: parseLimit("max-sessions", values["max-sessions"]),
+      maxSessionsPerConnection: parseLimit(
+        "max-sessions-per-connection",
+        values["max-sessions-per-connection"],
+      ),
+      maxSessionsPerUser: parseLimit("max-sessions-per-user", values["max-sessions-per-user"]),
+    },
   });
 }
 

@@ -10,7 +10,7 @@ import { logLine, readIfExists, writePrivateFile } from "./files.ts";
 
 export const SERVER_ID_HEADER = "parley-server-id";
 /** How long a first start against an address never seen waits to learn which server it is. */
-const ASK_TIMEOUT_MS = 1500;
+const ASK_TIMEOUT_MS = 3000;
 const ID = /^[0-9a-zA-Z_-]{1,64}$/;
 
 const file = (paths: Pick<Paths, "state">) => join(paths.state, "servers.json");

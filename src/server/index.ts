@@ -83,10 +83,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
     if (opts.demo && opts.demoConversations !== false) {
       // The demo's conversations need the demo's people: not on a database of others.
-      const ids = DEMO_USERNAMES.map(contactId);
-      const present = await Promise.all(ids.map((id) => store.users.byId(id)));
-      if (present.every(Boolean)) await seedDemoConversations(store, now());
-      else log("demo: no demo conversations, since this database has other people");
+      const present = new Set((await store.accounts.list()).map((a) => a.id));
+      if (DEMO_USERNAMES.every((name) => present.has(contactId(name)))) {
+        await seedDemoConversations(store, now());
+      } else log("demo: no demo conversations, since this database has other people");
     }
     const newId = createIdMaker();
     const localTokens = new Map<string, string>();
@@ -159,18 +159,23 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       return closing;
     };
     const people = async (): Promise<DemoUser[]> => {
-      const accounts = await store.accounts.list();
-      return accounts
-        .filter((a) => a.removed_at === null)
-        .map((a) => {
-          let token = localTokenOf.get(a.id);
-          if (token === undefined) {
-            token = newToken();
-            localTokenOf.set(a.id, token);
-            localTokens.set(token, a.id);
-          }
-          return { username: a.username, token, contactId: a.id };
-        });
+      const accounts = (await store.accounts.list()).filter((a) => a.removed_at === null);
+      // Someone removed meanwhile: the token this process gave them stops working.
+      const present = new Set(accounts.map((a) => a.id));
+      for (const [id, token] of localTokenOf) {
+        if (present.has(id)) continue;
+        localTokenOf.delete(id);
+        localTokens.delete(token);
+      }
+      return accounts.map((a) => {
+        let token = localTokenOf.get(a.id);
+        if (token === undefined) {
+          token = newToken();
+          localTokenOf.set(a.id, token);
+          localTokens.set(token, a.id);
+        }
+        return { username: a.username, token, contactId: a.id };
+      });
     };
     return {
       url,

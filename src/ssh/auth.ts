@@ -1,46 +1,84 @@
 // Who may sign in: public keys only, from an authorized_keys file (read again on every
-// attempt, so an edit counts at once) or, with --demo, any key that proves itself. The
-// SSH user name is who the person is; a signed attempt is what proves the key.
+// attempt, so an edit counts at once) where each key names the one user it signs in as
+// (`parley-user="alice" ssh-ed25519 AAAA…`), or, with --demo, any key that proves itself,
+// as any demo user. The SSH user name says who the person is; a signed attempt with a key
+// listed for that user is what proves it.
 import { readFileSync } from "node:fs";
-import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import ssh2, { type AuthContext, type Connection, type ParsedKey } from "ssh2";
 import { ConfigError } from "../config.ts";
+import { logEscape, logQuote } from "../log-escape.ts";
+import type { FailureTracker } from "./failures.ts";
+import { fingerprint } from "./host-key.ts";
 
 const { utils } = ssh2;
 
-const AUTH_TIMEOUT_MS = 30_000;
 const MAX_AUTH_ATTEMPTS = 20;
 
 /** A ConfigError, so the command line prints it as one line and exits 1. */
 export class AuthorizedKeysError extends ConfigError {}
 
-export type AuthorizedKeys = { keys: ParsedKey[]; skipped: number };
+/** A key that may sign in, and the user it signs in as. */
+export type AuthorizedKey = { key: ParsedKey; user: string };
+
+export type AuthorizedKeys = {
+  keys: AuthorizedKey[];
+  /** Lines with options parley cannot enforce, or that are not keys. */
+  skipped: number;
+  /** Keys that name no user (no `parley-user=`): they sign in as nobody. */
+  unnamed: number;
+};
 
 const KEY_TYPE = /^(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-[a-z0-9-]+@openssh\.com)$/;
+/** The one option parley takes: which user the key is. */
+const PARLEY_USER = /^parley-user=(?:"([^"]+)"|([^\s",]+))$/;
+
+/** A line's options (before the key type), if it has any, and the rest. */
+function splitOptions(line: string): { options?: string; rest: string } {
+  const first = line.split(/\s/, 1)[0]!;
+  if (KEY_TYPE.test(first)) return { rest: line };
+  // Options run to the first space outside double quotes.
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"' && line[i - 1] !== "\\") quoted = !quoted;
+    else if (!quoted && /\s/.test(c))
+      return { options: line.slice(0, i), rest: line.slice(i).trim() };
+  }
+  return { options: line, rest: "" };
+}
 
 /**
- * The keys of an OpenSSH authorized_keys file. Lines with options (`from=`, `command=`,
- * `restrict`, …) are skipped and counted: parley could not enforce them, and a key that
- * is limited there must not become unlimited here.
+ * The keys of an authorized_keys file, each with the user it signs in as: the line's
+ * `parley-user="NAME"` option. Lines with any other option (`from=`, `command=`,
+ * `restrict`, …) are skipped and counted: parley could not enforce them, and a key that is
+ * limited there must not become unlimited here. A key naming no user is counted apart.
  */
 export function parseAuthorizedKeys(text: string): AuthorizedKeys {
-  const keys: ParsedKey[] = [];
+  const keys: AuthorizedKey[] = [];
   let skipped = 0;
+  let unnamed = 0;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
-    const [type, blob] = line.split(/\s+/);
-    if (!type || !KEY_TYPE.test(type) || !blob) {
+    const { options, rest } = splitOptions(line);
+    const named = options === undefined ? undefined : PARLEY_USER.exec(options);
+    if (options !== undefined && !named) {
       skipped++;
       continue;
     }
-    const key = utils.parseKey(`${type} ${blob}`);
-    if (key instanceof Error) {
+    const [type, blob] = rest.split(/\s+/);
+    const key = type && KEY_TYPE.test(type) && blob ? utils.parseKey(`${type} ${blob}`) : undefined;
+    if (key === undefined || key instanceof Error) {
       skipped++;
       continue;
     }
-    keys.push(key);
+    if (!named) {
+      unnamed++;
+      continue;
+    }
+    keys.push({ key, user: named[1] ?? named[2]! });
   }
-  return { keys, skipped };
+  return { keys, skipped, unnamed };
 }
 
 export function readAuthorizedKeys(path: string): AuthorizedKeys {
@@ -65,48 +103,87 @@ export type KeyAttempt = {
 };
 
 /**
- * Whether the attempt may go on. Without a signature the client only asks whether the
- * key would do (it says so before it signs), so the key alone decides; with one, the
- * signature over the session must verify with that key, which proves the client holds
- * the private half. `allowed` null means any key (the demo).
+ * Why the attempt may not go on, or undefined when it may. Without a signature the client
+ * only asks whether the key would do (it says so before it signs), so the key alone
+ * decides; with one, the signature over the session must verify with that key, which
+ * proves the client holds the private half. `allowed` null means any key, as any user
+ * (the demo); else the key must be listed for `username`.
  */
-export function checkKey(attempt: KeyAttempt, allowed: readonly ParsedKey[] | null): boolean {
+export function checkKey(
+  attempt: KeyAttempt,
+  allowed: readonly AuthorizedKey[] | null,
+  username: string,
+): string | undefined {
   let key: ParsedKey | undefined;
   if (allowed === null) {
     const parsed = utils.parseKey(attempt.data);
-    if (parsed instanceof Error) return false;
+    if (parsed instanceof Error) return "not a key";
     key = parsed;
   } else {
-    key = allowed.find((k) => k.getPublicSSH().equals(attempt.data));
+    const listed = allowed.filter((k) => k.key.getPublicSSH().equals(attempt.data));
+    if (listed.length === 0) return "unknown key";
+    key = listed.find((k) => k.user === username)?.key;
+    if (!key) return "key of another user";
   }
-  if (!key || key.type !== attempt.algo) return false;
-  if (attempt.signature === undefined) return true;
-  if (attempt.blob === undefined) return false;
-  return key.verify(attempt.blob, attempt.signature, attempt.hashAlgo) === true;
+  if (key.type !== attempt.algo) return "wrong key type";
+  if (attempt.signature === undefined) return undefined;
+  if (attempt.blob === undefined) return "no signature";
+  return key.verify(attempt.blob, attempt.signature, attempt.hashAlgo) === true
+    ? undefined
+    : "bad signature";
 }
 
 export type AuthOptions = {
   /** The keys that may sign in, asked on every attempt; `null`: any key (--demo). */
-  authorizedKeys: (() => readonly ParsedKey[]) | null;
+  authorizedKeys: (() => readonly AuthorizedKey[]) | null;
   log: (line: string) => void;
+  /** Where the connection comes from: its address (as the failures count it) and port. */
+  address: string;
+  port: number;
+  /** Failed sign-ins per address: repeated ones are answered ever more slowly. */
+  failures: FailureTracker;
+  /** Where failures are logged: rate-limited, since anyone can cause them. */
+  noisy: (line: string) => void;
 };
+
+/** Who signed in, and with which key (its SHA256 fingerprint, as ssh-keygen -l prints). */
+export type SignedIn = { username: string; key: string };
 
 /**
  * Answers the connection's authentication requests: public keys only, at most
- * MAX_AUTH_ATTEMPTS tries and AUTH_TIMEOUT_MS to succeed. Returns who signed in (the SSH
- * user name of the attempt whose signature verified; "" before that).
+ * MAX_AUTH_ATTEMPTS tries. Each failure is logged (one escaped line) and answered after
+ * the address's delay. Returns who signed in (undefined before that).
  */
-export function authenticate(connection: Connection, options: AuthOptions): () => string {
-  let username = "";
+export function authenticate(
+  connection: Connection,
+  options: AuthOptions,
+): () => SignedIn | undefined {
+  let signedIn: SignedIn | undefined;
   let attempts = 0;
-  const timer = setTimeout(() => connection.end(), AUTH_TIMEOUT_MS);
-  const stop = () => clearTimeout(timer);
-  connection.once("ready", stop);
-  connection.once("close", stop);
-  connection.on("authentication", (ctx) => {
-    if (ctx.method !== "publickey") {
-      // "none" is how every client starts; passwords and keyboard-interactive are never taken.
+  let closed = false;
+  connection.once("close", () => {
+    closed = true;
+  });
+  const fail = (ctx: AuthContext, why: string) => {
+    options.noisy(
+      `parley ssh: failed sign-in from ${logEscape(options.address)} port ${options.port}: user ${logQuote(ctx.username, 64)}, ${logEscape(ctx.method, 32)}${why ? ` (${why})` : ""}`,
+    );
+    const tooMany = ++attempts >= MAX_AUTH_ATTEMPTS;
+    void options.failures.failed(options.address).then(() => {
+      if (closed) return;
       ctx.reject(["publickey"]);
+      if (tooMany) connection.end();
+    });
+  };
+  connection.on("authentication", (ctx) => {
+    if (ctx.method === "none") {
+      // How every client starts, asking what is offered: not a failure.
+      ctx.reject(["publickey"]);
+      return;
+    }
+    if (ctx.method !== "publickey") {
+      // Passwords and keyboard-interactive are never taken.
+      fail(ctx, "");
       return;
     }
     const attempt: KeyAttempt = {
@@ -116,20 +193,21 @@ export function authenticate(connection: Connection, options: AuthOptions): () =
       blob: ctx.blob,
       hashAlgo: ctx.hashAlgo,
     };
-    let allowed: readonly ParsedKey[] | null;
+    let allowed: readonly AuthorizedKey[] | null;
     try {
       allowed = options.authorizedKeys ? options.authorizedKeys() : null;
     } catch (error) {
       options.log(`parley ssh: ${(error as Error).message}`);
       allowed = [];
     }
-    if (!checkKey(attempt, allowed)) {
-      if (++attempts >= MAX_AUTH_ATTEMPTS) connection.end();
-      ctx.reject(["publickey"]);
+    const key = fingerprint(ctx.key.data);
+    const why = checkKey(attempt, allowed, ctx.username);
+    if (why !== undefined) {
+      fail(ctx, `${why}, ${key}`);
       return;
     }
-    if (ctx.signature) username = ctx.username;
+    if (ctx.signature) signedIn = { username: ctx.username, key };
     ctx.accept();
   });
-  return () => username;
+  return () => signedIn;
 }

@@ -4,16 +4,35 @@
 // shell without a usable terminal is told why.
 import type ssh2 from "ssh2";
 import type { Connection, PseudoTtyInfo, ServerChannel } from "ssh2";
+import { logEscape, logQuote } from "../log-escape.ts";
 
-/** Only what changes how the client looks; everything else a client sends is refused. */
-const ENV_ALLOWED = new Set(["NO_COLOR"]);
+/**
+ * Only what changes how the client looks (no colour; how many colours the terminal shows;
+ * the theme): everything else a client sends is refused.
+ */
+const ENV_ALLOWED = new Set(["NO_COLOR", "COLORTERM", "PARLEY_THEME"]);
+const ENV_VALUE_MAX = 64;
 
 /** What a session without a terminal (ssh -T, a command, a pipe) is told. */
 export const NEEDS_PTY =
   "parley: this is a full-screen app and needs a terminal; connect with ssh -t and no command.";
 
+/** The largest terminal a session may have; a pty or window change above is taken as this. */
+export const MAX_COLUMNS = 1000;
+export const MAX_ROWS = 500;
+
+/**
+ * A size a client asked for, made one a terminal can be: 1 to `max`, the default for 0
+ * or anything that is not a number. (A 100000x100000 pty made Ink build a frame string
+ * longer than V8 allows, which took down every session on its worker.)
+ */
+export function clampSize(value: number, fallback: number, max: number): number {
+  if (!Number.isFinite(value) || value < 1) return fallback;
+  return Math.min(Math.floor(value), max);
+}
+
 export function dumbTermMessage(term: string): string {
-  return `parley: TERM=${term || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
+  return `parley: TERM=${logEscape(term, 64) || "(unset)"} cannot move the cursor or switch screens, which a full-screen app needs. Try TERM=xterm-256color.`;
 }
 
 /** Says why, on the client's stderr (it shows in their terminal), and closes with 1. */
@@ -50,11 +69,14 @@ export function refuseForwarding(connection: Connection): void {
 export function handleSessionChannel(
   session: ssh2.Session,
   start: (request: ShellRequest) => OnChannel | undefined,
+  /** Told why a request was turned away, for the log (values already escaped). */
+  refused: (why: string) => void = () => {},
 ): void {
   let pty: PseudoTtyInfo | undefined;
   let current: OnChannel | undefined;
   const env: Record<string, string> = {};
-  const size = (value: number, fallback: number) => (value > 0 ? value : fallback);
+  const columnsOf = (info: { cols: number }) => clampSize(info.cols, 80, MAX_COLUMNS);
+  const rowsOf = (info: { rows: number }) => clampSize(info.rows, 24, MAX_ROWS);
   session.on("pty", (accept, _reject, info) => {
     pty = info;
     accept?.();
@@ -64,18 +86,19 @@ export function handleSessionChannel(
       pty.cols = info.cols;
       pty.rows = info.rows;
     }
-    current?.resize(size(info.cols, 80), size(info.rows, 24));
+    current?.resize(columnsOf(info), rowsOf(info));
     accept?.();
   });
   session.on("env", (accept, reject, info) => {
-    if (ENV_ALLOWED.has(info.key)) {
+    if (ENV_ALLOWED.has(info.key) && info.val.length <= ENV_VALUE_MAX) {
       env[info.key] = info.val;
       accept?.();
     } else {
       reject?.();
     }
   });
-  session.on("exec", (accept) => {
+  session.on("exec", (accept, _reject, info) => {
+    refused(`a command, ${logQuote(info.command)}`);
     refuse(
       accept(),
       "parley: this server runs the chat client only, not commands; connect without one.",
@@ -86,16 +109,22 @@ export function handleSessionChannel(
   }
   session.once("shell", (accept) => {
     const channel = accept();
-    if (!pty) return refuse(channel, NEEDS_PTY);
+    if (!pty) {
+      refused("no terminal (ssh -T or a pipe)");
+      return refuse(channel, NEEDS_PTY);
+    }
     const term = pty.term ?? "";
-    if (term === "" || term === "dumb") return refuse(channel, dumbTermMessage(term));
+    if (term === "" || term === "dumb") {
+      refused(`a terminal that cannot draw, TERM ${logQuote(term, 64)}`);
+      return refuse(channel, dumbTermMessage(term));
+    }
     const shellEnv: Record<string, string> = { ...env, TERM: term };
     // Notifications need tmux's passthrough when the client's terminal is tmux.
     if (term.startsWith("tmux")) shellEnv.TMUX = "1";
     const entry = start({
       channel,
-      columns: size(pty.cols, 80),
-      rows: size(pty.rows, 24),
+      columns: columnsOf(pty),
+      rows: rowsOf(pty),
       env: shellEnv,
     });
     if (!entry) return;

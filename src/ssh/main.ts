@@ -5,8 +5,9 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
-import { AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
+import { type AuthorizedKey, AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
+import type { SshLimits } from "./server.ts";
 
 export type SshCommandOptions = {
   host: string;
@@ -20,6 +21,8 @@ export type SshCommandOptions = {
   hostScript?: URL;
   /** Worker threads for the sessions (default one per core but one, 1 to 8). */
   threads?: number;
+  /** Caps on connections and sessions (src/ssh/server.ts has the defaults). */
+  limits?: SshLimits;
   out?: (line: string) => void;
   err?: (line: string) => void;
 };
@@ -51,15 +54,17 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Colour is decided once per process from its own stdout, which for a server is often a
-  // log or a pipe; the sessions are terminals. Ink's palette needs only the basic 16
-  // colours, and NO_COLOR from a client's environment still turns them off per session.
-  process.env.FORCE_COLOR ??= "1";
+  // log or a pipe; the sessions are terminals. They are drawn in true colour, and each
+  // session's frames are brought down to what its terminal shows (src/ssh/colours.ts);
+  // NO_COLOR from a client's environment turns colour off for that session.
+  const off = process.env.FORCE_COLOR === "0" || process.env.FORCE_COLOR === "false";
+  if (!off) process.env.FORCE_COLOR = "3";
   const { startServer } = await import("../server/index.ts");
   const { startSshServer } = await import("./server.ts");
 
   const paths = parleyPaths();
   const keysPath = authorizedKeysPath(options.authorizedKeys, options.demo);
-  let authorizedKeys: (() => ReturnType<typeof readAuthorizedKeys>["keys"]) | null = null;
+  let authorizedKeys: (() => AuthorizedKey[]) | null = null;
   if (keysPath !== null) {
     const first = readAuthorizedKeys(keysPath);
     if (first.skipped > 0) {
@@ -67,7 +72,16 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
         `parley ssh: skipped ${first.skipped} line(s) of ${keysPath} with options (from=, command=, …) or an unknown key type; parley cannot enforce options.`,
       );
     }
-    if (first.keys.length === 0) throw new ConfigError(`${keysPath} has no keys parley can use.`);
+    if (first.unnamed > 0) {
+      err(
+        `parley ssh: ${first.unnamed} key(s) of ${keysPath} name no user and sign in as nobody; start their lines with parley-user="NAME".`,
+      );
+    }
+    if (first.keys.length === 0) {
+      throw new ConfigError(
+        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (README: "Running parley ssh in public").`,
+      );
+    }
     let last = first.keys;
     authorizedKeys = () => {
       try {
@@ -114,6 +128,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       log: err,
       hostScript: options.hostScript,
       hostThreads: options.threads,
+      ...options.limits,
     });
   } catch (error) {
     clearInterval(refresh);

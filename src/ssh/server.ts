@@ -4,16 +4,34 @@
 // the SSH user name. Two people connecting as alice and bob chat live through the shared
 // API server. This file composes the parts: who may sign in (auth.ts), what a connection
 // may ask for (channel.ts), and the live sessions (sessions.ts).
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
-import ssh2, { type Connection, type ParsedKey } from "ssh2";
+import ssh2, { type Connection } from "ssh2";
+import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
-import { authenticate } from "./auth.ts";
+import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
+import { failureTracker } from "./failures.ts";
+import { addressOf, connectionGate } from "./gate.ts";
+import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
-import { createSessionRegistry, type LiveSession } from "./sessions.ts";
+import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
 
-export type SshServerOptions = {
+/** Caps an operator may set (`parley ssh --max-…`); unset, the defaults below. */
+export type SshLimits = {
+  /** Live client sessions at most; more are told to come back later. Default 64. */
+  maxSessions?: number;
+  /** Sessions one SSH connection may have open at once. Default 4. */
+  maxSessionsPerConnection?: number;
+  /** Live sessions of one user at once. Default 8. */
+  maxSessionsPerUser?: number;
+  /** TCP connections at most, signed in or not. Default 200. */
+  maxConnections?: number;
+  /** TCP connections from one address at most. Default 20. */
+  maxConnectionsPerAddress?: number;
+};
+
+export type SshServerOptions = SshLimits & {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port. */
@@ -26,13 +44,15 @@ export type SshServerOptions = {
    * The client keys that may sign in, asked on every attempt (so an edited
    * authorized_keys file counts at once); `null`: any key that proves itself (--demo).
    */
-  authorizedKeys: (() => readonly ParsedKey[]) | null;
+  authorizedKeys: (() => readonly AuthorizedKey[]) | null;
   /** One line per event (connect, leave, refusals, errors). */
   log?: (line: string) => void;
   /** Where each user's drafts and unsent changes are kept between sessions; none if unset. */
   keepDir?: string;
-  /** Live client sessions at most; more are told to come back later. Default 64. */
-  maxSessions?: number;
+  /** How long a session may go without reading its screen before it is dropped (tests). */
+  stuckMs?: number;
+  /** How long a connection has from accept to sign in. Default 20 s. */
+  signInMs?: number;
   /**
    * The built worker script (dist/ssh-worker.js) that runs sessions' clients on worker
    * threads; without it they run on this thread (running from source, some tests).
@@ -66,17 +86,22 @@ function printable(name: string): string {
   return name.replace(/[^\x20-\x7e]/g, "?").slice(0, 64);
 }
 
-export function unknownUserMessage(name: string, users: readonly DemoUser[]): string {
-  const names = users.map((u) => u.username).join(", ");
-  return `parley: no user "${printable(name)}" here; sign in as one of ${names} (the ssh user name picks who you are).`;
+/** Says only that the name is not known: which names are is not a stranger's business. */
+export function unknownUserMessage(name: string): string {
+  return `parley: no user "${printable(name)}" here (the ssh user name picks who you are).`;
 }
 
 const HANG_UP_GRACE_MS = 1000;
 
 export async function startSshServer(options: SshServerOptions): Promise<SshServer> {
   const host = options.host ?? "127.0.0.1";
-  const log = options.log ?? (() => {});
+  const write = options.log ?? (() => {});
+  // Whatever a line holds (a client's name, an error's message), it reaches the log as one
+  // printable line: no escape sequence for whoever watches it in a terminal.
+  const log = (line: string) => write(logLine(line));
   const maxSessions = options.maxSessions ?? 64;
+  const maxPerConnection = options.maxSessionsPerConnection ?? 4;
+  const maxPerUser = options.maxSessionsPerUser ?? 8;
   // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance (removed when it
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
@@ -92,29 +117,64 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     keepDir: options.keepDir,
     maxSessions,
     log,
+    stuckMs: options.stuckMs,
   });
   const connections = new Set<Connection>();
+  const noisy = limitedLog(log);
+  const failures = failureTracker();
+  const gate = connectionGate({
+    maxConnections: options.maxConnections ?? 200,
+    maxPerAddress: options.maxConnectionsPerAddress ?? 20,
+    signInMs: options.signInMs ?? 20_000,
+    log: noisy,
+  });
 
-  /** Why a shell on a usable terminal is still turned away, if it is. */
-  function refusal(username: string, from: string): string | undefined {
+  /** Why a shell is turned away, for its terminal and for the log; undefined: it is not. */
+  function refusal(
+    username: string,
+    onConnection: number,
+  ): { told: string; logged: string } | undefined {
     if (!userNamed(username)) {
-      log(`parley ssh: refused unknown user "${printable(username)}" (${from})`);
-      return unknownUserMessage(username, options.api.users);
+      return { told: unknownUserMessage(username), logged: "unknown user" };
     }
-    if (sessions.closing()) return "parley: the server is shutting down.";
+    if (sessions.closing()) return { told: "parley: the server is shutting down.", logged: "" };
     if (sessions.isFull()) {
-      return `parley: this server is full (${maxSessions} sessions); try again later.`;
+      return {
+        told: `parley: this server is full (${maxSessions} sessions); try again later.`,
+        logged: `server full (${maxSessions} sessions)`,
+      };
+    }
+    if (onConnection >= maxPerConnection) {
+      return {
+        told: `parley: one connection may have ${maxPerConnection} sessions at most; close one first.`,
+        logged: `${maxPerConnection} sessions on this connection`,
+      };
+    }
+    if (sessions.countOf(username) >= maxPerUser) {
+      return {
+        told: `parley: ${printable(username)} has ${maxPerUser} sessions open, the most one user may have; close one first.`,
+        logged: `${maxPerUser} sessions of this user`,
+      };
     }
     return undefined;
   }
 
-  function startClient(request: ShellRequest, username: string, from: string) {
-    const why = refusal(username, from);
+  function startClient(
+    request: ShellRequest,
+    { username, key }: SignedIn,
+    from: string,
+    onConnection: number,
+    link: Link,
+  ) {
+    const why = refusal(username, onConnection);
     if (why !== undefined) {
-      refuse(request.channel, why);
+      if (why.logged) {
+        log(`parley ssh: refused ${logQuote(username, 64)} (${from}): ${why.logged}`);
+      }
+      refuse(request.channel, why.told);
       return undefined;
     }
-    return sessions.start(request, userNamed(username)!, from);
+    return sessions.start(request, userNamed(username)!, from, link, key);
   }
 
   const server = new ssh2.Server(
@@ -127,32 +187,59 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     },
     (connection, info) => {
       const from = `${info.ip}:${info.port}`;
-      // Frames are many small writes: without this, Nagle's algorithm holds each one back
-      // until the client's delayed ACK (40 ms on Linux), as OpenSSH's sshd also avoids.
-      (connection as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
       connections.add(connection);
       // This connection's sessions, dropped when it closes.
       const mine = new Set<LiveSession>();
-      const username = authenticate(connection, {
+      const socket = (connection as unknown as { _sock: Socket })._sock;
+      connection.once("ready", () => gate.signedIn(socket));
+      const link: Link = {
+        backlog: () => socket.writableLength,
+        cut: () => socket.destroy(),
+      };
+      const signedIn = authenticate(connection, {
         authorizedKeys: options.authorizedKeys,
         log,
+        address: addressOf(socket),
+        port: info.port,
+        failures,
+        noisy,
       });
       connection.on("ready", () => {
-        connection.on("session", (accept) => {
-          handleSessionChannel(accept(), (request) => {
-            const entry = startClient(request, username(), from);
-            if (entry) {
-              mine.add(entry);
-              void entry.done.then(() => mine.delete(entry));
-            }
-            return entry;
-          });
+        let channels = 0;
+        connection.on("session", (accept, reject) => {
+          // Channels without a shell yet count too: a flood of them would hold memory.
+          if (channels >= maxPerConnection) {
+            noisy(
+              `parley ssh: refused a channel (${from}): ${maxPerConnection} on this connection`,
+            );
+            reject();
+            return;
+          }
+          channels++;
+          const session = accept();
+          session.once("close", () => channels--);
+          handleSessionChannel(
+            session,
+            (request) => {
+              const entry = startClient(request, signedIn()!, from, mine.size, {
+                backlog: () => request.channel.writableLength + link.backlog(),
+                cut: link.cut,
+              });
+              if (entry) {
+                mine.add(entry);
+                void entry.done.then(() => mine.delete(entry));
+              }
+              return entry;
+            },
+            (why) =>
+              noisy(`parley ssh: refused ${logQuote(signedIn()!.username, 64)} (${from}): ${why}`),
+          );
         });
       });
       refuseForwarding(connection);
       connection.on("error", (error: Error) => {
         // ECONNRESET and friends: the client is gone; 'close' cleans up.
-        log(`parley ssh: connection from ${from}: ${error.message}`);
+        log(`parley ssh: connection from ${from}: ${logEscape(error.message)}`);
       });
       connection.on("close", () => {
         connections.delete(connection);
@@ -161,15 +248,25 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     },
   );
 
+  // parley accepts the TCP connections itself and hands ssh2 those the gate lets in.
+  const listener = createServer((socket) => {
+    if (!gate.admit(socket)) return;
+    // Frames are many small writes: without this, Nagle's algorithm holds each one back
+    // until the client's delayed ACK (40 ms on Linux), as OpenSSH's sshd also avoids.
+    socket.setNoDelay(true);
+    server.injectSocket(socket);
+  });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+    listener.once("error", reject);
+    listener.listen(options.port ?? 0, host, () => {
+      listener.off("error", reject);
       resolve();
     });
   });
-  server.on("error", (error: Error) => log(`parley ssh: ${error.message}`));
-  const port = (server.address() as AddressInfo).port;
+  // Accepting fails when the process is out of file descriptors (EMFILE): said, not fatal.
+  listener.on("error", (error: Error) => noisy(`parley ssh: ${logEscape(error.message)}`));
+  server.on("error", (error: Error) => log(`parley ssh: ${logEscape(error.message)}`));
+  const port = (listener.address() as AddressInfo).port;
 
   let closed: Promise<void> | undefined;
   return {
@@ -179,7 +276,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     threads,
     close() {
       closed ??= (async () => {
-        const listening = new Promise<void>((resolve) => server.close(() => resolve()));
+        const listening = new Promise<void>((resolve) => listener.close(() => resolve()));
         await sessions.stopAll();
         // Let clients hang up themselves once their session is over: OpenSSH drops output
         // it has not written yet when the server disconnects first, and the terminal would
@@ -189,6 +286,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         for (const connection of connections) connection.end();
+        gate.closeWaiting();
         await listening;
         await pool.close();
       })();

@@ -2,24 +2,45 @@
 // (src/ssh/pool.ts) joined to its SSH channel (bytes both ways, its size, its end), at
 // most `maxSessions` of them, each logged as it comes and goes; and the stop of them all
 // when the server closes.
+import { randomUUID } from "node:crypto";
 import type { ServerChannel } from "ssh2";
+import { logEscape } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import type { OnChannel, ShellRequest } from "./channel.ts";
 import type { Crash, HostPool } from "./pool.ts";
 
 export type LiveSession = OnChannel & {
   user: string;
+  /** The name of this session's drafts file (src/ssh/drafts.ts). */
+  keepTag: string;
   /** The client's side is gone: end without writing anything more. */
   drop(): void;
 };
 
+/** What the session sees of its connection: bytes not yet sent, and how to cut it off. */
+export type Link = {
+  /** Bytes written but not yet sent to the client (its channel's and its socket's). */
+  backlog(): number;
+  /** Ends the connection at once, dropping what is unsent. */
+  cut(): void;
+};
+
+/** Unsent output past which frames are skipped (the newest one is drawn when it drains). */
+export const BACKLOG_LIMIT = 1024 * 1024;
+/** A client stuck past the limit this long is dropped. */
+export const STUCK_MS = 60_000;
+const DRAIN_CHECK_MS = 200;
+
 export type SessionRegistry = {
   size(): number;
   isFull(): boolean;
+  /** Live sessions of this user. */
+  countOf(username: string): number;
   /** Set once the server stops: no new sessions, and the live ones are told why they end. */
   closing(): boolean;
   /** Runs a client for `user` on the shell's channel. */
-  start(request: ShellRequest, user: DemoUser, from: string): LiveSession;
+  /** `key`: the fingerprint of the key that signed in. */
+  start(request: ShellRequest, user: DemoUser, from: string, link: Link, key: string): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
 };
@@ -32,6 +53,8 @@ export function createSessionRegistry(options: {
   keepDir?: string;
   maxSessions: number;
   log: (line: string) => void;
+  /** How long a client may stay stuck past BACKLOG_LIMIT. Default STUCK_MS. */
+  stuckMs?: number;
 }): SessionRegistry {
   const { pool, log } = options;
   const live = new Set<LiveSession & { stop(): void }>();
@@ -39,10 +62,48 @@ export function createSessionRegistry(options: {
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
 
-  function start(request: ShellRequest, user: DemoUser, from: string): LiveSession {
+  function start(
+    request: ShellRequest,
+    user: DemoUser,
+    from: string,
+    link: Link,
+    key: string,
+  ): LiveSession {
     const channel: ServerChannel = request.channel;
     const id = nextSessionId++;
     let open = true;
+    // Back-pressure: a client that stops reading must not make the server queue its frames
+    // without end (a paused 2000x2000 session once held 2.36 GB). Past the limit, frames
+    // are skipped, and the whole screen is drawn once the client has caught up.
+    let held: { since: number; timer: NodeJS.Timeout } | undefined;
+    const stuckMs = options.stuckMs ?? STUCK_MS;
+    const unhold = () => {
+      clearInterval(held?.timer);
+      held = undefined;
+    };
+    const watchBacklog = () => {
+      if (held || link.backlog() <= BACKLOG_LIMIT) return;
+      pool.send({ type: "hold", id });
+      log(`parley ssh: ${user.username} (${from}) is not reading: its frames are skipped`);
+      held = {
+        since: Date.now(),
+        timer: setInterval(() => {
+          if (!open) return unhold();
+          if (link.backlog() <= BACKLOG_LIMIT / 4) {
+            unhold();
+            pool.send({ type: "resume", id });
+            log(`parley ssh: ${user.username} (${from}) reads again: its screen is drawn afresh`);
+          } else if (Date.now() - held!.since > stuckMs) {
+            unhold();
+            log(
+              `parley ssh: ${user.username} (${from}) dropped: it read none of its screen for ${Math.round(stuckMs / 1000)} s`,
+            );
+            link.cut();
+          }
+        }, DRAIN_CHECK_MS),
+      };
+      held.timer.unref();
+    };
     const onData = (data: Buffer) => pool.send({ type: "input", id, data });
     const onClose = () => {
       open = false;
@@ -50,11 +111,13 @@ export function createSessionRegistry(options: {
     };
     channel.on("data", onData);
     channel.once("close", onClose);
-    channel.on("error", (error: Error) => log(`parley ssh: ${user.username}: ${error.message}`));
+    channel.on("error", (error: Error) =>
+      log(`parley ssh: ${user.username}: ${logEscape(error.message)}`),
+    );
 
     const finish = (crash?: Crash) => {
       if (crash !== undefined) {
-        log(`parley ssh: ${user.username}: the client failed: ${crash.detail}`);
+        log(`parley ssh: ${user.username}: the client failed: ${logEscape(crash.detail, 4000)}`);
       }
       if (open) {
         if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
@@ -64,12 +127,16 @@ export function createSessionRegistry(options: {
       }
       channel.off("data", onData);
       channel.off("close", onClose);
+      unhold();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
     };
     const ended = Promise.withResolvers<void>();
+    const keepTag = randomUUID().slice(0, 8);
+    const liveTags = [...live].filter((e) => e.user === user.username).map((e) => e.keepTag);
     const entry = {
       user: user.username,
+      keepTag,
       resize: (columns: number, rows: number) => pool.send({ type: "resize", id, columns, rows }),
       /** Ends the client and gives the terminal back (server shutdown). */
       stop: () => pool.send({ type: "stop", id }),
@@ -85,13 +152,17 @@ export function createSessionRegistry(options: {
         token: user.token,
         apiUrl: options.apiUrl,
         keepDir: options.keepDir,
+        keepTag,
+        liveTags,
         columns: request.columns,
         rows: request.rows,
         env: request.env,
       },
       {
         output: (data) => {
-          if (open) channel.write(data);
+          if (!open || held) return;
+          channel.write(data);
+          watchBacklog();
         },
         done: (crash) => {
           finish(crash);
@@ -99,13 +170,18 @@ export function createSessionRegistry(options: {
         },
       },
     );
-    log(`parley ssh: ${user.username} (${from}) signed in; ${plural(live.size)}`);
+    log(`parley ssh: ${user.username} (${from}) signed in with ${key}; ${plural(live.size)}`);
     return entry;
   }
 
   return {
     size: () => live.size,
     isFull: () => live.size >= options.maxSessions,
+    countOf: (username) => {
+      let count = 0;
+      for (const entry of live) if (entry.user === username) count++;
+      return count;
+    },
     closing: () => closing,
     start,
     async stopAll() {

@@ -52,6 +52,7 @@ export class ChannelOutput extends Writable {
   private pending = "";
   private scheduled = false;
   private send: ((data: string) => void) | undefined;
+  private held = false;
 
   constructor(options: { columns: number; rows: number; send: (data: string) => void }) {
     super({ decodeStrings: false, defaultEncoding: "utf8" });
@@ -66,7 +67,7 @@ export class ChannelOutput extends Writable {
     callback: (error?: Error | null) => void,
   ): void {
     const text = typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    if (this.send && text.length > 0) {
+    if (this.send && !this.held && text.length > 0) {
       // Ink writes a frame in pieces (synchronized-update markers, the frame, the cursor);
       // sent together they make one SSH packet instead of several.
       this.pending += toTerminalNewlines(text);
@@ -94,6 +95,25 @@ export class ChannelOutput extends Writable {
     if (columns === this.columns && rows === this.rows) return;
     this.columns = columns;
     this.rows = rows;
+    this.emit("resize");
+  }
+
+  /**
+   * The client stopped reading: frames are dropped from now on, not queued (each one is
+   * drawn over the last, so only the newest matters), until `release`.
+   */
+  hold(): void {
+    this.held = true;
+    this.pending = "";
+  }
+
+  /**
+   * The client reads again: the whole screen is drawn afresh, as after a resize (the
+   * repaint in src/client/mount.tsx clears it and has Ink forget its last frame).
+   */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
     this.emit("resize");
   }
 

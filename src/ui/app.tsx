@@ -97,11 +97,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     conversation: open,
     drafts,
     conversations,
-    confirm: dialogs.confirm,
-    pickReaction: (message) => dialogs.show({ kind: "react", message }),
-    chooseLink: (links, verb) => dialogs.show({ kind: "links", links, verb }),
-    askAttachment: (message) => dialogs.show({ kind: "attach", message }),
-    showReactors: (message) => dialogs.show({ kind: "reactors", message }),
+    dialogs,
     toComposer: () => setFocus("composer"),
   });
   const endEdit = () => drafts.endEdit(openId);

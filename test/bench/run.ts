@@ -4,7 +4,7 @@
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient, clientFigures } from "./client.ts";
 import { benchServer } from "./server.ts";
-import { benchSsh } from "./ssh.ts";
+import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
 import { benchStartupFar } from "./startup.ts";
 import { benchTraffic } from "./traffic.ts";
 
@@ -43,6 +43,10 @@ out("");
 out("## parley ssh: 20 sessions at once");
 out("");
 out(await benchSsh(clientFigures));
+out("");
+out("## parley ssh under load: 50 typing, 500 silent, one stuck");
+out("");
+out(await benchSshUnderLoad());
 out("");
 out(
   `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${load()}.`,

@@ -12,19 +12,22 @@
 // clients and this process share the cores.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2 from "ssh2";
 import type { ClientFigures } from "./client.ts";
 
-const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+// BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
+const CLI = process.env.BENCH_SSH_CLI ?? resolve(import.meta.dirname, "../../dist/cli.js");
 const USERS = ["alice", "bob", "carol", "dave", "erin", "frank"];
 const KEYS = "the quick brown fox jumps over the lazy dog";
 const QUIET_MS = 40;
 /** Typing like a person: about 5 keys a second (60 words a minute), jittered. */
 const PACE_MS = 200;
-const KEY_TIMEOUT_MS = 5000;
+/** How long a key may wait for its frame before the run fails (raised under load). */
+let keyTimeoutMs = 5000;
 const SETTLE_MS = 500;
 // Diagnostics only: extra node flags for the server (e.g. --cpu-prof), extra arguments to
 // parley ssh (e.g. BENCH_SSH_ARGS="--threads 1"), and which rows to run, as
@@ -48,11 +51,22 @@ type Server = {
   dir: string;
 };
 
-async function startServer(): Promise<Server> {
+async function startServer(extraArgs: string[] = []): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-ssh-"));
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, CLI, "ssh", "--port", "0", "--db", ":memory:", "--demo", ...SSH_ARGS],
+    [
+      ...NODE_FLAGS,
+      CLI,
+      "ssh",
+      "--port",
+      "0",
+      "--db",
+      ":memory:",
+      "--demo",
+      ...SSH_ARGS,
+      ...extraArgs,
+    ],
     {
       env: {
         ...process.env,
@@ -143,7 +157,7 @@ function sessionOver(username: string, transport: Transport): Session {
                 `${username}: no frame for ${JSON.stringify(data)}: ${JSON.stringify(text.slice(-1500))}`,
               ),
             ),
-          KEY_TIMEOUT_MS,
+          keyTimeoutMs,
         );
         onBytes = () => {
           onBytes = undefined;
@@ -416,6 +430,138 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
   }
 }
 
+const UNDER_LOAD = { sessions: 50, silent: 500, pausedSize: 2000, windowChanges: 50 };
+
+/**
+ * `parley ssh` as it is when facing the internet: 50 people signed in and typing while
+ * 500 connections sit silent (from 25 loopback addresses, 20 each) and one session with
+ * a 2000x2000 terminal has stopped reading and keeps changing its window size. The caps
+ * are raised so that all of it gets in (`PARLEY_BENCH_LIMITS`: the flags, empty for a
+ * build without them, such as main's before the limits).
+ */
+export async function benchSshUnderLoad(): Promise<string> {
+  const limits = (
+    process.env.BENCH_SSH_LIMITS ??
+    "--max-connections 1000 --max-connections-per-address 100 --max-sessions-per-user 16 --max-sessions 64"
+  )
+    .split(" ")
+    .filter(Boolean);
+  const { private: privateKey } = ssh2.utils.generateKeyPairSync("ed25519");
+  keyTimeoutMs = 60_000;
+  const server = await startServer(limits);
+  const pid = server.child.pid!;
+  let peak = rssMiB(pid);
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMiB(pid));
+    } catch {
+      // the server is gone
+    }
+  }, 250);
+  const sockets: Socket[] = [];
+  let closedByServer = 0;
+  const clients: ssh2.Client[] = [];
+  try {
+    const idle = rssMiB(pid);
+    // The silent ones: TCP connections that never say a word.
+    for (let i = 0; i < UNDER_LOAD.silent; i++) {
+      const localAddress = `127.0.0.${2 + Math.floor(i / 20)}`;
+      const socket = createConnection({ host: "127.0.0.1", port: server.port, localAddress });
+      socket.on("error", () => {});
+      socket.once("close", () => {
+        closedByServer++;
+      });
+      // Reading, so that the server's end of it is seen.
+      socket.resume();
+      sockets.push(socket);
+    }
+    // The stuck one: a huge terminal that stops reading and keeps resizing.
+    const stuck = new ssh2.Client();
+    clients.push(stuck);
+    stuck.on("error", () => {});
+    await new Promise<void>((ready) => {
+      stuck.once("ready", () => ready());
+      stuck.connect({ host: "127.0.0.1", port: server.port, username: "frank", privateKey });
+    });
+    await new Promise<void>((opened) =>
+      stuck.shell(
+        { term: "xterm-256color", cols: UNDER_LOAD.pausedSize, rows: UNDER_LOAD.pausedSize },
+        (error, stream) => {
+          if (error) return opened();
+          stream.once("data", () => {
+            stream.pause();
+            for (let i = 0; i < UNDER_LOAD.windowChanges; i++) {
+              stream.setWindow(UNDER_LOAD.pausedSize - (i % 2), UNDER_LOAD.pausedSize, 0, 0);
+            }
+            opened();
+          });
+          stream.on("close", () => opened());
+        },
+      ),
+    );
+    // The people: connect, first screen, open a conversation, type.
+    const firstFrames: number[] = [];
+    const sessions = await Promise.all(
+      Array.from({ length: UNDER_LOAD.sessions }, async (_, i) => {
+        const started = performance.now();
+        const s = await connectSsh2(server.port, USERS[i % USERS.length]!, {
+          privateKey,
+          keyFile: "",
+        });
+        await s.until("online", 120_000);
+        firstFrames.push(performance.now() - started);
+        return s;
+      }),
+    );
+    await Promise.all(
+      sessions.map(async (s) => {
+        for (let attempt = 1; ; attempt++) {
+          s.press("\r");
+          try {
+            await s.until("Enter send", 5000);
+            break;
+          } catch (error) {
+            if (attempt === 5) throw error;
+          }
+        }
+      }),
+    );
+    await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
+    const echoes: number[] = [];
+    await Promise.all(
+      sessions.map(async (s) => {
+        for (const ch of KEYS.slice(0, 20)) {
+          const [first] = await s.key(ch);
+          echoes.push(first);
+          await new Promise((r) => setTimeout(r, PACE_MS * (0.5 + Math.random())));
+        }
+      }),
+    );
+    const end = rssMiB(pid);
+    const stillOpen = UNDER_LOAD.silent - closedByServer;
+    for (const s of sessions) s.close();
+    firstFrames.sort((a, b) => a - b);
+    echoes.sort((a, b) => a - b);
+    const ms = (n: number) => n.toFixed(1);
+    return [
+      `Under load: ${UNDER_LOAD.sessions} ssh2 sessions (120x40, demo users in turn) each typing 20 keys at ~5 keys/s, while ${UNDER_LOAD.silent} TCP connections stay silent (25 loopback addresses) and one ${UNDER_LOAD.pausedSize}x${UNDER_LOAD.pausedSize} session stopped reading after its first bytes and sent ${UNDER_LOAD.windowChanges} window changes. parley ssh: ${CLI}${limits.length > 0 ? `, ${limits.join(" ")}` : ""}.`,
+      "",
+      "| first frame p50 ms | p99 ms | key echo p50 ms | p99 ms | keys | server RSS idle MiB | peak MiB | at the end MiB | silent connections still open at the end |",
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      `| ${ms(percentile(firstFrames, 50))} | ${ms(percentile(firstFrames, 99))} | ${ms(percentile(echoes, 50))} | ${ms(percentile(echoes, 99))} | ${echoes.length} | ${Math.round(idle)} | ${Math.round(peak)} | ${Math.round(end)} | ${stillOpen} of ${UNDER_LOAD.silent} |`,
+    ].join("\n");
+  } finally {
+    clearInterval(sampler);
+    for (const socket of sockets) socket.destroy();
+    for (const client of clients) client.end();
+    await stopServer(server);
+  }
+}
+
 if (import.meta.main) {
-  process.stdout.write(`${await benchSsh()}\n`);
+  if (process.argv.includes("--under-load")) {
+    process.stdout.write(`${await benchSshUnderLoad()}\n`);
+  } else {
+    process.stdout.write(`${await benchSsh()}\n`);
+  }
 }

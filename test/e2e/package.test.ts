@@ -17,9 +17,13 @@ const work = mkdtempSync(join(tmpdir(), "parley-pack-"));
 const prefix = join(work, "prefix");
 const bin = join(prefix, "bin");
 // npm's own cache and config in the temp folder: nothing of the machine's is used or changed.
+// No npm_config_* from an npm this test runs under (`npx -c` sets --call and --package).
 const npmEnv = {
-  ...process.env,
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_"))),
   npm_config_cache: join(work, "npm-cache"),
+  // npm 10 takes its global prefix from the Node running it, which in npm scripts is
+  // node_modules/node (the devDependency): npm exec would look for node_modules/node/lib.
+  npm_config_prefix: prefix,
   npm_config_userconfig: join(work, "npmrc"),
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
@@ -135,7 +139,9 @@ describe(`the package ${pkg.name}`, () => {
       "http://127.0.0.1:9/",
     ]);
     expect(result.status, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout)[pkg.name];
+    // npm 11 keys the report by the package's name; npm 10 (Node 18's and 20's) does not.
+    const json = JSON.parse(result.stdout);
+    const report = json[pkg.name] ?? json;
     const paths: string[] = report.files.map((f: { path: string }) => f.path);
     expect(paths).toContain("dist/cli.js");
     const others = paths.filter(

@@ -52,7 +52,8 @@ describe("the README's Running parley for a team", () => {
     );
     chmodSync(join(bin, "parley"), 0o755);
     const key = ssh2.utils.generateKeyPairSync("ed25519");
-    writeFileSync(join(home, "authorized_keys"), `${key.public}\n`);
+    // As the README's keys file: each key names the one user it signs in as.
+    writeFileSync(join(home, "authorized_keys"), `parley-user="alice" ${key.public}\n`);
     const env: NodeJS.ProcessEnv = {
       PATH: `${bin}:${process.env.PATH}`,
       HOME: home,

@@ -101,11 +101,10 @@ describe("demo database on disk", () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-demo-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("seeds quickly, once, and brings the same tokens back on the next start", async () => {
+  // How quickly it seeds is for `npm run bench` (test/bench/server.ts), never a test.
+  it("seeds once, and brings the same tokens back on the next start", async () => {
     const db = await freshDb(join(dir, "nested", "folder", "demo.db"));
-    const started = performance.now();
     const first = await startServer({ db, demo: true, demoReplies: false });
-    expect(performance.now() - started).toBeLessThan(1000);
     const alice = clientFor(first.url, first.demoUsers[0]!.token);
     const before = conversationPage(await alice.get("/v1/conversations", { limit: 100 })).data;
     await alice.put(`/v1/conversations/${before[0]!.id}`, { is_muted: true });

@@ -88,6 +88,24 @@ describe("parley users", () => {
   });
 });
 
+describe("people(), how parley ssh signs its sessions in", () => {
+  it("gives each person a token of this process only, gone once they are removed", async () => {
+    const db = await newDb();
+    await runUsers(db, ["add", "gil"]);
+    const server = await serve(db);
+    const [gil] = await server.people();
+    expect(gil).toMatchObject({ username: "gil", contactId: "ct_gil" });
+    expect((await server.people())[0]!.token).toBe(gil!.token);
+    expect(
+      await rawQuery(db, "SELECT hash FROM tokens WHERE hash = $1", [hashToken(gil!.token)]),
+    ).toEqual([]);
+    expect((await clientFor(server.url, gil!.token).get("/v1/conversations")).status).toBe(200);
+    await runUsers(db, ["remove", "gil"]);
+    expect(await server.people()).toEqual([]);
+    expect((await clientFor(server.url, gil!.token).get("/v1/conversations")).status).toBe(401);
+  });
+});
+
 describe("parley groups", () => {
   it("makes a group its members can talk in", async () => {
     const db = await newDb();

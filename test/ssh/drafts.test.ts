@@ -41,6 +41,18 @@ describe("parley ssh sessions", () => {
     const bob = await visit(ssh, "bob", { text: "" });
     expect(bob).not.toContain("half a sentence from alice");
   }, 60_000);
+
+  it("keep every session's draft when one user has several at once", async () => {
+    // Two sessions of carol type into the same conversation; neither overwrites the other.
+    await Promise.all([
+      visit(ssh, "carol", { text: "draft from the laptop", holdMs: 1000 }),
+      visit(ssh, "carol", { text: "draft from the phone", holdMs: 1000 }),
+    ]);
+    await until(() => ssh.liveSessions() === 0);
+    const back = await visit(ssh, "carol", { text: "" });
+    expect(back).toContain("draft from the laptop");
+    expect(back).toContain("draft from the phone");
+  }, 60_000);
 });
 
 async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -16,6 +16,7 @@ import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
+import type { Dialogs } from "../screen/use-dialog.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
 import { type MessageLink, messageLinks } from "./message-links.ts";
@@ -25,14 +26,8 @@ export type MessageUi = {
   conversation: Conversation | undefined;
   drafts: Drafts;
   conversations: ConversationActions;
-  confirm(prompt: string, run: () => void): void;
-  pickReaction(message: Message): void;
-  /** Several links to choose from, for `o` (open) or `Y` (copy). */
-  chooseLink(links: readonly MessageLink[], verb: "open" | "copy"): void;
-  /** A: the prompt for the URL of a file to attach to `message`. */
-  askAttachment(message: Message): void;
-  /** Shows who reacted to `message`, with what. */
-  showReactors(message: Message): void;
+  /** The screen's one dialog: the pickers, who reacted, the attach prompt, a question. */
+  dialogs: Dialogs;
   /** The composer takes over (an edit started). */
   toComposer(): void;
 };
@@ -79,7 +74,7 @@ export function useMessageActions(ui: MessageUi) {
         new Error("this message has no link or attachment"),
       );
     } else if (found.length === 1) takeLink(found[0]!, verb);
-    else ui.chooseLink(found, verb);
+    else ui.dialogs.show({ kind: "links", links: found, verb });
   };
 
   const startEdit = (message: Message) => {
@@ -179,7 +174,7 @@ export function useMessageActions(ui: MessageUi) {
           "Cannot react",
           new Error("send a message first, so parley learns who you are"),
         );
-      ui.pickReaction(message);
+      ui.dialogs.show({ kind: "react", message });
     },
     toggleReaction: (message: Message, name: string) => {
       if (!me) return;
@@ -197,11 +192,17 @@ export function useMessageActions(ui: MessageUi) {
     remove: (message: Message) => {
       if (!isMine(message))
         return status.error("Cannot delete", new Error("only your own messages can be deleted"));
-      ui.confirm("Delete this message for everyone? y deletes, any other key keeps it", () =>
-        queue(
-          { kind: "deleteMessage", conversationId: message.conversation_id, messageId: message.id },
-          { failure: "Could not delete the message", success: "Message deleted." },
-        ),
+      ui.dialogs.confirm(
+        "Delete this message for everyone? y deletes, any other key keeps it",
+        () =>
+          queue(
+            {
+              kind: "deleteMessage",
+              conversationId: message.conversation_id,
+              messageId: message.id,
+            },
+            { failure: "Could not delete the message", success: "Message deleted." },
+          ),
       );
     },
     togglePin: (message: Message) => {
@@ -242,7 +243,7 @@ export function useMessageActions(ui: MessageUi) {
   };
   const onSent: Record<ItemBinding, (message: Message) => unknown> = {
     "message.react": actions.react,
-    "message.reactors": ui.showReactors,
+    "message.reactors": (message) => ui.dialogs.show({ kind: "reactors", message }),
     "message.edit": actions.startEdit,
     "message.delete": actions.remove,
     "message.pin": actions.togglePin,
@@ -252,7 +253,7 @@ export function useMessageActions(ui: MessageUi) {
     "message.attach": (message) => {
       if (!isMine(message))
         return status.error("Cannot attach", new Error("only your own messages take attachments"));
-      ui.askAttachment(message);
+      ui.dialogs.show({ kind: "attach", message });
     },
     // Only an unsent message can be sent again.
     "message.retry": () => false,

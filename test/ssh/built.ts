@@ -1,0 +1,198 @@
+// The built `parley ssh` (dist/cli.js) in a child process, and ssh2 clients against it:
+// what an attacker or a person on the network meets. Run `npm run build` first.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createConnection, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+export const built = existsSync(CLI);
+
+export type BuiltSsh = {
+  child: ChildProcess;
+  port: number;
+  /** Everything the server wrote on stderr (its log), one entry a line. */
+  log: string[];
+  dir: string;
+  stop(): Promise<number | null>;
+};
+
+/** Starts the built `parley ssh` on a free port with a folder of its own. */
+export async function startBuiltSsh(args: string[]): Promise<BuiltSsh> {
+  const dir = mkdtempSync(join(tmpdir(), "parley-ssh-built-"));
+  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", ...args], {
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log: string[] = [];
+  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
+  let port = 0;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const match = /listening on \S+ port (\d+)/.exec(line);
+    if (match) port = Number(match[1]);
+    if (line.startsWith("any key is accepted") || line.startsWith("keys from")) break;
+  }
+  if (port === 0) throw new Error(`parley ssh did not start:\n${log.join("\n")}`);
+  return {
+    child,
+    port,
+    log,
+    dir,
+    async stop() {
+      const exited =
+        child.exitCode !== null
+          ? Promise.resolve(child.exitCode)
+          : new Promise<number | null>((done) => child.once("exit", done));
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const code = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Resident memory of a process, in MiB. */
+export function rssMiB(pid: number): number {
+  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" })) / 1024;
+}
+
+export async function until(
+  predicate: () => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export const demoKey = ssh2.utils.generateKeyPairSync("ed25519").private;
+
+/** A signed-in ssh2 connection; rejects with the client's error (auth refused, closed). */
+export function connect(
+  port: number,
+  username: string,
+  auth: { privateKey?: string; password?: string } = { privateKey: demoKey },
+): Promise<ssh2.Client> {
+  return new Promise((done, fail) => {
+    const client = new ssh2.Client();
+    // Errors after the first (a reset after a refusal) have nowhere else to go.
+    client.on("error", fail);
+    client.once("ready", () => done(client));
+    client.connect({ host: "127.0.0.1", port, username, ...auth, readyTimeout: 30_000 });
+  });
+}
+
+export type Shell = {
+  channel: ClientChannel;
+  /** Everything received, stdout and stderr, as text (the last 200 kB). */
+  text(): string;
+  bytes(): number;
+  closed: Promise<void>;
+  waitFor(wanted: string | RegExp, what?: string, timeoutMs?: number): Promise<void>;
+};
+
+/** Opens a shell on `client` with a pty (`false`: none) and an environment. */
+export function shell(
+  client: ssh2.Client,
+  pty: PseudoTtyOptions | false = { term: "xterm-256color", cols: 120, rows: 40 },
+  env: Record<string, string> = {},
+): Promise<Shell> {
+  return new Promise((done, fail) => {
+    client.shell(pty, { env }, (error, channel) => {
+      if (error) return fail(error);
+      let text = "";
+      let bytes = 0;
+      const take = (chunk: Buffer) => {
+        bytes += chunk.length;
+        text += chunk.toString("utf8");
+        if (text.length > 400_000) text = text.slice(-200_000);
+      };
+      channel.on("data", take);
+      channel.stderr.on("data", take);
+      const closed = new Promise<void>((resolve) => channel.once("close", () => resolve()));
+      done({
+        channel,
+        text: () => text,
+        bytes: () => bytes,
+        closed,
+        waitFor: (wanted, what = String(wanted), timeoutMs = 30_000) =>
+          until(
+            () => (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text)),
+            `${what} on screen: ${JSON.stringify(text.slice(-600))}`,
+            timeoutMs,
+          ),
+      });
+    });
+  });
+}
+
+/** Opens the selected conversation and types `text` into its composer, until it echoes. */
+export async function typeIntoComposer(s: Shell, text: string, timeoutMs = 30_000): Promise<void> {
+  await s.waitFor("online", "the conversation list", timeoutMs);
+  await s.waitFor("▸", "a selected row");
+  // Enter on a list still settling can be dropped: again, until the composer shows.
+  const deadline = Date.now() + timeoutMs;
+  while (!s.text().includes("Enter send")) {
+    s.channel.write("\r");
+    try {
+      await s.waitFor("Enter send", "the composer", 3000);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+  const before = s.text().length;
+  s.channel.write(text);
+  await until(() => s.text().slice(before).includes(text), `"${text}" echoed`, timeoutMs);
+}
+
+/** A raw TCP connection that says nothing; resolves once connected. */
+export function silentSocket(port: number, localAddress = "127.0.0.1"): Promise<Socket> {
+  return new Promise((done, fail) => {
+    const socket = createConnection({ host: "127.0.0.1", port, localAddress }, () => done(socket));
+    socket.on("error", fail);
+  });
+}
+
+/** A TCP connection the server is expected to close at once: resolves once it is closed. */
+export function refusedSocket(port: number, localAddress = "127.0.0.1"): Promise<void> {
+  return new Promise((done) => {
+    const socket = createConnection({ host: "127.0.0.1", port, localAddress });
+    socket.on("error", () => {});
+    socket.once("close", () => done());
+    socket.resume();
+  });
+}
+
+/** Signs in, trying again while the server still counts connections just closed. */
+export async function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect(port, username);
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Whether the server closed `socket` (its end, or a reset). */
+export function closedByServer(socket: Socket): Promise<void> {
+  return new Promise((done) => {
+    if (socket.destroyed || socket.readableEnded) return done();
+    socket.on("error", () => {});
+    socket.once("close", () => done());
+    socket.resume();
+  });
+}

@@ -1,0 +1,409 @@
+// `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
+// attacker would. Each limit from "Running parley ssh in public" in the README is here.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ssh2 from "ssh2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { startSshServer } from "../../src/ssh/server.ts";
+import {
+  type BuiltSsh,
+  built,
+  CLI,
+  closedByServer,
+  connect,
+  connectWhenFree,
+  refusedSocket,
+  rssMiB,
+  shell,
+  silentSocket,
+  startBuiltSsh,
+  typeIntoComposer,
+  until,
+} from "./built.ts";
+
+let server: BuiltSsh;
+
+beforeAll(async () => {
+  if (!built) return;
+  // One worker: every session below shares it, so one taking it down would show.
+  server = await startBuiltSsh(["--demo", "--threads", "1"]);
+}, 30_000);
+
+afterAll(async () => {
+  if (server) expect(await server.stop()).toBe(0);
+});
+
+describe.skipIf(!built)("parley ssh in public", () => {
+  it("takes an absurd pty or window size as the largest it draws, and nobody else notices", async () => {
+    const alice = await connect(server.port, "alice");
+    const calm = await shell(alice);
+    await calm.waitFor("online", "alice's list");
+
+    const bob = await connect(server.port, "bob");
+    const huge = await shell(bob, { term: "xterm-256color", cols: 100_000, rows: 100_000 });
+    await huge.waitFor("online", "bob's 1000x500 list", 60_000);
+    huge.channel.setWindow(0, 0, 0, 0);
+    huge.channel.setWindow(100_000, 100_000, 0, 0);
+    huge.channel.setWindow(2 ** 31, 2 ** 31, 0, 0);
+
+    // alice, on the same worker, still types and sees it.
+    await typeIntoComposer(calm, "still here");
+    expect(server.log.join("\n")).not.toMatch(/failed|worker/);
+    bob.end();
+    alice.end();
+    await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
+  }, 120_000);
+
+  it("skips frames for a client that stops reading: the server does not hold them", async () => {
+    const before = rssMiB(server.child.pid!);
+    const carol = await connect(server.port, "carol");
+    const paused = await shell(carol, { term: "xterm-256color", cols: 2000, rows: 2000 });
+    await paused.waitFor("online", "carol's first screen", 60_000);
+    paused.channel.pause();
+    // Every window change is a whole new 1000x500 frame for a client that reads none.
+    for (let i = 0; i < 600; i++) {
+      paused.channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : 999, 0, 0);
+    }
+    await until(() => server.log.some((l) => l.includes("is not reading")), "frames skipped");
+    // dave's session is drawn on the same worker after carol's window changes.
+    const dave = await connect(server.port, "dave");
+    const other = await shell(dave);
+    // Behind carol's 600 frames on the one worker: slow on a busy machine.
+    await typeIntoComposer(other, "typing past a stuck neighbour", 240_000);
+    const grown = rssMiB(server.child.pid!) - before;
+    // Unbounded, 600 frames of 1000x500 held about 300 MiB (a 2000x2000 pty, before sizes
+    // were clamped: gigabytes); bounded, a few frames' worth and dave's client.
+    expect(grown, `server RSS grew ${grown.toFixed(0)} MiB`).toBeLessThan(200);
+
+    carol.end();
+    dave.end();
+    await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
+  }, 300_000);
+});
+
+describe("a client stuck without reading", () => {
+  it("is dropped once it has read nothing for the time allowed", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+      stuckMs: 1000,
+    });
+    try {
+      const erin = await connect(ssh.port, "erin");
+      const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "erin's first screen");
+      s.channel.pause();
+      // Each a whole 1000x500 frame: more than the client's window and the limit together.
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
+      await until(() => ssh.liveSessions() === 0, "the session freed");
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
+
+  it("has its whole screen drawn again once it reads", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+    });
+    try {
+      const frank = await connect(ssh.port, "frank");
+      const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "frank's first screen");
+      s.channel.pause();
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      // What was drawn since the last clear screen (the chunks may split it anywhere).
+      let tail = "";
+      s.channel.on("data", (chunk: Buffer) => {
+        tail = (tail + chunk.toString("latin1")).slice(-4_000_000);
+        const clear = tail.lastIndexOf("\x1b[2J");
+        if (clear >= 0) tail = tail.slice(clear);
+      });
+      s.channel.resume();
+      await until(() => log.some((l) => l.includes("reads again")), "the client reading again");
+      // The last screen it is sent starts from a clear screen and is whole (frames were
+      // skipped, so a redraw of only what changed would leave it blank).
+      await until(
+        () => tail.startsWith("\x1b[2J") && tail.includes("online"),
+        "frank's whole screen again",
+      );
+      expect(ssh.liveSessions()).toBe(1);
+      frank.end();
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!built)("connections that do not sign in", () => {
+  it("are capped in all and per address, and refused past the cap with one line each", async () => {
+    const capped = await startBuiltSsh([
+      "--demo",
+      "--max-connections",
+      "4",
+      "--max-connections-per-address",
+      "3",
+    ]);
+    try {
+      const first = await Promise.all([1, 2, 3].map(() => silentSocket(capped.port)));
+      // A fourth from the same address is closed at once.
+      await refusedSocket(capped.port);
+      await until(
+        () =>
+          capped.log.some((l) =>
+            /refused a connection from 127\.0\.0\.1: 3 connections from this address/.test(l),
+          ),
+        "the per-address refusal logged",
+      );
+      // Another address still gets in, up to the total.
+      const other = await silentSocket(capped.port, "127.0.0.2");
+      await refusedSocket(capped.port, "127.0.0.2");
+      await until(
+        () =>
+          capped.log.some((l) =>
+            l.includes("refused a connection from 127.0.0.2: 4 connections in all"),
+          ),
+        "the total refusal logged",
+      );
+      // Once they go, a person signs in as usual.
+      for (const socket of [...first, other]) socket.destroy();
+      const alice = await connectWhenFree(capped.port, "alice");
+      const s = await shell(alice);
+      await s.waitFor("online", "alice's list");
+      alice.end();
+    } finally {
+      expect(await capped.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("are closed when they have not signed in in time, counted from accept", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+      signInMs: 500,
+    });
+    try {
+      // Silent from the start: no identification line, which ssh2's own timer waits for.
+      await closedByServer(await silentSocket(ssh.port));
+      expect(log.join("\n")).toMatch(/closed a connection from 127\.0\.0\.1: not signed in within/);
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 30_000);
+});
+
+/** The README's fail2ban filter, with fail2ban's <HOST> as a capture. */
+const FAIL2BAN = /^parley ssh: failed sign-in from (\S+) port \d+: /;
+
+describe.skipIf(!built)("failed sign-ins", () => {
+  it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
+    const hostile = 'mallory\x1b]0;owned\x07" from 6.6.6.6 port 1: ';
+    await expect(connect(server.port, hostile, { password: "guess" })).rejects.toThrow();
+    await until(() => server.log.some((l) => l.includes("failed sign-in")), "the failure logged");
+    const line = server.log.find((l) => l.includes("failed sign-in"))!;
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
+    expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
+  }, 60_000);
+});
+
+describe.skipIf(!built)("sessions", () => {
+  it("are capped per connection and per user, each refusal said and logged", async () => {
+    const capped = await startBuiltSsh([
+      "--demo",
+      "--max-sessions-per-connection",
+      "2",
+      "--max-sessions-per-user",
+      "3",
+    ]);
+    try {
+      const one = await connect(capped.port, "frank");
+      const shells = [await shell(one), await shell(one)];
+      for (const s of shells) await s.waitFor("online", "frank's list");
+      // A third shell on the same connection: its channel is refused.
+      await expect(shell(one)).rejects.toThrow();
+      const two = await connect(capped.port, "frank");
+      const third = await shell(two);
+      await third.waitFor("online", "frank's third session");
+      const fourth = await shell(two);
+      await fourth.closed;
+      expect(fourth.text()).toContain("frank has 3 sessions open, the most one user may have");
+      await until(
+        () => capped.log.some((l) => l.includes('refused "frank" (127.0.0.1:')),
+        "the refusal logged",
+      );
+      // Another user is not held back by frank.
+      const erin = await shell(await connect(capped.port, "erin"));
+      await erin.waitFor("online", "erin's list");
+    } finally {
+      expect(await capped.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it("of an unknown user are refused without naming anyone who is known", async () => {
+    const s = await shell(await connect(server.port, "mallory"));
+    await s.closed;
+    expect(s.text()).toContain('parley: no user "mallory" here');
+    for (const known of ["alice", "bob", "carol"]) expect(s.text()).not.toContain(known);
+    await until(
+      () => server.log.some((l) => l.includes('refused "mallory" (127.0.0.1:')),
+      "the refusal logged",
+    );
+  }, 30_000);
+});
+
+describe.skipIf(!built)("the log", () => {
+  it("escapes whatever a client sends: names, commands, TERM", async () => {
+    const hostile = "\x1b]0;owned\x07\x1b[2J\x9b31m";
+    const named = await shell(await connect(server.port, `eve${hostile}`));
+    await named.closed;
+    const client = await connect(server.port, "alice");
+    const command = await new Promise<string>((done, fail) =>
+      client.exec(`ls ${hostile}`, (error, channel) => {
+        if (error) return fail(error);
+        let text = "";
+        channel.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        channel.resume();
+        channel.on("close", () => done(text));
+      }),
+    );
+    expect(command).toContain("runs the chat client only");
+    const dumb = await shell(client, { term: "dumb", cols: 80, rows: 24 });
+    await dumb.closed;
+    const noPty = await shell(client, false);
+    await noPty.closed;
+    await until(
+      () => server.log.filter((l) => l.includes('refused "alice"')).length >= 3,
+      "three refusals of alice logged",
+    );
+    const log = server.log.join("\n");
+    expect(log).toContain('refused "eve\\x1b]0;owned\\x07\\x1b[2J\\x9b31m" (127.0.0.1:');
+    expect(log).toContain('a command, "ls \\x1b]0;owned\\x07\\x1b[2J\\x9b31m"');
+    expect(log).toContain('TERM "dumb"');
+    expect(log).toContain("no terminal");
+    for (const line of server.log) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    client.end();
+  }, 30_000);
+});
+
+describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
+  it("sign in only as the user named for them, and every sign-in names its key", async () => {
+    const make = () => ssh2.utils.generateKeyPairSync("ed25519");
+    const [alice, bob, nobody] = [make(), make(), make()];
+    const dir = mkdtempSync(join(tmpdir(), "parley-keys-"));
+    const file = join(dir, "authorized_keys");
+    writeFileSync(
+      file,
+      [
+        `parley-user="alice" ${alice.public} alice@laptop`,
+        `parley-user=bob ${bob.public}`,
+        nobody.public,
+        "",
+      ].join("\n"),
+    );
+    // People come from the database (parley users add) when there is no --demo.
+    const db = join(dir, "people.db");
+    for (const name of ["alice", "bob"]) {
+      execFileSync(process.execPath, [CLI, "users", "add", name, "--db", db], {
+        env: { ...process.env, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir },
+      });
+    }
+    const keyed = await startBuiltSsh(["--authorized-keys", file, "--db", db]);
+    try {
+      expect(keyed.log.join("\n")).toContain("1 key(s) of");
+      const s = await shell(await connect(keyed.port, "alice", { privateKey: alice.private }));
+      await s.waitFor("online", "alice's list");
+      const print = fingerprintOf(alice.public);
+      await until(
+        () =>
+          keyed.log.some(
+            (l) => l.includes(`alice (127.0.0.1:`) && l.includes(`signed in with ${print};`),
+          ),
+        "alice's sign-in with her key's fingerprint",
+      );
+      // alice's key is not bob's, and a key naming nobody is nobody's.
+      await expect(connect(keyed.port, "bob", { privateKey: alice.private })).rejects.toThrow();
+      await expect(connect(keyed.port, "alice", { privateKey: nobody.private })).rejects.toThrow();
+      await until(
+        () =>
+          keyed.log.some((l) =>
+            l.includes(`user "bob", publickey (key of another user, ${print})`),
+          ) && keyed.log.some((l) => l.includes('user "alice", publickey (unknown key, SHA256:')),
+        "both refusals logged",
+      );
+      const b = await shell(await connect(keyed.port, "bob", { privateKey: bob.private }));
+      await b.waitFor("online", "bob's list");
+    } finally {
+      expect(await keyed.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+/** ssh-keygen -l's fingerprint of an OpenSSH public key line. */
+function fingerprintOf(publicLine: string): string {
+  const blob = Buffer.from(publicLine.split(" ")[1]!, "base64");
+  return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
+}
+
+describe.skipIf(!built)("colours over ssh", () => {
+  /** The 24-bit, 256-colour and 16-colour foreground SGRs in `text`. */
+  const kinds = (text: string) => ({
+    truecolor: /\x1b\[[\d;]*38;2;\d+;\d+;\d+/.test(text),
+    c256: /\x1b\[[\d;]*38;5;\d+/.test(text),
+  });
+  /** The light theme's accent (#004c7f) as a 24-bit SGR. */
+  const LIGHT_ACCENT = "38;2;0;76;127";
+
+  it("are as many as each session's terminal shows", async () => {
+    const client = await connect(server.port, "alice");
+    const truecolor = await shell(client, undefined, { COLORTERM: "truecolor" });
+    const c256 = await shell(client);
+    const c16 = await shell(client, { term: "xterm", cols: 120, rows: 40 });
+    for (const s of [truecolor, c256, c16]) await s.waitFor("online", "alice's list");
+    expect(kinds(truecolor.text())).toEqual({ truecolor: true, c256: false });
+    expect(kinds(c256.text())).toEqual({ truecolor: false, c256: true });
+    expect(kinds(c16.text())).toEqual({ truecolor: false, c256: false });
+    expect(c16.text()).toMatch(/\x1b\[[\d;]*(3[0-7]|9[0-7])m/);
+    client.end();
+  }, 60_000);
+
+  it("follow the theme a session asks for, or its terminal's background", async () => {
+    const client = await connect(server.port, "bob");
+    const asked = await shell(client, undefined, { COLORTERM: "truecolor", PARLEY_THEME: "light" });
+    const dark = await shell(client, undefined, { COLORTERM: "truecolor" });
+    // A white terminal: it answers OSC 11 as xterm does.
+    const white = await shell(client, undefined, { COLORTERM: "truecolor" });
+    await white.waitFor("\x1b]11;?", "the background query");
+    white.channel.write("\x1b]11;rgb:ffff/ffff/ffff\x07\x1b[?64;1c");
+    for (const s of [asked, dark, white]) await s.waitFor("online", "bob's list");
+    expect(asked.text()).toContain(LIGHT_ACCENT);
+    expect(white.text()).toContain(LIGHT_ACCENT);
+    expect(dark.text()).not.toContain(LIGHT_ACCENT);
+    client.end();
+  }, 60_000);
+});
