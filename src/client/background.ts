@@ -2,14 +2,20 @@
 // `auto` theme can pick light or dark. The query is followed by a Primary Device
 // Attributes request (DA1), which every terminal answers, in order: a DA1 answer with no
 // OSC 11 answer before it means the terminal does not say, and parley need not wait out
-// the timeout. The answers are read here, in raw mode, and never reach the UI; keys
-// typed meanwhile do.
+// the timeout. Whether the terminal clusters graphemes (src/client/graphemes.ts) is asked
+// in between, the same way. The answers are read here, in raw mode, and never reach the
+// UI; keys typed meanwhile do.
 import {
   backgroundReply,
   hasDeviceAttributes,
   withoutTerminalReplies,
 } from "../ui/keys/terminal-replies.ts";
 import { contrast, type Rgb } from "../ui/look/contrast.ts";
+import {
+  ASK_GRAPHEME_CLUSTERS,
+  type GraphemeClusters,
+  graphemeClustersReply,
+} from "./graphemes.ts";
 
 export type Background = "dark" | "light";
 
@@ -40,6 +46,8 @@ export type BackgroundQueryOptions = {
    * The caller turns raw mode off if the UI never comes.
    */
   stayRaw?: boolean;
+  /** Asks whether the terminal clusters graphemes too, and is given its answer if it gave one. */
+  onGraphemeClusters?: (answer: GraphemeClusters) => void;
 };
 
 /**
@@ -51,7 +59,7 @@ export type BackgroundQueryOptions = {
 export function queryBackground(
   stdin: Tty,
   stdout: NodeJS.WritableStream,
-  { timeoutMs = 200, signal, stayRaw = false }: BackgroundQueryOptions = {},
+  { timeoutMs = 200, signal, stayRaw = false, onGraphemeClusters }: BackgroundQueryOptions = {},
 ): Promise<Background | undefined> {
   if (!stdin.isTTY || typeof stdin.setRawMode !== "function" || signal?.aborted) {
     return Promise.resolve(undefined);
@@ -72,16 +80,24 @@ export function queryBackground(
     };
     const onData = (chunk: Buffer | string) => {
       got += typeof chunk === "string" ? chunk : chunk.toString("latin1");
-      const rgb = parseBackgroundReply(got);
-      if (rgb) done(backgroundKind(rgb));
-      else if (hasDeviceAttributes(got)) done(undefined);
+      // DA1 comes last: by then every answer this terminal gives is in.
+      if (hasDeviceAttributes(got)) answered();
     };
-    const abort = () => done(undefined);
+    // What came, when DA1 did or when waiting stopped.
+    const answered = () => {
+      const clusters = graphemeClustersReply(got);
+      if (clusters) onGraphemeClusters?.(clusters);
+      const rgb = parseBackgroundReply(got);
+      done(rgb ? backgroundKind(rgb) : undefined);
+    };
+    const abort = answered;
     const timer = setTimeout(abort, timeoutMs);
     signal?.addEventListener("abort", abort);
     stdin.setRawMode?.(true);
     stdin.on("data", onData);
     stdin.resume();
-    stdout.write("\x1b]11;?\x07\x1b[c");
+    // Clustering only when the answer is used (not over parley ssh: src/client/graphemes.ts).
+    const clusters = onGraphemeClusters ? ASK_GRAPHEME_CLUSTERS : "";
+    stdout.write(`\x1b]11;?\x07${clusters}\x1b[c`);
   });
 }

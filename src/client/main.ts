@@ -13,6 +13,7 @@ import {
 } from "../config.ts";
 import { queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
+import type { GraphemeClusters } from "./graphemes.ts";
 import type { Target } from "./run.ts";
 import { serverIdentity } from "./server-id.ts";
 
@@ -60,9 +61,13 @@ export async function runClient(args: ClientArgs): Promise<number> {
   // Asked before anything loads; not waited for when the config names a theme. The
   // terminal stays raw from here on (no echo of keys typed early), Ink's from the mount.
   const notWanted = new AbortController();
+  let graphemeClusters: GraphemeClusters | undefined;
   const background = queryBackground(process.stdin, process.stdout, {
     signal: notWanted.signal,
     stayRaw: true,
+    onGraphemeClusters: (answer) => {
+      graphemeClusters = answer;
+    },
   });
   // Until run.ts handles them: a start ended by SIGTERM or SIGHUP gives the terminal back.
   const endStart = (signal: NodeJS.Signals) => {
@@ -119,7 +124,8 @@ export async function runClient(args: ClientArgs): Promise<number> {
     const { runInteractive } = await interactive;
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
-    return await runInteractive({ env, paths, config, target, embedded, background });
+    const clusters = () => graphemeClusters;
+    return await runInteractive({ env, paths, config, target, embedded, background, clusters });
   } finally {
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);

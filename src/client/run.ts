@@ -22,6 +22,7 @@ import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
+import { applyGraphemeClusters, type GraphemeClusters } from "./graphemes.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import {
@@ -64,6 +65,8 @@ export type InteractiveOptions = {
   embedded?: EmbeddedServer;
   /** The terminal's answer to the background question, asked at start. */
   background: Promise<Background | undefined>;
+  /** What the terminal said about grapheme clustering, once `background` has settled. */
+  clusters?: () => GraphemeClusters | undefined;
 };
 
 function identityKey(baseUrl: string, token: string): string {
@@ -126,6 +129,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       : undefined;
   // Settled before Ink reads the keys: its answer is not one.
   const background = await options.background;
+  const restoreClusters = applyGraphemeClusters(options.clusters?.(), process.stdout);
   if (startData)
     await Promise.race([startData, delay(START_DATA_WAIT_MS, undefined, { ref: false })]);
 
@@ -188,6 +192,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     crash ??= error;
   }
   jobs.detach();
+  restoreClusters();
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);

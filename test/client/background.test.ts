@@ -1,10 +1,17 @@
 import { EventEmitter } from "node:events";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   backgroundKind,
   parseBackgroundReply,
   queryBackground,
 } from "../../src/client/background.ts";
+import {
+  applyGraphemeClusters,
+  type GraphemeClusters,
+  graphemeClustersReply,
+} from "../../src/client/graphemes.ts";
+import { setWidthMode, widthMode } from "../../src/ui/ink/string-width.ts";
+import { isTerminalReply, withoutTerminalReplies } from "../../src/ui/keys/terminal-replies.ts";
 
 class FakeTty extends EventEmitter {
   isTTY = true;
@@ -20,7 +27,12 @@ class FakeTty extends EventEmitter {
   }
 }
 
-function ask(answer: string | null, timeoutMs = 100, signal?: AbortSignal) {
+function ask(
+  answer: string | null,
+  timeoutMs = 100,
+  signal?: AbortSignal,
+  onGraphemeClusters?: (answer: GraphemeClusters) => void,
+) {
   const stdin = new FakeTty();
   const written: string[] = [];
   const stdout = {
@@ -33,7 +45,11 @@ function ask(answer: string | null, timeoutMs = 100, signal?: AbortSignal) {
   return {
     stdin,
     written,
-    result: queryBackground(stdin as never, stdout as never, { timeoutMs, signal }),
+    result: queryBackground(stdin as never, stdout as never, {
+      timeoutMs,
+      signal,
+      onGraphemeClusters,
+    }),
   };
 }
 
@@ -81,5 +97,70 @@ describe("the terminal's background (OSC 11)", () => {
     expect(await q.result).toBeUndefined();
     expect(q.stdin.isRaw).toBe(false);
     expect(q.stdin.listenerCount("data")).toBe(0);
+  });
+});
+
+describe("whether the terminal clusters graphemes (DECRQM 2027)", () => {
+  afterEach(() => setWidthMode("code-points"));
+
+  it("reads the mode's report: set, reset (available), unknown or permanently reset", () => {
+    expect(graphemeClustersReply("\x1b[?2027;1$y")).toBe("on");
+    expect(graphemeClustersReply("\x1b[?2027;3$y")).toBe("on");
+    expect(graphemeClustersReply("\x1b[?2027;2$y")).toBe("available");
+    expect(graphemeClustersReply("\x1b[?2027;0$y")).toBe("unsupported");
+    expect(graphemeClustersReply("\x1b[?2027;4$y")).toBe("unsupported");
+    expect(graphemeClustersReply("\x1b[?2026;2$y")).toBeUndefined();
+    expect(graphemeClustersReply("\x1b[?62;22c")).toBeUndefined();
+  });
+
+  it("is asked before DA1 and read with the background, keys typed meanwhile kept", async () => {
+    const said: GraphemeClusters[] = [];
+    const q = ask(
+      "j\x1b]11;rgb:0000/0000/0000\x07\x1b[?2027;2$yk\x1b[?62;22c",
+      5_000,
+      undefined,
+      (answer) => said.push(answer),
+    );
+    expect(await q.result).toBe("dark");
+    expect(q.written.join("")).toBe("\x1b]11;?\x07\x1b[?2027$p\x1b[c");
+    expect(said).toEqual(["available"]);
+    expect(Buffer.concat(q.stdin.unshifted).toString("latin1")).toBe("jk");
+  });
+
+  it("waits for DA1, not the timeout, when the terminal does not know the mode", async () => {
+    const said: GraphemeClusters[] = [];
+    const started = Date.now();
+    const q = ask("\x1b[?62;22c", 5_000, undefined, (answer) => said.push(answer));
+    expect(await q.result).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(said).toEqual([]);
+  });
+
+  it("turns clustering on when it is available, measures by grapheme, and off at the end", () => {
+    const written: string[] = [];
+    const stdout = { write: (s: string) => written.push(s) } as never;
+    const restore = applyGraphemeClusters("available", stdout);
+    expect(widthMode()).toBe("clusters");
+    expect(written).toEqual(["\x1b[?2027h"]);
+    restore();
+    expect(written).toEqual(["\x1b[?2027h", "\x1b[?2027l"]);
+  });
+
+  it("leaves a terminal that has it on as it is, and measures code points without it", () => {
+    const written: string[] = [];
+    const stdout = { write: (s: string) => written.push(s) } as never;
+    applyGraphemeClusters("on", stdout)();
+    expect(widthMode()).toBe("clusters");
+    for (const answer of ["unsupported", undefined] as const) {
+      applyGraphemeClusters(answer, stdout)();
+      expect(widthMode()).toBe("code-points");
+    }
+    expect(written).toEqual([]);
+  });
+
+  it("never takes a late report for keys", () => {
+    expect(isTerminalReply("\x1b[?2027;2$y")).toBe(true);
+    expect(isTerminalReply("[?2027;0$y")).toBe(true);
+    expect(withoutTerminalReplies("a\x1b[?2027;4$yb")).toBe("ab");
   });
 });

@@ -8,6 +8,7 @@ import {
   clientFor,
   contactConversation,
   groupConversation,
+  message,
   messagePage,
   waitFor,
 } from "./helpers.ts";
@@ -76,6 +77,16 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
       const [top] = await newest(bob, id);
       return top?.reactions.length === 1 ? top : undefined;
     }, 2000);
+  });
+
+  it("a send without an Idempotency-Key (one statement) shows through the other's cache", async () => {
+    const alice = clientFor(t.a.url, t.a.demoUsers.find((u) => u.username === "alice")!.token);
+    const bob = t.on(t.b, "bob");
+    const id = await contactConversation(alice, "ct_bob");
+    await newest(bob, id);
+    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
+    // Only the statement's own notice can tell b that its cached page is stale.
+    await waitFor(async () => (await newest(bob, id)).find((m) => m.id === sent.id));
   });
 
   it("32 concurrent sends with one Idempotency-Key over both instances make one message", async () => {

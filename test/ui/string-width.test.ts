@@ -1,10 +1,15 @@
 // src/ui/ink/string-width.ts stands in for string-width everywhere in the bundle: it must
 // give string-width's answer for every input, or Ink and parley would cut lines that fit.
 import { search } from "node-emoji";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path: the bare name resolves to parley's copy here too (scripts/ink-plugin.ts).
 import original from "../../node_modules/string-width/index.js";
-import stringWidth, { graphemeWidth } from "../../src/ui/ink/string-width.ts";
+import stringWidth, {
+  graphemeWidth,
+  setWidthMode,
+  widthMode,
+  withoutEmojiJoiners,
+} from "../../src/ui/ink/string-width.ts";
 
 function differences(inputs: Iterable<string>): string[] {
   const wrong: string[] = [];
@@ -35,7 +40,10 @@ function* everyCodePoint(): Generator<string> {
 /** Every emoji node-emoji names (emojilib's), and a skin tone on each. */
 const EMOJI = search("").flatMap(({ emoji }) => [emoji, `${emoji}\u{1F3FD}`]);
 
-describe("parley's string-width", () => {
+describe("parley's string-width, for a terminal that clusters graphemes", () => {
+  beforeAll(() => setWidthMode("clusters"));
+  afterAll(() => setWidthMode("code-points"));
+
   it("measures every assigned code point as string-width does", () => {
     expect(differences(everyCodePoint())).toEqual([]);
   });
@@ -87,5 +95,43 @@ describe("parley's string-width", () => {
     expect(graphemeWidth("📌")).toBe(2);
     expect(graphemeWidth("🇩🇪")).toBe(original("🇩🇪"));
     expect(graphemeWidth("e\u0301")).toBe(1);
+  });
+});
+
+const FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+
+describe("parley's string-width, for a terminal that draws code points (the default)", () => {
+  it("is the default", () => {
+    expect(widthMode()).toBe("code-points");
+  });
+
+  it("measures an emoji ZWJ sequence as the sum of its parts", () => {
+    expect(stringWidth(FAMILY)).toBe(6);
+    expect(stringWidth(`a${FAMILY}b`)).toBe(8);
+    expect(stringWidth("\u{1F9D1}\u200D\u{1F4BB}")).toBe(4);
+    // 🏳 is one column without VS16: as tmux draws 🏳‍🌈.
+    expect(stringWidth("\u{1F3F3}\u200D\u{1F308}")).toBe(3);
+    // A joiner that joins no emoji is measured as string-width does.
+    expect(stringWidth("zero\u200bwidth\u200djoin")).toBe(original("zero\u200bwidth\u200djoin"));
+  });
+
+  it("measures every emoji without its joiners, and every code point, as string-width does", () => {
+    expect(differences(everyCodePoint())).toEqual([]);
+    function* inputs(): Generator<string> {
+      for (const emoji of EMOJI) {
+        const parts = withoutEmojiJoiners(emoji);
+        yield parts;
+        yield `a${parts}b`;
+      }
+    }
+    expect(differences(inputs())).toEqual([]);
+  });
+
+  it("keeps each mode's answers apart", () => {
+    expect(graphemeWidth(FAMILY)).toBe(6);
+    setWidthMode("clusters");
+    expect(graphemeWidth(FAMILY)).toBe(2);
+    setWidthMode("code-points");
+    expect(graphemeWidth(FAMILY)).toBe(6);
   });
 });

@@ -6,6 +6,14 @@
 // drawn as an emoji by default (Emoji_Presentation) is 2 columns without that regex; any
 // other grapheme is asked of string-width once. test/ui/string-width.test.ts holds it to
 // string-width over every code point and every emoji sequence node-emoji knows.
+//
+// Two ways to measure, as the terminal draws (src/client/graphemes.ts asks it at start):
+// "clusters", a terminal that says it clusters graphemes (mode 2027): one emoji ZWJ
+// sequence is one 2-column character, as string-width says; "code points", every other
+// terminal, drawing each part of a ZWJ sequence as wcwidth says, often as they arrive (tmux
+// 3.3a joins them or not depending on where its reads fall): such a sequence is the sum of
+// its parts. parley draws the parts then (src/ui/text/width.ts drops the joiners), so this
+// is only a backstop for text that was not put in that form.
 import stringWidthOriginal from "string-width";
 import stripAnsi from "strip-ansi";
 
@@ -15,7 +23,54 @@ const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
 const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
 const segmenter = new Intl.Segmenter();
 const MAX_REMEMBERED = 4096;
-const remembered = new Map<string, number>();
+const EMOJI_JOINER =
+  /\u200D(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]*)\u200D/u;
+const EMOJI_JOINERS = new RegExp(EMOJI_JOINER.source, "gu");
+
+export type WidthMode = "clusters" | "code-points";
+
+let mode: WidthMode = "code-points";
+const rememberedBy: Record<WidthMode, Map<string, number>> = {
+  clusters: new Map(),
+  "code-points": new Map(),
+};
+let remembered = rememberedBy[mode];
+
+/**
+ * How graphemes are measured from now on, for this whole process (every Ink instance in
+ * it): "code-points" unless the one terminal it draws on clusters graphemes.
+ */
+export function setWidthMode(next: WidthMode): void {
+  mode = next;
+  remembered = rememberedBy[next];
+}
+
+export function widthMode(): WidthMode {
+  return mode;
+}
+
+/** Whether `text` holds a zero width joiner that joins emoji. */
+export function hasEmojiJoiner(text: string): boolean {
+  return text.includes("\u200D") && EMOJI_JOINER.test(text);
+}
+
+/** `text` with the joiners between emoji taken out: each part its own grapheme. */
+export function withoutEmojiJoiners(text: string): string {
+  return hasEmojiJoiner(text) ? text.replace(EMOJI_JOINERS, "") : text;
+}
+
+function measure(grapheme: string): number {
+  const loneCodePoint = grapheme.length === ((grapheme.codePointAt(0) ?? 0) > 0xffff ? 2 : 1);
+  if (loneCodePoint && EMOJI_PRESENTATION.test(grapheme)) return 2;
+  if (mode === "code-points" && hasEmojiJoiner(grapheme)) {
+    let width = 0;
+    for (const { segment } of segmenter.segment(withoutEmojiJoiners(grapheme))) {
+      width += measure(segment);
+    }
+    return width;
+  }
+  return stringWidthOriginal(grapheme);
+}
 
 /** Columns of one grapheme. */
 export function graphemeWidth(grapheme: string): number {
@@ -25,8 +80,7 @@ export function graphemeWidth(grapheme: string): number {
   }
   let width = remembered.get(grapheme);
   if (width === undefined) {
-    const loneCodePoint = grapheme.length === ((grapheme.codePointAt(0) ?? 0) > 0xffff ? 2 : 1);
-    width = loneCodePoint && EMOJI_PRESENTATION.test(grapheme) ? 2 : stringWidthOriginal(grapheme);
+    width = measure(grapheme);
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(grapheme, width);
   }

@@ -1,22 +1,46 @@
 // Display width: the columns text takes in a terminal, and cutting or padding text to a
 // number of columns, by grapheme. Pure; runs on every visible line of every frame, so short
 // printable ASCII takes a fast path without allocating.
-import stringWidth, { graphemeWidth as measuredGraphemeWidth } from "../ink/string-width.ts";
+import stringWidth, {
+  graphemeWidth as measuredGraphemeWidth,
+  widthMode,
+  withoutEmojiJoiners,
+} from "../ink/string-width.ts";
 
 /** Anything but printable ASCII: text without it is one column a character. */
 export const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
 
 // Terminals disagree about a few emoji: tmux 3.3 draws 👍🏽 (skin tone) in 4 columns and ❤️
-// (VS16) in 1, where string-width and Ink say 2. A line that is wider on screen than Ink
-// thinks wraps at the edge and corrupts the frame, so these width-changing code points
-// are dropped from what is drawn (👍🏽 shows as 👍, ❤️ as ❤) and from what is measured. The
-// text itself (drafts, what is sent) keeps them.
+// (VS16) in 1, where string-width and Ink say 2; and it draws an emoji ZWJ sequence
+// (👨‍👩‍👧) in 2, 4 or 6 columns depending on where its reads fall. A line that is wider on
+// screen than Ink thinks wraps at the edge and the screen drifts. So unless the terminal
+// said it clusters graphemes (mode 2027, src/client/graphemes.ts; such a terminal draws
+// them all at string-width's width), these are drawn in a form whose width is certain:
+// without skin tones and VS16 (👍🏽 shows as 👍, ❤️ as ❤) and without the joiners between
+// emoji (👨‍👩‍👧 as its parts, 👨👩👧, 2 columns each everywhere). A lone regional indicator
+// (half a flag: 1 column in tmux, 2 elsewhere) is drawn as its letter in every terminal.
+// The text itself (drafts, what is sent) keeps them all.
 const UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/gu;
 const HAS_UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+const REGIONAL_INDICATORS =
+  /(\p{Regional_Indicator}\p{Regional_Indicator})|\p{Regional_Indicator}/gu;
+const HAS_REGIONAL_INDICATOR = /\p{Regional_Indicator}/u;
 
-/** The form of `s` that every terminal draws at the width string-width computes. */
+function letterForLoneIndicator(match: string, pair: string | undefined): string {
+  return pair ?? String.fromCharCode(0x41 + (match.codePointAt(0)! - 0x1f1e6));
+}
+
+/** The form of `s` that this terminal draws at the width string-width computes. */
 export function terminalForm(s: string): string {
-  return HAS_UNSTABLE_WIDTH.test(s) ? s.replace(UNSTABLE_WIDTH, "") : s;
+  if (!NON_ASCII_OR_CONTROL.test(s)) return s;
+  let form = s;
+  if (widthMode() === "code-points") {
+    if (HAS_UNSTABLE_WIDTH.test(form)) form = form.replace(UNSTABLE_WIDTH, "");
+    form = withoutEmojiJoiners(form);
+  }
+  if (HAS_REGIONAL_INDICATOR.test(form))
+    form = form.replace(REGIONAL_INDICATORS, letterForLoneIndicator);
+  return form;
 }
 
 /** Columns the string takes in a terminal, drawn in its terminalForm. */
@@ -25,6 +49,30 @@ export function displayWidth(s: string): number {
 }
 
 export const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const EMOJI_PART_END = /\u200D(?=\p{Extended_Pictographic})/gu;
+
+/**
+ * The units of `s` as this terminal draws them: its graphemes, except that where the
+ * terminal does not cluster, an emoji ZWJ sequence is its parts (each part keeps the
+ * joiner after it), since that is what is drawn. Wrapping and cutting go by these.
+ */
+export function* drawnUnits(s: string): Generator<{ segment: string; index: number }> {
+  const split = widthMode() === "code-points";
+  for (const unit of graphemes.segment(s)) {
+    const { segment, index } = unit;
+    if (!split || segment.length < 4 || !segment.includes("\u200D")) {
+      yield unit;
+      continue;
+    }
+    let from = 0;
+    for (const m of segment.matchAll(EMOJI_PART_END)) {
+      const to = m.index + 1;
+      yield { segment: segment.slice(from, to), index: index + from };
+      from = to;
+    }
+    yield { segment: segment.slice(from), index: index + from };
+  }
+}
 
 /** Columns of one grapheme (remembered by src/ui/ink/string-width.ts). */
 export function graphemeWidth(g: string): number {
@@ -52,7 +100,7 @@ export function truncate(s: string, width: number, ellipsis = "…"): string {
   // One pass that stops as soon as the text is known not to fit.
   let col = 0;
   let cut = 0;
-  for (const { segment, index } of graphemes.segment(s)) {
+  for (const { segment, index } of drawnUnits(s)) {
     col += graphemeWidth(segment);
     if (col > max) return s.slice(0, cut) + ellipsis;
     if (col <= room) cut = index + segment.length;

@@ -1,7 +1,7 @@
 // Wrapping: text laid out in rows of a number of columns, losslessly (`wrapRanges`, for the
 // editor) or as display lines (`wrap`, for messages). Pure; short printable ASCII takes a
 // fast path without allocating.
-import { graphemes, graphemeWidth, NON_ASCII_OR_CONTROL, truncate } from "./width.ts";
+import { drawnUnits, graphemes, graphemeWidth, NON_ASCII_OR_CONTROL, truncate } from "./width.ts";
 
 /** One visual row of `wrapRanges`: `text.slice(start, end)`, `width` columns. */
 export type Row = {
@@ -25,6 +25,20 @@ function normalWidth(width: number): number {
  * row of its own and overflows it. `wrap` builds display lines on top of this.
  */
 export function wrapRanges(s: string, width: number): Row[] {
+  return rangesOf(s, width, graphemes.segment.bind(graphemes));
+}
+
+/**
+ * wrapRanges by `units`: graphemes for the editor (whose cursor never stops inside one),
+ * the units they are drawn in for display lines (src/ui/text/width.ts drawnUnits: where the
+ * terminal does not cluster, an emoji ZWJ sequence is drawn as its parts, and may be as
+ * wide as it is long).
+ */
+function rangesOf(
+  s: string,
+  width: number,
+  units: (text: string) => Iterable<{ segment: string; index: number }>,
+): Row[] {
   const max = normalWidth(width);
   const rows: Row[] = [];
   let rowStart = 0;
@@ -74,7 +88,7 @@ export function wrapRanges(s: string, width: number): Row[] {
       if (para.length <= max) col = para.length;
       else for (let k = 0; k < para.length; k++) step(start + k, 1, para.charCodeAt(k) === 32);
     } else {
-      for (const { segment, index } of graphemes.segment(para)) {
+      for (const { segment, index } of units(para)) {
         step(start + index, graphemeWidth(segment), segment === " ");
       }
     }
@@ -99,7 +113,7 @@ export function wrapSpans(s: string, width: number): Span[] {
   }
   const spans: Span[] = [];
   let continuation = false;
-  for (const row of wrapRanges(s, max)) {
+  for (const row of rangesOf(s, max, drawnUnits)) {
     let a = row.start;
     let b = row.end;
     if (continuation) while (a < b && s.charCodeAt(a) === 32) a++;

@@ -1,8 +1,10 @@
+import { drawnUnits } from "../../../src/ui/text/width.ts";
+
 // Random text for the text tests' property checks, and graphemes to compare by.
 export { seededRandom as random } from "../../../src/server/demo/random.ts";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-export const graphemesOf = (s: string) => Array.from(segmenter.segment(s), (x) => x.segment);
+/** The units `s` is drawn in (graphemes; a ZWJ sequence's parts where the terminal does not cluster). */
+export const graphemesOf = (s: string) => Array.from(drawnUnits(s), (x) => x.segment);
 
 export function randomString(
   next: () => number,

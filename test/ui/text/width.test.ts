@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { setWidthMode } from "../../../src/ui/ink/string-width.ts";
 import { screenText } from "../../../src/ui/text/sanitize.ts";
-import { displayWidth, padEnd, terminalForm, truncate } from "../../../src/ui/text/width.ts";
+import {
+  displayWidth,
+  drawnUnits,
+  padEnd,
+  terminalForm,
+  truncate,
+} from "../../../src/ui/text/width.ts";
 import { graphemesOf, random, randomString } from "./random-text.ts";
 
 describe("displayWidth", () => {
@@ -8,7 +15,8 @@ describe("displayWidth", () => {
     expect(displayWidth("hello")).toBe(5);
     expect(displayWidth("你好")).toBe(4);
     expect(displayWidth("👍🏽")).toBe(2);
-    expect(displayWidth("👨‍👩‍👧")).toBe(2);
+    // Drawn as its parts where the terminal does not cluster (the default).
+    expect(displayWidth("👨‍👩‍👧")).toBe(6);
     expect(displayWidth("🇺🇸")).toBe(2);
     expect(displayWidth("e\u0301")).toBe(1);
     expect(displayWidth("")).toBe(0);
@@ -23,7 +31,9 @@ describe("truncate", () => {
     expect(truncate("你好世界", 5)).toBe("你好…");
     expect(truncate("你好世界", 4)).toBe("你…");
     expect(truncate("👍🏽👍🏽👍🏽", 4)).toBe("👍🏽…");
-    expect(truncate("👨‍👩‍👧👨‍👩‍👧", 3)).toBe("👨‍👩‍👧…");
+    // By part where the terminal does not cluster: it draws 👨👩👧.
+    expect(truncate("👨‍👩‍👧👨‍👩‍👧", 3)).toBe("👨‍…");
+    expect(truncate("👨‍👩‍👧👨‍👩‍👧", 7)).toBe("👨‍👩‍👧…");
     expect(truncate("e\u0301e\u0301e\u0301", 2)).toBe("e\u0301…");
   });
 
@@ -66,7 +76,36 @@ describe("terminalForm", () => {
     expect(terminalForm("❤️")).toBe("❤");
     expect(displayWidth("👍🏽")).toBe(2);
     expect(displayWidth("❤️")).toBe(1);
-    expect(displayWidth("a👨‍👩‍👧b")).toBe(4);
+    expect(displayWidth("a👨‍👩‍👧b")).toBe(8);
     expect(screenText("\x1b[31m👍🏽")).toBe("␛👍");
+  });
+
+  it("draws emoji ZWJ sequences as their parts, and a lone regional indicator as its letter", () => {
+    expect(terminalForm("a👨‍👩‍👧b")).toBe("a👨👩👧b");
+    expect(terminalForm("🧑🏽‍💻")).toBe("🧑💻");
+    expect(terminalForm("🏳️‍🌈")).toBe("🏳🌈");
+    expect(displayWidth("🏳️‍🌈")).toBe(3);
+    // A joiner between letters (Indic, Arabic shaping) is no emoji's: kept.
+    expect(terminalForm("\u0915\u094D\u200D\u0937")).toBe("\u0915\u094D\u200D\u0937");
+    expect(terminalForm("🇫🇷 🇫")).toBe("🇫🇷 F");
+    expect(terminalForm("🇫🇷🇩")).toBe("🇫🇷D");
+    expect(displayWidth("🇫🇷🇩")).toBe(3);
+    expect([...drawnUnits("a👨‍👩‍👧")].map((u) => u.segment)).toEqual(["a", "👨‍", "👩‍", "👧"]);
+  });
+});
+
+describe("a terminal that clusters graphemes (mode 2027)", () => {
+  afterEach(() => setWidthMode("code-points"));
+
+  it("is drawn every sequence as it is, measured as one grapheme", () => {
+    setWidthMode("clusters");
+    expect(terminalForm("a👨‍👩‍👧b 👍🏽 ❤️")).toBe("a👨‍👩‍👧b 👍🏽 ❤️");
+    expect(displayWidth("👨‍👩‍👧")).toBe(2);
+    expect(displayWidth("👍🏽")).toBe(2);
+    expect(displayWidth("❤️")).toBe(2);
+    expect(truncate("👨‍👩‍👧👨‍👩‍👧", 3)).toBe("👨‍👩‍👧…");
+    expect([...drawnUnits("a👨‍👩‍👧")].map((u) => u.segment)).toEqual(["a", "👨‍👩‍👧"]);
+    // Half a flag is still drawn as its letter.
+    expect(terminalForm("🇫")).toBe("F");
   });
 });

@@ -32,7 +32,8 @@ describe("wrap", () => {
 
   it("never splits emoji sequences, flags or combining marks", () => {
     expect(wrap("👍🏽👍🏽👍🏽", 4)).toEqual(["👍🏽👍🏽", "👍🏽"]);
-    expect(wrap("👨‍👩‍👧👨‍👩‍👧", 3)).toEqual(["👨‍👩‍👧", "👨‍👩‍👧"]);
+    // Where the terminal does not cluster (the default) a ZWJ sequence is drawn as its parts.
+    expect(wrap("👨‍👩‍👧👨‍👩‍👧", 6)).toEqual(["👨‍👩‍👧", "👨‍👩‍👧"]);
     expect(wrap("🇺🇸🇫🇷🇯🇵", 5)).toEqual(["🇺🇸🇫🇷", "🇯🇵"]);
     expect(wrap("e\u0301e\u0301e\u0301", 2)).toEqual(["e\u0301e\u0301", "e\u0301"]);
   });

@@ -4,7 +4,7 @@
 // is held from the id being taken until commit, so ids commit in order; a writer waits
 // for it only at the end of its transaction. Each append notifies EVENTS on commit, and
 // every instance's reader then reads the new rows by id.
-import type { EventType, StoredEvent } from "../store.ts";
+import type { EventType, Store, StoredEvent } from "../store.ts";
 import { LOCK, PARLEY, type Q } from "./sql.ts";
 
 export const EVENTS = "parley_events";
@@ -64,7 +64,7 @@ export async function appendEvents(
   await tx`SELECT pg_notify(${EVENTS}, '')`;
 }
 
-export async function eventsAfter(
+async function eventsAfter(
   sql: Q,
   afterId: number,
   limit: number,
@@ -79,7 +79,7 @@ export async function eventsAfter(
   return rows.map(toEvent);
 }
 
-export async function eventBounds(sql: Q): Promise<{ newest: number; pruned: number }> {
+async function eventBounds(sql: Q): Promise<{ newest: number; pruned: number }> {
   const [row] = await sql<{ newest: number | null; pruned: string | null }[]>`
     SELECT (SELECT max(id) FROM events) AS newest,
            (SELECT value FROM meta WHERE key = ${PRUNED}) AS pruned`;
@@ -87,7 +87,7 @@ export async function eventBounds(sql: Q): Promise<{ newest: number; pruned: num
   return { newest: Math.max(row?.newest ?? 0, pruned), pruned };
 }
 
-export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number): Promise<void> {
+async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number): Promise<void> {
   await sql`
     WITH gone AS (
       DELETE FROM events
@@ -100,8 +100,25 @@ export async function pruneEvents(sql: Q, keptSeconds: number, keptCount: number
       SET value = greatest(meta.value::bigint, excluded.value::bigint)::text`;
 }
 
-export async function tokenOwners(sql: Q, tokens: readonly string[]): Promise<Map<string, string>> {
+async function tokenOwners(sql: Q, tokens: readonly string[]): Promise<Map<string, string>> {
   const rows = await sql<{ token: string; id: string }[]>`
     SELECT hash AS token, user_id AS id FROM tokens WHERE hash = ANY(${tokens as string[]})`;
   return new Map(rows.map((row) => [row.token, row.id]));
+}
+
+/** `appended` is for index.ts, which LISTENs for EVENTS: it tells the `onAppended` listeners. */
+export function createEventStore(sql: Q): Store["events"] & { appended(): void } {
+  const listeners: (() => void)[] = [];
+  return {
+    after: (afterId, limit, userId) => eventsAfter(sql, afterId, limit, userId),
+    bounds: () => eventBounds(sql),
+    prune: (keptSeconds, keptCount) => pruneEvents(sql, keptSeconds, keptCount),
+    tokenOwners: (tokens) => tokenOwners(sql, tokens),
+    onAppended(listener) {
+      listeners.push(listener);
+    },
+    appended() {
+      for (const listener of listeners) listener();
+    },
+  };
 }

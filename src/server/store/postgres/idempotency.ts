@@ -5,13 +5,13 @@
 // once. Nothing is answered twice, because a claim is completed only by its owner and in
 // the same transaction as what the request wrote (see `completeClaim`).
 import { randomInt } from "node:crypto";
-import type postgres from "postgres";
 import {
   type Claim,
   IDEMPOTENCY_ABANDONED_SECONDS,
   IDEMPOTENCY_TTL_SECONDS,
   type IdempotentAnswer,
   type RememberedResponse,
+  type Store,
 } from "../store.ts";
 import { OWNERS, type Q, session } from "./sql.ts";
 
@@ -86,7 +86,7 @@ export async function completeClaim(tx: Q, owner: Owner, answer: IdempotentAnswe
   return done.length > 0;
 }
 
-export function createIdempotency(sql: postgres.Sql, owner: Owner) {
+export function createIdempotencyStore(sql: Q, owner: Owner): Store["idempotency"] {
   return {
     async claim(userId: string, key: string, fingerprint: string, now: number): Promise<Claim> {
       for (;;) {

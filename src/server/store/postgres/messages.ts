@@ -9,13 +9,16 @@ import type {
   MessageScope,
   NewAttachment,
   Page,
+  Store,
 } from "../store.ts";
-import type { Q } from "./sql.ts";
+import { appendEvent, EVENTS } from "./events.ts";
+import { completeClaim, type Owner } from "./idempotency.ts";
+import { LOCK, PARLEY, type Q, type Write, type WriteOne } from "./sql.ts";
 
 const COLUMNS =
   "m.id, m.conversation_id, m.sender_id, m.body, m.read_at, m.created_at, m.updated_at";
 
-export async function listMessages(
+async function listMessages(
   q: Q,
   scope: MessageScope,
   limit: number,
@@ -43,18 +46,14 @@ export async function listMessages(
   return hydrate(q, rows);
 }
 
-export async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
+async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
   const rows = await q<
     MessageRow[]
   >`SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ${id}`;
   return (await hydrate(q, rows))[0];
 }
 
-export async function messageCursor(
-  q: Q,
-  id: string,
-  scope: MessageScope,
-): Promise<Cursor | undefined> {
+async function messageCursor(q: Q, id: string, scope: MessageScope): Promise<Cursor | undefined> {
   const [row] =
     "conversationId" in scope
       ? await q<Cursor[]>`SELECT created_at AS key, id FROM messages
@@ -83,7 +82,7 @@ async function hydrate(q: Q, rows: MessageRow[]): Promise<MessageJson[]> {
   return assembleMessages(rows, senderRows, reactionRows, attachmentRows);
 }
 
-export async function insertAttachments(
+async function insertAttachments(
   q: Q,
   messageId: string,
   list: readonly NewAttachment[],
@@ -95,7 +94,7 @@ export async function insertAttachments(
 }
 
 /** Replaces one reaction name's list; an empty list removes the name. The message row is locked. */
-export async function setReaction(
+async function setReaction(
   q: Q,
   id: string,
   name: string,
@@ -114,7 +113,7 @@ export async function setReaction(
 }
 
 /** In a transaction: the message row is locked, so changes to one message follow each other. */
-export async function updateMessage(q: Q, id: string, changes: MessageChanges): Promise<void> {
+async function updateMessage(q: Q, id: string, changes: MessageChanges): Promise<void> {
   await q`SELECT id FROM messages WHERE id = ${id} FOR UPDATE`;
   if (changes.body !== undefined) {
     await q`UPDATE messages SET body = ${changes.body}, updated_at = ${changes.at} WHERE id = ${id}`;
@@ -126,4 +125,101 @@ export async function updateMessage(q: Q, id: string, changes: MessageChanges): 
     if (next) await setReaction(q, id, name, next);
   }
   await insertAttachments(q, id, changes.attachments, changes.at);
+}
+
+export function createMessageStore(
+  sql: Q,
+  write: Write,
+  writeOne: WriteOne,
+  owner: Owner,
+): Store["messages"] {
+  return {
+    get: (id) => getMessage(sql, id),
+    async head(id) {
+      const [row] = await sql<
+        { id: string; conversation_id: string; sender_id: string; body: string }[]
+      >`SELECT id, conversation_id, sender_id, body FROM messages WHERE id = ${id}`;
+      return row && { ...row };
+    },
+    cursor: (id, scope) => messageCursor(sql, id, scope),
+    list: (scope, limit, page) => listMessages(sql, scope, limit, page),
+    async send(message, attachments, answer) {
+      if (attachments.length === 0 && !answer) {
+        // The common case in one statement (one round trip, atomic by itself). The event
+        // takes its id after the events lock (events.ts): `event` reads from `lock`.
+        await writeOne(
+          (changed) => sql`
+            WITH sent AS (
+              INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
+              VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
+                ${message.body}, ${message.createdAt})
+              RETURNING conversation_id, created_at
+            ), activity AS (
+              UPDATE conversations c
+              SET last_active_at = greatest(coalesce(c.last_active_at, 0), sent.created_at)
+              FROM sent WHERE c.id = sent.conversation_id
+              RETURNING c.id
+            ), lock AS (
+              SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.events}) FROM activity
+            ), event AS (
+              INSERT INTO events (type, conversation_id, resource_id, recipients)
+              SELECT 'message.created', ${message.conversationId}, ${message.id},
+                (SELECT coalesce(array_agg(user_id), '{}') FROM memberships
+                 WHERE conversation_id = ${message.conversationId})
+              FROM lock
+              RETURNING id
+            )
+            SELECT ${changed}, pg_notify(${EVENTS}, '') FROM event`,
+        );
+        return true;
+      }
+      return write(async (tx) => {
+        if (answer && !(await completeClaim(tx, owner, answer))) return false;
+        await tx`INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
+          VALUES (${message.id}, ${message.conversationId}, ${message.senderId},
+            ${message.body}, ${message.createdAt})`;
+        await insertAttachments(tx, message.id, attachments, message.createdAt);
+        // Instances' clocks differ a little: the activity never moves back.
+        await tx`UPDATE conversations
+          SET last_active_at = greatest(coalesce(last_active_at, 0), ${message.createdAt})
+          WHERE id = ${message.conversationId}`;
+        await appendEvent(tx, "message.created", message.conversationId, message.id, "members");
+        return true;
+      });
+    },
+    async update(id, changes) {
+      await write(async (tx) => {
+        await updateMessage(tx, id, changes);
+        const [row] = await tx<{ conversation_id: string }[]>`
+          SELECT conversation_id FROM messages WHERE id = ${id}`;
+        if (row) await appendEvent(tx, "message.updated", row.conversation_id, id, "members");
+      });
+    },
+    async addReaction(id, name, username) {
+      await write(async (tx) => {
+        const [message] = await tx<{ conversation_id: string }[]>`
+          SELECT conversation_id FROM messages WHERE id = ${id} FOR UPDATE`;
+        const [row] = await tx<{ usernames: string[] }[]>`
+          SELECT usernames FROM reactions WHERE message_id = ${id} AND name = ${name}`;
+        const current = row?.usernames ?? [];
+        if (!message || current.includes(username)) return;
+        await setReaction(tx, id, name, [...current, username]);
+        await appendEvent(tx, "message.updated", message.conversation_id, id, "members");
+      });
+    },
+    async remove(head) {
+      await write(async (tx) => {
+        await tx`DELETE FROM messages WHERE id = ${head.id}`;
+        await tx`UPDATE conversations SET pinned_message_id = NULL
+          WHERE pinned_message_id = ${head.id}`;
+        await tx`UPDATE conversations SET last_active_at =
+            (SELECT max(created_at) FROM messages WHERE conversation_id = ${head.conversation_id})
+          WHERE id = ${head.conversation_id}`;
+        const conversationId = head.conversation_id;
+        await appendEvent(tx, "message.deleted", conversationId, head.id, "members");
+        // Its activity moved back, and it may have been the pinned message.
+        await appendEvent(tx, "conversation.updated", conversationId, conversationId, "members");
+      });
+    },
+  };
 }

@@ -5,6 +5,14 @@ import { DatabaseOpenError } from "../errors.ts";
 
 export type Q = postgres.Sql | postgres.TransactionSql;
 
+/** A write in one transaction (index.ts): counted, and heard of by the other instances. */
+export type Write = <T>(fn: (tx: Q) => Promise<T>) => Promise<T>;
+/**
+ * A write in one statement, atomic by itself, counted as `Write` counts: the statement
+ * must SELECT `changed` once it has written, which tells the other instances.
+ */
+export type WriteOne = <T>(statement: (changed: postgres.Fragment) => Promise<T>) => Promise<T>;
+
 export function connect(url: string, max: number): postgres.Sql {
   return postgres(url, {
     max,

@@ -1,10 +1,8 @@
 // Users, their tokens (as hashes) and groups on PostgreSQL: the demo's users, and what
 // `parley users` / `parley groups` and the contact search need.
-import type postgres from "postgres";
+import { hashToken } from "../../tokens.ts";
 import type { Account, DemoToken, GroupInfo, NewUser, Store, User } from "../store.ts";
-import { LOCK, PARLEY, type Q } from "./sql.ts";
-
-type Write = <T>(fn: (tx: Q) => Promise<T>) => Promise<T>;
+import { LOCK, PARLEY, type Q, type Write } from "./sql.ts";
 
 const copy = <T extends object>(rows: readonly T[]): T[] => rows.map((row) => ({ ...row }));
 
@@ -13,14 +11,14 @@ async function idOf(tx: Q, username: string): Promise<string | undefined> {
   return row?.id;
 }
 
-export async function userByTokenHash(sql: Q, hash: string): Promise<User | undefined> {
+async function userByTokenHash(sql: Q, hash: string): Promise<User | undefined> {
   const [user] = await sql<User[]>`
     SELECT u.id, u.username, u.phone_number, u.avatar_url, u.last_active_at, u.created_at
     FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ${hash}`;
   return user && { ...user };
 }
 
-export async function userById(sql: Q, id: string): Promise<User | undefined> {
+async function userById(sql: Q, id: string): Promise<User | undefined> {
   const [user] = await sql<User[]>`
     SELECT id, username, phone_number, avatar_url, last_active_at, created_at
     FROM users WHERE id = ${id}`;
@@ -28,8 +26,8 @@ export async function userById(sql: Q, id: string): Promise<User | undefined> {
 }
 
 /** The demo users with their tokens, once, when there are no users at all. */
-export async function ensureDemoUsers(
-  sql: postgres.Sql,
+async function ensureDemoUsers(
+  sql: Q,
   write: Write,
   list: readonly (NewUser & { token: string })[],
   hash: (token: string) => string,
@@ -60,7 +58,26 @@ export async function ensureDemoUsers(
   );
 }
 
-export function accountStore(sql: postgres.Sql, write: Write): Store["accounts"] {
+export function createUserStore(sql: Q, write: Write): Store["users"] {
+  return {
+    byTokenHash: (hash) => userByTokenHash(sql, hash),
+    byId: (id) => userById(sql, id),
+    async touch(id, now) {
+      await write(
+        (tx) => tx`UPDATE users SET last_active_at = ${now}
+          WHERE id = ${id} AND coalesce(last_active_at, 0) < ${now}`,
+      );
+    },
+    async isGroupMember(groupId, userId) {
+      const rows = await sql`
+        SELECT 1 FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId}`;
+      return rows.length > 0;
+    },
+    ensure: (list) => ensureDemoUsers(sql, write, list, hashToken),
+  };
+}
+
+export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
   return {
     add: (user, tokenHash) =>
       write(async (tx) => {
