@@ -1,13 +1,14 @@
 // Puts parley's faster copies of a few of Ink's internal modules (this folder) in place of
 // Ink's own, for the bundle (rolldown.config.ts) and the tests (test/vitest.config.ts):
 //   build/output.js, from renderer.js          -> output.ts (caches kept across frames)
+//   log-update.js, from ink.js                 -> log-update.ts (writes changed cells only)
 //   sanitize-ansi.js, from squash-text-nodes.js -> sanitize-ansi.ts (remembered)
 //   widest-line, from any Ink module            -> widest-line.ts (remembered)
 //   string-width, from anywhere but the copy    -> string-width.ts (by grapheme, remembered)
 // Ink exports only its index, so `ink-original/<file>` names one of Ink's own build files,
 // for the wrappers and for the test that compares the two Outputs. The copies are ports of
 // one Ink version; any other stops the build rather than mixing two, and so does a build
-// that included Ink without making all three swaps (a renamed file in a new Ink, say).
+// that included Ink without making all four swaps (a renamed file in a new Ink, say).
 // Not part of the bundle: only the two configs import it.
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, sep } from "node:path";
@@ -22,8 +23,8 @@ const STRING_WIDTH = join(OURS, "string-width.ts");
 // Under Vite (the tests), imported last by Ink's index.js: loaded once Ink's whole graph is.
 const CHECK = "virtual:parley-ink-swaps";
 
-type Swap = "output" | "sanitize-ansi" | "widest-line";
-const SWAPS: readonly Swap[] = ["output", "sanitize-ansi", "widest-line"];
+type Swap = "output" | "log-update" | "sanitize-ansi" | "widest-line";
+const SWAPS: readonly Swap[] = ["output", "log-update", "sanitize-ansi", "widest-line"];
 
 type ResolveContext = {
   resolve(
@@ -92,6 +93,9 @@ export function inkPlugin() {
         inkSeen = true;
         if (source === "./output.js" && named(from, "renderer.js")) {
           return swap("output", "output.ts");
+        }
+        if (source === "./log-update.js" && named(from, "ink.js")) {
+          return swap("log-update", "log-update.ts");
         }
         if (source === "./sanitize-ansi.js" && named(from, "squash-text-nodes.js")) {
           return swap("sanitize-ansi", "sanitize-ansi.ts");

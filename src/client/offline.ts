@@ -12,7 +12,7 @@ import {
   type PersistedClient,
   type Persister,
   persistQueryClientRestore,
-  persistQueryClientSubscribe,
+  persistQueryClientSave,
 } from "@tanstack/query-persist-client-core";
 import type { QueryClient } from "@tanstack/react-query";
 import { z } from "zod";
@@ -203,8 +203,56 @@ export async function keepServerData(
   } catch (error) {
     logLine(files.log, `could not restore the cache: ${(error as Error).message}`);
   }
-  const stop = persistQueryClientSubscribe(options);
-  return { restoredAt, flush: persister.flush, stop };
+  const saving = saveOnChange(options);
+  return {
+    restoredAt,
+    flush() {
+      saving.saveIfAnswered();
+      persister.flush();
+    },
+    stop: saving.stop,
+  };
+}
+
+/**
+ * Saves the kept queries when their data changes. TanStack's persistQueryClientSubscribe
+ * dehydrated the whole cache at every cache event, and a poll that brings nothing new
+ * still makes a few (fetching, fetched): an idle client serialised its whole cache, and
+ * wrote it, every two seconds. An unchanged answer keeps its data object (structural
+ * sharing), so only a new object, a query added or one removed is worth saving. Answers
+ * that changed nothing are saved once, at exit, so that the file's time says when the
+ * data was last confirmed (the status bar's "last synced" at the next start).
+ */
+function saveOnChange(options: Parameters<typeof persistQueryClientSave>[0]) {
+  const savedData = new WeakMap<object, unknown>();
+  let answeredSinceSave = false;
+  const save = () => {
+    answeredSinceSave = false;
+    void persistQueryClientSave(options);
+  };
+  const stopQueries = options.queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== "added" && event.type !== "removed" && event.type !== "updated") return;
+    const { query } = event;
+    if (event.type === "updated") {
+      if (event.action.type === "success") answeredSinceSave = true;
+      if (savedData.get(query) === query.state.data) return;
+    }
+    savedData.set(query, query.state.data);
+    save();
+  });
+  // Paused mutations are kept too (TanStack's default); they change only with user actions.
+  const stopMutations = options.queryClient.getMutationCache().subscribe((event) => {
+    if (event.type === "added" || event.type === "removed" || event.type === "updated") save();
+  });
+  return {
+    saveIfAnswered() {
+      if (answeredSinceSave) save();
+    },
+    stop() {
+      stopQueries();
+      stopMutations();
+    },
+  };
 }
 
 const SavedAttachment: z.ZodType<DraftAttachment> = z.object({

@@ -30,7 +30,7 @@ import {
 } from "./screen/chat-context.tsx";
 import { Header } from "./screen/header.tsx";
 import { Help } from "./screen/help.tsx";
-import { screenColumns } from "./screen/layout.ts";
+import { BODY_TOP, screenColumns } from "./screen/layout.ts";
 import { useStore } from "./screen/observable.ts";
 import { useMe, useSession } from "./screen/session-context.tsx";
 import { StatusBar } from "./screen/status-bar.tsx";
@@ -169,7 +169,12 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
           ) : (
-            <ConversationView width={mainWidth} height={bodyHeight} />
+            <ConversationView
+              width={mainWidth}
+              height={bodyHeight}
+              left={sidebarWidth}
+              top={BODY_TOP}
+            />
           )}
         </Box>
       )}

@@ -1,9 +1,11 @@
-// `npm run bench`: the server, client, distant start-up, news latency, network and `parley ssh`
+// `npm run bench`: the server, client, peers (WeeChat, irssi), distant start-up, news latency,
+// network and `parley ssh`
 // benchmarks, in one run on one machine, printed as markdown. Progress goes to stderr,
 // the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchClient, clientFigures } from "./client.ts";
 import { benchNews } from "./news.ts";
+import { benchPeers } from "./peers.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
 import { benchStartupFar } from "./startup.ts";
@@ -32,6 +34,10 @@ out("");
 out("## Client");
 out("");
 out(await benchClient());
+out("");
+out("## Beside WeeChat and irssi: start-up, bytes per key, idle, memory");
+out("");
+out(await benchPeers());
 out("");
 out("## Start-up against a server 300 ms away, with and without the kept cache");
 out("");

@@ -13,6 +13,7 @@ import { displayWidth, terminalForm } from "../text/width.ts";
 import { attachmentLabel, type DraftAttachment } from "./commands.ts";
 import type { Drafts } from "./drafts.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
+import { type ScreenCell, TerminalCursor } from "./terminal-cursor.tsx";
 import { useDraft, useShownAttachments } from "./use-drafts.ts";
 import { useExternalEditor } from "./use-external-editor.ts";
 
@@ -30,6 +31,11 @@ type Props = {
   onEditLast: () => void;
   /** A click on the composer focuses it; absent while a dialog is open. */
   onFocus?: () => void;
+  /**
+   * The screen cell of the composer's top-left corner. With it, the focused composer puts
+   * the terminal's cursor where it types; without it, it draws an inverse cell there.
+   */
+  origin?: ScreenCell;
 };
 
 /** At most this many attachment rows; with more, the last says how many are not shown. */
@@ -152,6 +158,15 @@ export function Composer(props: Props) {
   const shown = layout.lines.slice(first, first + rows);
   const empty = draft.value === "";
   const attachmentLines = attachmentRows(attachments);
+  // Inside the border and the padding, below the attachments.
+  const cursor =
+    focused && props.origin
+      ? {
+          x: props.origin.x + 2 + (empty ? 0 : layout.cursorColumn),
+          y: props.origin.y + 1 + attachmentLines.length + (empty ? 0 : layout.cursorLine - first),
+        }
+      : undefined;
+  const drawnCursor = focused && !cursor;
   return (
     <Panel
       width={props.width}
@@ -160,6 +175,7 @@ export function Composer(props: Props) {
       paddingX={1}
       boxRef={box}
     >
+      {cursor ? <TerminalCursor x={cursor.x} y={cursor.y} /> : null}
       {attachmentLines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole
         <Text key={i} color={theme.accent} wrap="truncate-end">
@@ -168,7 +184,7 @@ export function Composer(props: Props) {
       ))}
       {empty ? (
         <Text wrap="truncate-end">
-          {focused ? <Text inverse> </Text> : null}
+          {drawnCursor ? <Text inverse> </Text> : focused ? " " : null}
           <Text color={theme.placeholder} dimColor={theme.faint}>
             {props.label ? `${props.label} · ` : ""}
             {props.placeholder}
@@ -177,7 +193,7 @@ export function Composer(props: Props) {
       ) : (
         shown.map((line, i) => {
           const lineIndex = first + i;
-          if (!focused || lineIndex !== layout.cursorLine) {
+          if (!drawnCursor || lineIndex !== layout.cursorLine) {
             return (
               <Text key={lineIndex} wrap="truncate-end">
                 {terminalForm(line) || " "}

@@ -7,8 +7,10 @@ import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { createStore, useStore } from "../screen/observable.ts";
+import { displayWidth } from "../text/width.ts";
 import type { EditorState } from "./editor.ts";
 import { applyLineKey, isTextThenEnter, lineState, lineView, pasteLine } from "./line-editor.ts";
+import { type ScreenCell, TerminalCursor } from "./terminal-cursor.tsx";
 
 export type LineInputState = {
   state: EditorState;
@@ -54,12 +56,27 @@ export function useLineInput(initial: string, onChange?: (value: string) => void
   };
 }
 
-export function LineInput(props: { state: EditorState; width: number; placeholder: string }) {
+type LineInputProps = {
+  state: EditorState;
+  width: number;
+  placeholder: string;
+  /**
+   * The screen cell of the line's first column: with it, the terminal's own cursor shows
+   * where the text is typed (TerminalCursor); without it, an inverse cell is drawn there.
+   */
+  origin?: ScreenCell;
+};
+
+export function LineInput(props: LineInputProps) {
   const theme = useTheme();
+  const { origin } = props;
+  const cursorCell = (column: number) =>
+    origin ? <TerminalCursor x={origin.x + column} y={origin.y} /> : null;
   if (props.state.value === "") {
     return (
       <Text wrap="truncate-end">
-        <Text inverse> </Text>
+        {cursorCell(0)}
+        {origin ? " " : <Text inverse> </Text>}
         <Text color={theme.placeholder} dimColor={!theme.color}>
           {props.placeholder}
         </Text>
@@ -69,8 +86,9 @@ export function LineInput(props: { state: EditorState; width: number; placeholde
   const view = lineView(props.state, props.width);
   return (
     <Text wrap="truncate-end">
+      {cursorCell(displayWidth(view.before))}
       {view.before}
-      <Text inverse>{view.under || " "}</Text>
+      {origin ? view.under || " " : <Text inverse>{view.under || " "}</Text>}
       {view.after}
     </Text>
   );
@@ -94,12 +112,27 @@ export function usePromptKeys(
 }
 
 /** A search prompt's line: `/ ` and the text being typed (the list's and the messages'). */
-export function SearchLine(props: { state: EditorState; width: number; placeholder: string }) {
+export function SearchLine(props: {
+  state: EditorState;
+  width: number;
+  placeholder: string;
+  /** The screen cell of the `/`. */
+  origin?: ScreenCell;
+}) {
   const theme = useTheme();
+  const { origin } = props;
   return (
     <Box height={1}>
-      <Text color={theme.accent}>/ </Text>
-      <LineInput state={props.state} width={props.width} placeholder={props.placeholder} />
+      {/* Not shrunk by a long placeholder beside it: the text starts two columns in. */}
+      <Box flexShrink={0}>
+        <Text color={theme.accent}>/ </Text>
+      </Box>
+      <LineInput
+        state={props.state}
+        width={props.width}
+        placeholder={props.placeholder}
+        origin={origin && { x: origin.x + 2, y: origin.y }}
+      />
     </Box>
   );
 }

@@ -4,8 +4,10 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../look/theme.ts";
+import { displayWidth } from "../text/width.ts";
 import type { EditorState } from "./editor.ts";
 import { LineInput } from "./line-input.tsx";
+import type { ScreenCell } from "./terminal-cursor.tsx";
 
 type Props = {
   width: number;
@@ -14,6 +16,8 @@ type Props = {
   placeholder: string;
   hint: string;
   children?: ReactNode;
+  /** The screen cell of the box's top-left corner, for the terminal's cursor. */
+  origin?: ScreenCell;
 };
 
 export function PromptBox(props: Props) {
@@ -27,11 +31,20 @@ export function PromptBox(props: Props) {
       paddingX={1}
     >
       <Box>
-        <Text bold>{props.label}</Text>
+        <Box flexShrink={0}>
+          <Text bold>{props.label}</Text>
+        </Box>
         <LineInput
           state={props.state}
           width={props.width - 4 - props.label.length}
           placeholder={props.placeholder}
+          // Inside the border and the padding, after the label.
+          origin={
+            props.origin && {
+              x: props.origin.x + 2 + displayWidth(props.label),
+              y: props.origin.y + 1,
+            }
+          }
         />
       </Box>
       {props.children}

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { PeopleFound } from "../../api/client.ts";
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
+import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { matchBinding } from "../keys/bindings.ts";
 import { useTheme } from "../look/theme.ts";
 import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
@@ -18,6 +19,8 @@ import { personName, suggestPeople, typedTarget } from "./contacts.ts";
 
 type Props = {
   width: number;
+  /** The screen cell of the prompt's top-left corner. */
+  origin?: ScreenCell;
   me: string | undefined;
   /** A contact id, or a group id (`grp_…`). */
   onSubmit: (id: string) => void;
@@ -27,7 +30,7 @@ type Props = {
 /** A line under the text instead of the people: looking a name up, or nobody has it. */
 type Note = { kind: "finding" | "unknown"; text: string };
 
-export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
+export function NewConversation({ width, me, onSubmit, onCancel, origin }: Props) {
   const theme = useTheme();
   const contacts = useContacts();
   const [value, setValue] = useState("");
@@ -110,6 +113,7 @@ export function NewConversation({ width, me, onSubmit, onCancel }: Props) {
   return (
     <PromptBox
       width={width}
+      origin={origin}
       label="new conversation with: "
       state={line.state}
       placeholder={listsPeople ? "a person's name, or a group id grp_…" : "ct_… or grp_…"}

@@ -11,6 +11,7 @@ import { useTheme } from "../look/theme.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { useChatActions, useChatState } from "../screen/chat-context.tsx";
+import { BODY_TOP } from "../screen/layout.ts";
 import { Panel } from "../screen/panel.tsx";
 import { useContacts } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
@@ -228,6 +229,8 @@ function SearchPrompt(props: {
       state={line.state}
       width={props.width}
       placeholder="any conversation by name · Enter opens · Esc clears"
+      // The sidebar is at the screen's left edge: inside its border, below the tabs.
+      origin={{ x: 1, y: BODY_TOP + 2 }}
     />
   );
 }

@@ -12,3 +12,7 @@ declare module "ink-original/output.js" {
 declare module "ink-original/measure-text.js" {
   export { default } from "ink/build/measure-text.js";
 }
+
+declare module "ink-original/log-update.js" {
+  export { default } from "ink/build/log-update.js";
+}

@@ -33,14 +33,22 @@ type Operation =
   | { type: "unclip" };
 
 const DEFAULT_IGNORABLE = /^\p{Default_Ignorable_Code_Point}+$/u;
+/** Per generation of the tokenised lines' cache: a 120x40 frame writes some 100 texts. */
+const STYLED_LINES_KEPT = 256;
 
 // Shared by every Output, so by every frame of every session in this process. Cached
 // values are never modified: a frame replaces cells, it does not edit them.
-const styledCharsOf = remembered((line: string): readonly StyledChar[] =>
-  // Standalone invisible Unicode characters must not occupy terminal cells.
-  styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value)),
+// Tokenised lines are big (an object and a styles array per character, some 18 KB for a
+// row of 120): kept for the few hundred lines a frame or two writes, not for thousands
+// (4,096 of them held 70 MB after scrolling through a long history). Unchanged rows are
+// found whole in rowTexts below, without tokenising.
+export const styledCharsOf = remembered(
+  (line: string): readonly StyledChar[] =>
+    // Standalone invisible Unicode characters must not occupy terminal cells.
+    styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value)),
+  STYLED_LINES_KEPT,
 );
-const widthOf = remembered((text: string) => stringWidth(text), 4096);
+export const widthOf = remembered((text: string) => stringWidth(text), 4096);
 const widestLineOf = remembered((text: string) => {
   let width = 0;
   for (const line of text.split("\n")) width = Math.max(width, widthOf(line));

@@ -3,15 +3,18 @@
 
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
+import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { matchBinding } from "../keys/bindings.ts";
 
 type Props = {
   width: number;
+  /** The screen cell of the prompt's top-left corner. */
+  origin?: ScreenCell;
   onSubmit: (line: string) => void;
   onCancel: () => void;
 };
 
-export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
+export function AttachPrompt({ width, onSubmit, onCancel, origin }: Props) {
   const line = useLineInput("");
   usePromptKeys(line, (input, key) => {
     switch (matchBinding("attach", input, key)) {
@@ -29,6 +32,7 @@ export function AttachPrompt({ width, onSubmit, onCancel }: Props) {
   return (
     <PromptBox
       width={width}
+      origin={origin}
       label="attach to this message: "
       state={line.state}
       placeholder="https://… [file name]"

@@ -19,7 +19,18 @@ import { myReactions } from "./reactions.ts";
 import { Reactors, reactorsRows } from "./reactors.tsx";
 import { useConversationItems } from "./use-conversation-items.ts";
 
-export function ConversationView({ width, height }: { width: number; height: number }) {
+/** `left` and `top`: the screen cell of the view's top-left corner. */
+export function ConversationView({
+  width,
+  height,
+  left,
+  top,
+}: {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+}) {
   const { open, dialog, focus, me, browser, editing } = useChatState();
   const { dialogs, drafts, messages, conversations, setFocus, endEdit } = useChatActions();
   const { history, items } = useConversationItems(open?.id);
@@ -33,6 +44,9 @@ export function ConversationView({ width, height }: { width: number; height: num
     attachPrompt: dialog?.kind === "attach",
   });
   const title = open ? conversations.nameOf(open) : "";
+  // Where the composer or a prompt starts: right below the messages (no picker is open
+  // between them while one of those has the keys).
+  const below = { x: left, y: top + paneHeight };
   // A click focuses the composer; not while a dialog holds the keys.
   const focusComposer = dialog === null ? () => setFocus("composer") : undefined;
   return (
@@ -44,6 +58,7 @@ export function ConversationView({ width, height }: { width: number; height: num
           icons={conversationIcons(open)}
           width={width}
           height={paneHeight}
+          origin={{ x: left, y: top }}
           focused={focus === "messages" && dialog === null}
           // A question or the picker is about the selected message: it stays marked.
           marked={
@@ -100,6 +115,7 @@ export function ConversationView({ width, height }: { width: number; height: num
       {dialog?.kind === "new" ? (
         <NewConversation
           width={width}
+          origin={below}
           me={me}
           onCancel={dialogs.close}
           onSubmit={(id) => {
@@ -110,6 +126,7 @@ export function ConversationView({ width, height }: { width: number; height: num
       ) : dialog?.kind === "attach" ? (
         <AttachPrompt
           width={width}
+          origin={below}
           onCancel={dialogs.close}
           onSubmit={(line) => {
             dialogs.close();
@@ -135,6 +152,7 @@ export function ConversationView({ width, height }: { width: number; height: num
           }}
           onEditLast={() => messages.editLast(history.messages)}
           onFocus={focusComposer}
+          origin={below}
         />
       ) : null}
     </Box>

@@ -7,6 +7,7 @@
 import { Box, type DOMElement, type Key, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
+import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
@@ -25,6 +26,8 @@ import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps
 import type { Geometry, Move } from "./window.ts";
 
 type Props = {
+  /** The screen cell of the pane's top-left corner (for the search prompt's cursor). */
+  origin?: ScreenCell;
   title: string;
   icons: string;
   width: number;
@@ -226,6 +229,7 @@ export function MessagePane(props: Props) {
     <Panel width={width} height={height} focused={focused} boxRef={box}>
       {search.search?.typing ? (
         <MessageSearchPrompt
+          origin={props.origin && { x: props.origin.x + 1, y: props.origin.y + 1 }}
           query={query}
           width={innerWidth}
           onChange={search.type}

@@ -1,7 +1,10 @@
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
+import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { matchBinding } from "../keys/bindings.ts";
 
 export function MessageSearchPrompt(props: {
+  /** The screen cell of the `/`. */
+  origin?: ScreenCell;
   query: string;
   width: number;
   onChange: (query: string) => void;
@@ -27,6 +30,7 @@ export function MessageSearchPrompt(props: {
       state={line.state}
       width={Math.max(1, props.width - 2)}
       placeholder="search this conversation · Enter searches · Esc cancels"
+      origin={props.origin}
     />
   );
 }

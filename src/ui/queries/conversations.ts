@@ -6,6 +6,7 @@ import {
   infiniteQueryOptions,
   type QueryClient,
   queryOptions,
+  replaceEqualDeep,
   useInfiniteQuery,
   useMutation,
   useQuery,
@@ -64,6 +65,18 @@ export function conversationListOptions(session: Session, params: ListConversati
       }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last, _all, _param, asked) => nextCursor(last, last.data.at(-1), asked),
+    structuralSharing: (old: unknown, next: unknown) => {
+      const held = new Map<string, Conversation>();
+      mapConversations(old as ConversationPages | undefined, (c) => {
+        held.set(c.id, c);
+        return c;
+      });
+      const kept = mapConversations(next as ConversationPages, (c) => {
+        const before = held.get(c.id);
+        return before && onlyReopened(before, c) ? before : c;
+      });
+      return replaceEqualDeep(old, kept);
+    },
   });
 }
 
@@ -177,7 +190,33 @@ export function conversationOptions(session: Session, id: string) {
   return queryOptions({
     queryKey: keys.conversations.detail(id),
     queryFn: () => session.api.conversations.get(id),
+    structuralSharing: keepWhenOnlyReopened,
   });
+}
+
+/**
+ * Each retrieval marks the conversation opened, so every 2 s poll of the open one
+ * brought a new `last_opened_at`, and that new object went into every list: the whole
+ * screen rendered again, to draw the same frame. While nothing happened since it was
+ * last opened, a later opening changes nothing on screen: the object already held stays.
+ */
+function keepWhenOnlyReopened(old: unknown, next: unknown): unknown {
+  const before = old as Conversation | undefined;
+  return before && onlyReopened(before, next as Conversation)
+    ? before
+    : replaceEqualDeep(old, next);
+}
+
+/** Opened again, with no activity since the earlier opening: the same on screen. */
+function onlyReopened(before: Conversation, after: Conversation): boolean {
+  const opened = before.last_opened_at;
+  return (
+    opened !== null &&
+    (after.last_active_at ?? 0) <= opened &&
+    (after.last_opened_at ?? 0) >= opened &&
+    JSON.stringify({ ...after, last_opened_at: 0 }) ===
+      JSON.stringify({ ...before, last_opened_at: 0 })
+  );
 }
 
 /**

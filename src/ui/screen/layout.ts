@@ -1,5 +1,8 @@
 // Where everything goes on a screen of a given size. Pure: the sizes in, the sizes out.
 
+/** The header's one row is above the body (sidebar and main column). */
+export const BODY_TOP = 1;
+
 export type ScreenColumns = { sidebarWidth: number; mainWidth: number; bodyHeight: number };
 
 /** The sidebar takes about a third of the width (26 to 40 columns); header and status bar a row each. */
