@@ -2,7 +2,8 @@
 // that a poll asks with If-None-Match and a 304 (no body) is read as the kept answer. The
 // parsed result is then equal to the last one, and TanStack Query, which keeps equal data
 // as it was, renders nothing. Bounded: the newest MAX_ENTRIES URLs and MAX_BYTES of bodies.
-import type { Answer } from "./http.ts";
+/** An HTTP answer as the api layer keeps it (http.ts hands these out). */
+export type Answer = { status: number; body: string; contentType: string | null };
 
 const MAX_ENTRIES = 64;
 const MAX_BYTES = 4 * 1024 * 1024;

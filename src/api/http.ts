@@ -14,7 +14,7 @@ import {
   parseJson,
   timeoutError,
 } from "./errors.ts";
-import { createETags } from "./etags.ts";
+import { type Answer, createETags } from "./etags.ts";
 import { encodeForm, type FormValue } from "./form.ts";
 import { type RetryPolicy, retryDelay, retryRule } from "./retry.ts";
 import { Deleted } from "./schema.ts";
@@ -42,7 +42,7 @@ export type Call = {
 };
 
 /** A successful answer (status below 400), its body as text. */
-export type Answer = { status: number; body: string; contentType: string | null };
+export type { Answer };
 
 export type Http = {
   /** The answer to `call`, after the retries its method allows, or an ApiError. */

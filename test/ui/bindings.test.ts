@@ -159,7 +159,7 @@ describe("the table", () => {
     expect(HELP.find((s) => s.where === "prompts and dialogs")?.rows).toEqual([
       { keys: "/ search: Enter, Esc", does: "open the match / clear" },
       { keys: "messages /: Enter, Esc", does: "search the conversation / cancel" },
-      { keys: "n: ↑↓ Enter, Esc", does: "pick a contact seen so far, start / cancel" },
+      { keys: "n: ↑↓ Tab, Enter, Esc", does: "pick a person, start the conversation / cancel" },
       { keys: "A: URL [file name], Enter, Esc", does: "add the attachment / cancel" },
       { keys: "reactions: ←→ 1-9 Enter, Esc", does: "choose, toggle yours / close" },
       { keys: "links: ←→ 1-9 Enter, Esc", does: "choose, open or copy it / close" },

@@ -40,7 +40,7 @@ export function sidebarNames(screen: string): string[] {
     .filter((name): name is string => name !== undefined && !/^\d/.test(name));
 }
 
-/** Moves the sidebar cursor down to the row named `name`. */
+/** Moves the sidebar cursor to the row named `name`, up or down. */
 export async function selectRow(h: Harness, name: string) {
   const selected = new RegExp(`│▸(?:[📌🔕📦]+ )?${name}\\s`, "u");
   await h.waitFor(
@@ -48,9 +48,15 @@ export async function selectRow(h: Harness, name: string) {
     `${name} in the sidebar, and a row selected`,
   );
   const cursorRow = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
+  const selectedName = (s: string) =>
+    /^[│║]▸(?:[📌🔕📦]+ )?(\S+)/u.exec(cursorRow(s) ?? "")?.[1] ?? "";
   for (let i = 0; i < 20 && !selected.test(h.screen()); i++) {
-    const before = cursorRow(h.screen());
-    await h.press("j");
+    const screen = h.screen();
+    const before = cursorRow(screen);
+    const names = sidebarNames(screen);
+    // The list may have reordered since (news moves a row up): go the way the row is.
+    const up = names.indexOf(name) < names.indexOf(selectedName(screen));
+    await h.press(up ? "k" : "j");
     // One step at a time: the next key only once the screen shows this one.
     await h.waitFor((s) => cursorRow(s) !== before, "the cursor to move");
   }
