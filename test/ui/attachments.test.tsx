@@ -27,12 +27,20 @@ async function answerLostOnce(target: string): Promise<string> {
   const proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const upstream = await fetch(new URL(req.url ?? "/", target), {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await upstream.arrayBuffer());
+    let upstream: Response;
+    let body: Buffer;
+    try {
+      upstream = await fetch(new URL(req.url ?? "/", target), {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      // The event stream's body ends only when the server closes: then it fails here.
+      body = Buffer.from(await upstream.arrayBuffer());
+    } catch {
+      res.destroy();
+      return;
+    }
     if (req.method === "PUT" && !lost) {
       lost = true;
       res.destroy();

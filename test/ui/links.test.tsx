@@ -102,8 +102,19 @@ describe("links in messages", () => {
     const pieces = linksIn(harness.written()).filter((l) => l.url === url);
     expect(new Set(pieces.map((l) => l.params)).size).toBe(1);
     expect(pieces[0]!.params).toMatch(/^id=[\w-]+$/);
-    // Drawn over several rows, each piece of the same link.
-    expect(harness.written().split(`\x1b]8;${pieces[0]!.params};${url}`).length).toBeGreaterThan(2);
+    // Drawn over several rows, all of it inside the link: the rows' pieces are written
+    // while the link is open (only cursor moves between them, never a border), then closed.
+    const written = harness.written();
+    const open = written.indexOf(`\x1b]8;${pieces[0]!.params};${url}`);
+    const close = written.indexOf("\x1b]8;;", open);
+    const inside = written.slice(open, close);
+    expect(inside).toContain("segment/end");
+    expect(
+      inside
+        .replace(/\x1b\[\d*[A-Za-z]/g, "")
+        .split(url)
+        .at(-1),
+    ).not.toMatch(/[│║╭╮╰╯]/);
   });
 });
 
