@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
+import { virtualTerminal } from "../virtual-terminal.ts";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 export const built = existsSync(CLI);
@@ -98,6 +99,8 @@ export type Shell = {
   channel: ClientChannel;
   /** Everything received, stdout and stderr, as text (the last 200 kB). */
   text(): string;
+  /** What the session's screen shows now (a terminal in memory fed what was received). */
+  screen(): string;
   bytes(): number;
   closed: Promise<void>;
   waitFor(wanted: string | RegExp, what?: string, timeoutMs?: number): Promise<void>;
@@ -114,8 +117,10 @@ export function shell(
       if (error) return fail(error);
       let text = "";
       let bytes = 0;
+      const term = pty ? virtualTerminal(pty.cols ?? 80, pty.rows ?? 24) : undefined;
       const take = (chunk: Buffer) => {
         bytes += chunk.length;
+        term?.write(chunk);
         text += chunk.toString("utf8");
         if (text.length > 400_000) text = text.slice(-200_000);
       };
@@ -125,6 +130,7 @@ export function shell(
       done({
         channel,
         text: () => text,
+        screen: () => term?.screen() ?? text,
         bytes: () => bytes,
         closed,
         waitFor: (wanted, what = String(wanted), timeoutMs = 30_000) =>
@@ -152,9 +158,10 @@ export async function typeIntoComposer(s: Shell, text: string, timeoutMs = 30_00
       if (Date.now() > deadline) throw error;
     }
   }
-  const before = s.text().length;
+  const count = () => s.screen().split(text).length - 1;
+  const before = count();
   s.channel.write(text);
-  await until(() => s.text().slice(before).includes(text), `"${text}" echoed`, timeoutMs);
+  await until(() => count() > before, `"${text}" echoed`, timeoutMs);
 }
 
 /** A raw TCP connection that says nothing; resolves once connected. */

@@ -1,6 +1,7 @@
 // One person's visit to `parley ssh`, as an ssh2 client: sign in, open the first
 // conversation, type, and hang up.
 import ssh2 from "ssh2";
+import { virtualTerminal } from "../virtual-terminal.ts";
 
 export const clientKey = ssh2.utils.generateKeyPairSync("ed25519").private;
 
@@ -17,14 +18,27 @@ export function visit(
   const text = options.text ?? "hello from a visit";
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client();
-    const timer = setTimeout(() => reject(new Error(`${username}: no frame`)), 20_000);
+    let screen = "";
+    let step = 0;
+    const term = virtualTerminal(120, 40);
+    /** How often the typed text shows on screen (a draft kept from a visit before has it). */
+    const shown = () => term.screen().split(text).length - 1;
+    let shownBefore = 0;
+    const steps = ["no frame", "no composer", "no echo"];
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${username}: ${steps[step] ?? "no end"}; last printed: ${JSON.stringify(term.screen().slice(-600))}`,
+          ),
+        ),
+      20_000,
+    );
     client.on("error", reject);
     client.on("ready", () => {
       client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
         if (error) return reject(error);
-        let screen = "";
         let atComposer: string | undefined;
-        let step = 0;
         // Enter on a list still settling can be dropped (no row selected yet): again, until
         // the conversation opens.
         let again: NodeJS.Timeout | undefined;
@@ -33,21 +47,26 @@ export function visit(
           clearTimeout(timer);
           setTimeout(() => client.end(), options.holdMs ?? 0);
         };
+        // Each step reads the screen as the terminal shows it, once it has drawn the chunk.
         stream.on("data", (chunk: Buffer) => {
           screen += chunk.toString("utf8");
-          if (step === 0 && screen.includes("online") && screen.includes("▸")) {
-            step = 1;
-            stream.write("\r");
-            again = setInterval(() => stream.write("\r"), 2000);
-          } else if (step === 1 && screen.includes("Enter send")) {
-            step = 2;
-            clearInterval(again);
-            atComposer = screen;
-            if (text) stream.write(text);
-            else hangUp();
-          } else if (step === 2 && screen.slice(atComposer!.length).includes(text)) {
-            hangUp();
-          }
+          term.write(chunk, () => {
+            const now = term.screen();
+            if (step === 0 && now.includes("online") && now.includes("▸")) {
+              step = 1;
+              stream.write("\r");
+              again = setInterval(() => stream.write("\r"), 2000);
+            } else if (step === 1 && now.includes("Enter send")) {
+              step = 2;
+              clearInterval(again);
+              atComposer = screen;
+              shownBefore = shown();
+              if (text) stream.write(text);
+              else hangUp();
+            } else if (step === 2 && shown() > shownBefore) {
+              hangUp();
+            }
+          });
         });
         stream.on("close", () => {
           clearInterval(again);
