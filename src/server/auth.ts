@@ -10,6 +10,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const unauthenticated = (message: string) =>
   new HttpError(401, "unauthenticated", message, { headers: { "WWW-Authenticate": "Bearer" } });
 
+/** How finely a user's `last_active_at` follows their requests (see below). */
+const ACTIVITY_PRECISION_SECONDS = 300;
+
 export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
@@ -32,7 +35,11 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
     }
     await services.presence.seen(user.id);
     const now = services.now();
-    if ((user.last_active_at ?? 0) < now - 30) {
+    // A contact's last_active_at is written at most every 5 minutes: it shows in every
+    // message the user sent, so a finer clock would change the ETag of every page they
+    // are in at each of their own requests, and a client's once-a-minute refresh would
+    // never be answered 304.
+    if ((user.last_active_at ?? 0) < now - ACTIVITY_PRECISION_SECONDS) {
       await services.store.users.touch(user.id, now);
       user.last_active_at = now;
     }
