@@ -10,6 +10,7 @@
 // arrived in full. "first bytes": from writing the key to the first bytes of output back;
 // "frame": to the last byte before the output goes quiet for QUIET_MS. The server, the
 // clients and this process share the cores.
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
@@ -17,6 +18,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2 from "ssh2";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import type { ClientFigures } from "./client.ts";
 
 // BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
@@ -387,7 +389,7 @@ function verdicts(rows: Row[], client: ClientFigures): string[] {
 }
 
 export async function benchSsh(client: ClientFigures = {}): Promise<string> {
-  const { private: privateKey } = ssh2.utils.generateKeyPairSync("ed25519");
+  const { private: privateKey } = newHostKey();
   const server = await startServer();
   const keyFile = join(server.dir, "id_ed25519");
   writeFileSync(keyFile, privateKey, { mode: 0o600 });
@@ -446,7 +448,7 @@ export async function benchSshUnderLoad(): Promise<string> {
   )
     .split(" ")
     .filter(Boolean);
-  const { private: privateKey } = ssh2.utils.generateKeyPairSync("ed25519");
+  const { private: privateKey } = newHostKey();
   keyTimeoutMs = 60_000;
   const server = await startServer(limits);
   const pid = server.child.pid!;

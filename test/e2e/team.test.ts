@@ -3,13 +3,14 @@
 // becomes a SQLite file: the commands are the same on both), on loopback and free ports.
 // Servers (`parley serve`, `parley ssh`) keep running while the commands after them run,
 // as the section says they may, and are stopped at the end, each expected to exit 0.
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import ssh2 from "ssh2";
 import { afterAll, describe, expect, it } from "vitest";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { CLI } from "./tmux.ts";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
@@ -51,7 +52,7 @@ describe("the README's Running parley for a team", () => {
       `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
     );
     chmodSync(join(bin, "parley"), 0o755);
-    const key = ssh2.utils.generateKeyPairSync("ed25519");
+    const key = newHostKey();
     // As the README's keys file: each key names the one user it signs in as.
     writeFileSync(join(home, "authorized_keys"), `parley-user="alice" ${key.public}\n`);
     const env: NodeJS.ProcessEnv = {

@@ -1,5 +1,6 @@
 // The built `parley ssh` (dist/cli.js) in a child process, and ssh2 clients against it:
 // what an attacker or a person on the network meets. Run `npm run build` first.
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
@@ -7,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
@@ -78,7 +80,7 @@ export async function until(
   }
 }
 
-export const demoKey = ssh2.utils.generateKeyPairSync("ed25519").private;
+export const demoKey = newHostKey().private;
 
 /** A signed-in ssh2 connection; rejects with the client's error (auth refused, closed). */
 export function connect(

@@ -1,12 +1,13 @@
 // `parley ssh` keeps each user's drafts and unsent changes between sessions, in the
 // server's folder: a person who drops off mid-sentence finds the sentence when they
 // come back, and nobody else sees it.
+
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { until } from "../wait.ts";
 import { visit } from "./visit.ts";
@@ -19,7 +20,7 @@ beforeAll(async () => {
   keepDir = mkdtempSync(join(tmpdir(), "parley-ssh-keep-"));
   api = await startServer({ port: 0, demo: true, demoReplies: false });
   ssh = await startSshServer({
-    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+    hostKey: newHostKey().private,
     api: { url: api.url, users: api.demoUsers },
     authorizedKeys: null,
     keepDir,

@@ -3,11 +3,12 @@
 // must not grow with their number (each session's client, its Ink tree, query cache,
 // frames and timers, is several megabytes). Thirty sessions in a row: a soak, run by
 // `npm run test:soak`.
+
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { pause, until } from "../wait.ts";
 import { visit } from "./visit.ts";
@@ -21,7 +22,7 @@ let ssh: SshServer;
 beforeAll(async () => {
   api = await startServer({ port: 0, demo: true, demoReplies: false });
   ssh = await startSshServer({
-    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+    hostKey: newHostKey().private,
     api: { url: api.url, users: api.demoUsers },
     authorizedKeys: null,
   });

@@ -1,10 +1,11 @@
 // The small parts that keep `parley ssh` standing under a flood: the delay for repeated
 // failed sign-ins, the rate-limited log, and the escaping of what clients send.
-import ssh2 from "ssh2";
+
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logEscape, logQuote } from "../../src/log-escape.ts";
 import { parseAuthorizedKeys } from "../../src/ssh/auth.ts";
 import { failureTracker } from "../../src/ssh/failures.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { limitedLog } from "../../src/ssh/log-limit.ts";
 
 afterEach(() => {
@@ -56,8 +57,8 @@ describe("log escaping", () => {
 
 describe("an authorized_keys file", () => {
   it("gives each key the user its line names, and skips what parley cannot enforce", () => {
-    const one = ssh2.utils.generateKeyPairSync("ed25519").public;
-    const two = ssh2.utils.generateKeyPairSync("ed25519").public;
+    const one = newHostKey().public;
+    const two = newHostKey().public;
     const parsed = parseAuthorizedKeys(
       [
         "# the team",

@@ -2,14 +2,15 @@
 // attacker would. Each limit from "Running parley ssh in public" in the README is here,
 // but for the two that draw screens of 1000x500 cells for half a minute: those are soaks
 // (public.soak.test.ts), run by `npm run test:soak`.
+
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { startSshServer } from "../../src/ssh/server.ts";
 import {
   type BuiltSsh,
@@ -42,7 +43,7 @@ describe("a client stuck without reading", () => {
     const api = await startServer({ port: 0, demo: true, demoReplies: false });
     const log: string[] = [];
     const ssh = await startSshServer({
-      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      hostKey: newHostKey().private,
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys: null,
       log: (line) => log.push(line),
@@ -68,7 +69,7 @@ describe("a client stuck without reading", () => {
     const api = await startServer({ port: 0, demo: true, demoReplies: false });
     const log: string[] = [];
     const ssh = await startSshServer({
-      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      hostKey: newHostKey().private,
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys: null,
       log: (line) => log.push(line),
@@ -149,7 +150,7 @@ describe.skipIf(!built)("connections that do not sign in", () => {
     const api = await startServer({ port: 0, demo: true, demoReplies: false });
     const log: string[] = [];
     const ssh = await startSshServer({
-      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      hostKey: newHostKey().private,
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys: null,
       log: (line) => log.push(line),
@@ -264,7 +265,7 @@ describe.skipIf(!built)("the log", () => {
 
 describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
   it("sign in only as the user named for them, and every sign-in names its key", async () => {
-    const make = () => ssh2.utils.generateKeyPairSync("ed25519");
+    const make = () => newHostKey();
     const [alice, bob, nobody] = [make(), make(), make()];
     const dir = mkdtempSync(join(tmpdir(), "parley-keys-"));
     const file = join(dir, "authorized_keys");

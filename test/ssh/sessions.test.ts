@@ -2,13 +2,14 @@
 // built dist/ssh-worker.js, as `parley ssh` runs them), and a worker that dies ends its
 // sessions with a message instead of leaving them hanging. (That a session frees what it
 // held is a soak: heap.soak.test.ts.)
+
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { startSshServer } from "../../src/ssh/server.ts";
 import { until } from "../wait.ts";
@@ -51,7 +52,7 @@ function openAlice(
 describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threads", () => {
   it("run on every worker: people sign in, type and leave", async () => {
     const threaded = await startSshServer({
-      hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+      hostKey: newHostKey().private,
       api: { url: api.url, users: api.demoUsers },
       authorizedKeys: null,
       hostScript: WORKER_SCRIPT,

@@ -1,8 +1,10 @@
 // Every `parley ssh` session gets news the way the local client does: its own event
 // stream, given back when the session ends.
+
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { until } from "../wait.ts";
 import { clientKey } from "./visit.ts";
@@ -13,7 +15,7 @@ let ssh: SshServer;
 beforeAll(async () => {
   api = await startServer({ port: 0, demo: true, demoReplies: false });
   ssh = await startSshServer({
-    hostKey: ssh2.utils.generateKeyPairSync("ed25519").private,
+    hostKey: newHostKey().private,
     api: { url: api.url, users: api.demoUsers },
     authorizedKeys: null,
   });

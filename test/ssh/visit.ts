@@ -1,9 +1,11 @@
 // One person's visit to `parley ssh`, as an ssh2 client: sign in, open the first
 // conversation, type, and hang up.
+
 import ssh2 from "ssh2";
+import { newHostKey } from "../../src/ssh/host-key.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 
-export const clientKey = ssh2.utils.generateKeyPairSync("ed25519").private;
+export const clientKey = newHostKey().private;
 
 /**
  * Resolves, once the visit is over, with the screen as it was when the composer showed
