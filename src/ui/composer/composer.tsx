@@ -1,7 +1,7 @@
 // The composer: a multi-line draft edited by grapheme (see editor.ts for why this is not
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft. The draft's
-// attachments (added with /attach) show above its text, one `📎 name (type)` row each.
+// attachments (added with /attach) show above its text, one `📎 name · KIND` row each.
 import { type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { matchBinding } from "../keys/bindings.ts";
