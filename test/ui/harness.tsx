@@ -3,8 +3,7 @@
 // through @xterm/headless, so what is asserted is what a person would see on screen.
 import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
-import unicode11 from "@xterm/addon-unicode11";
-import xterm from "@xterm/headless";
+import type xterm from "@xterm/headless";
 import { createExternalEditor } from "../../src/client/external-editor.ts";
 import { handOverTerminal } from "../../src/client/hand-over.ts";
 import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
@@ -13,6 +12,7 @@ import { createClientSession } from "../../src/client/session.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import type { ThemeSetting } from "../../src/ui/look/theme.ts";
 import type { PollPace, Session } from "../../src/ui/screen/session.ts";
+import { headlessTerminal, screenText } from "../virtual-terminal.ts";
 import { pause, until } from "../wait.ts";
 
 class FakeStdout extends EventEmitter {
@@ -108,30 +108,6 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-function terminal(columns: number, rows: number): xterm.Terminal {
-  // convertEol: a real pty turns "\n" into "\r\n" (onlcr); Ink relies on that.
-  const term = new xterm.Terminal({
-    cols: columns,
-    rows,
-    allowProposedApi: true,
-    scrollback: 0,
-    convertEol: true,
-  });
-  // Emoji are two columns wide, as in real terminals (xterm.js defaults to Unicode 6 widths).
-  term.loadAddon(new unicode11.Unicode11Addon());
-  term.unicode.activeVersion = "11";
-  return term;
-}
-
-function screenText(term: xterm.Terminal): string {
-  const buffer = term.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < term.rows; y++) {
-    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
-  }
-  return lines.join("\n");
-}
-
 export async function startHarness(
   options: {
     columns?: number;
@@ -174,7 +150,7 @@ export async function startHarness(
   const rows = options.rows ?? 40;
   const server = options.server ?? (await startServer({ port: 0, demo: true, demoReplies: false }));
   const user = server.demoUsers[options.user ?? 0]!;
-  const term = terminal(columns, rows);
+  const term = headlessTerminal(columns, rows);
   const stdout = new FakeStdout(columns, rows, term);
   const stdin = new FakeStdin();
   const baseUrl = options.baseUrl ?? server.url;
@@ -251,7 +227,7 @@ export async function startHarness(
     written: () => stdout.written,
     screen,
     async screenOf(bytes) {
-      const blank = terminal(term.cols, term.rows);
+      const blank = headlessTerminal(term.cols, term.rows);
       await new Promise<void>((resolve) => blank.write(bytes, resolve));
       const text = screenText(blank);
       blank.dispose();

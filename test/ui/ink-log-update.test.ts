@@ -3,12 +3,12 @@
 // frame, as if it had been written whole: random sequences of frames drawn by Ink's Output
 // go through it into a terminal emulator, and every screen is compared cell by cell with
 // a second emulator that got each frame whole. The cursor must be where it was asked to be.
-import unicode11 from "@xterm/addon-unicode11";
-import xterm from "@xterm/headless";
+import type xterm from "@xterm/headless";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seededRandom } from "../../src/server/demo/random.ts";
 import logUpdate from "../../src/ui/ink/log-update.ts";
 import Output from "../../src/ui/ink/output.ts";
+import { headlessTerminal } from "../virtual-terminal.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 
 const ESC = "\x1b";
@@ -40,20 +40,6 @@ function draw(width: number, height: number, ops: Op[]): string {
   for (const op of ops) output.write(op.x, op.y, op.text, { transformers: [] });
   output.unclip();
   return output.get().output;
-}
-
-/** A terminal behind a pty in raw mode as node sets it, which still turns "\n" into "\r\n". */
-function terminal(columns: number, rows: number) {
-  const term = new xterm.Terminal({
-    cols: columns,
-    rows,
-    allowProposedApi: true,
-    scrollback: 0,
-    convertEol: true,
-  });
-  term.loadAddon(new unicode11.Unicode11Addon());
-  term.unicode.activeVersion = "11";
-  return term;
 }
 
 const settled = (term: xterm.Terminal) => new Promise<void>((resolve) => term.write("", resolve));
@@ -109,8 +95,8 @@ describe("parley's log-update", () => {
     for (let sequence = 0; sequence < 30; sequence++) {
       const width = int(8, 60);
       const height = int(2, 12);
-      const ours = terminal(width, height);
-      const reference = terminal(width, height);
+      const ours = headlessTerminal(width, height);
+      const reference = headlessTerminal(width, height);
       const stream = streamOn(ours);
       const log = logUpdate.create(stream as unknown as NodeJS.WriteStream, { incremental: true });
       const ops: Op[] = [];
@@ -148,7 +134,7 @@ describe("parley's log-update", () => {
   });
 
   it("writes one typed character, and nothing to move the cursor it advanced", async () => {
-    const term = terminal(40, 5);
+    const term = headlessTerminal(40, 5);
     const stream = streamOn(term);
     const log = logUpdate.create(stream as unknown as NodeJS.WriteStream, { incremental: true });
     const frame = (typed: string) =>
@@ -190,7 +176,7 @@ describe("every frame of the real client", () => {
       return wrapped as typeof log;
     });
     harness = await startHarness();
-    const reference = terminal(120, 40);
+    const reference = headlessTerminal(120, 40);
     const check = async (what: string) => {
       await harness!.press();
       reference.write(`${ESC}[H${ESC}[2J${frames.at(-1)}`);
