@@ -6,32 +6,14 @@
 
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { newHostKey } from "../../src/ssh/host-key.ts";
-import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { describe, expect, it } from "vitest";
 import { pause, until } from "../wait.ts";
-import { visit } from "./visit.ts";
+import { inProcessSshForFile, visit } from "./visit.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
-let api: RunningServer;
-let ssh: SshServer;
-
-beforeAll(async () => {
-  api = await startServer({ port: 0, demo: true, demoReplies: false });
-  ssh = await startSshServer({
-    hostKey: newHostKey().private,
-    api: { url: api.url, users: api.demoUsers },
-    authorizedKeys: null,
-  });
-});
-
-afterAll(async () => {
-  await ssh?.close();
-  await api?.close();
-});
+const running = inProcessSshForFile();
 
 async function heapAfterGc(): Promise<number> {
   // Twice, with turns of the event loop between: finalizers and timers let go in stages.
@@ -44,11 +26,11 @@ async function heapAfterGc(): Promise<number> {
 
 describe("parley ssh sessions", () => {
   it("free what they held when they end: the heap does not grow with sessions", async () => {
-    const users = api.demoUsers.map((u) => u.username);
+    const users = running.api.demoUsers.map((u) => u.username);
     const round = async (count: number) => {
       for (let i = 0; i < count; i++) {
-        await visit(ssh, users[i % users.length]!);
-        await until(() => ssh.liveSessions() === 0, "the session to be freed");
+        await visit(running.ssh, users[i % users.length]!);
+        await until(() => running.ssh.liveSessions() === 0, "the session to be freed");
       }
     };
     // Warm up: caches that are meant to stay (Ink's line caches, JIT code, the server's pages).
@@ -56,7 +38,7 @@ describe("parley ssh sessions", () => {
     const before = await heapAfterGc();
     await round(24);
     const after = await heapAfterGc();
-    expect(ssh.liveSessions()).toBe(0);
+    expect(running.ssh.liveSessions()).toBe(0);
     // 24 more sessions: far below one session's size each.
     expect(after - before, `heap ${before.toFixed(1)} MB -> ${after.toFixed(1)} MB`).toBeLessThan(
       12,

@@ -2,29 +2,11 @@
 // stream, given back when the session ends.
 
 import ssh2 from "ssh2";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { newHostKey } from "../../src/ssh/host-key.ts";
-import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { describe, it } from "vitest";
 import { until } from "../wait.ts";
-import { clientKey } from "./visit.ts";
+import { clientKey, inProcessSshForFile } from "./visit.ts";
 
-let api: RunningServer;
-let ssh: SshServer;
-
-beforeAll(async () => {
-  api = await startServer({ port: 0, demo: true, demoReplies: false });
-  ssh = await startSshServer({
-    hostKey: newHostKey().private,
-    api: { url: api.url, users: api.demoUsers },
-    authorizedKeys: null,
-  });
-});
-
-afterAll(async () => {
-  await ssh?.close();
-  await api?.close();
-});
+const running = inProcessSshForFile();
 
 /** A session held open, on screen, until `end`. */
 async function holdSession(username: string): Promise<{ end: () => void }> {
@@ -41,21 +23,26 @@ async function holdSession(username: string): Promise<{ end: () => void }> {
         });
       });
     });
-    client.connect({ host: ssh.host, port: ssh.port, username, privateKey: clientKey });
+    client.connect({
+      host: running.ssh.host,
+      port: running.ssh.port,
+      username,
+      privateKey: clientKey,
+    });
   });
   return { end: () => client.end() };
 }
 
 describe("parley ssh sessions and the event stream", () => {
   it("hold one stream each, and give it back when they end", async () => {
-    const users = api.demoUsers.map((u) => u.username);
-    const before = api.eventStreams();
+    const users = running.api.demoUsers.map((u) => u.username);
+    const before = running.api.eventStreams();
     const held = await Promise.all(users.slice(0, 4).map(holdSession));
-    await until(() => api.eventStreams() === before + 4, "a stream per session", {
+    await until(() => running.api.eventStreams() === before + 4, "a stream per session", {
       timeoutMs: 20_000,
     });
     for (const session of held) session.end();
-    await until(() => ssh.liveSessions() === 0, "every session freed");
-    await until(() => api.eventStreams() === before, "the streams closed");
+    await until(() => running.ssh.liveSessions() === 0, "every session freed");
+    await until(() => running.api.eventStreams() === before, "the streams closed");
   }, 60_000);
 });

@@ -2,7 +2,10 @@
 // conversation, type, and hang up.
 
 import ssh2 from "ssh2";
+import { afterAll, beforeAll } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
+import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 
 export const clientKey = newHostKey().private;
@@ -78,4 +81,25 @@ export function visit(
     });
     client.connect({ host: server.host, port: server.port, username, privateKey: clientKey });
   });
+}
+
+/**
+ * The demo server and `parley ssh` in this process (any key signs in as any demo user),
+ * started before the file's tests and closed after them. Read `api` and `ssh` in tests.
+ */
+export function inProcessSshForFile(): { api: RunningServer; ssh: SshServer } {
+  const running = {} as { api: RunningServer; ssh: SshServer };
+  beforeAll(async () => {
+    running.api = await startServer({ port: 0, demo: true, demoReplies: false });
+    running.ssh = await startSshServer({
+      hostKey: newHostKey().private,
+      api: { url: running.api.url, users: running.api.demoUsers },
+      authorizedKeys: null,
+    });
+  });
+  afterAll(async () => {
+    await running.ssh?.close();
+    await running.api?.close();
+  });
+  return running;
 }
