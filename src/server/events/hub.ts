@@ -151,11 +151,16 @@ export function createEventHub(
   async function revalidate(): Promise<void> {
     const all = [...byUser.values()].flatMap((streams) => [...streams]);
     if (all.length === 0) return;
-    const stored = all.filter((s) => !localTokens.has(s.token)).map((s) => hashToken(s.token));
-    const owners = await store.events.tokenOwners([...new Set(stored)]);
+    // Each stored token hashed once (many streams of one client share a token).
+    const hashes = new Map<string, string>();
+    for (const { token } of all) {
+      if (!localTokens.has(token) && !hashes.has(token)) hashes.set(token, hashToken(token));
+    }
+    const owners = await store.events.tokenOwners([...hashes.values()]);
     const present = new Set<string>();
     for (const stream of all) {
-      const owner = localTokens.get(stream.token) ?? owners.get(hashToken(stream.token));
+      const hash = hashes.get(stream.token);
+      const owner = localTokens.get(stream.token) ?? (hash && owners.get(hash));
       if (owner === stream.userId) present.add(stream.userId);
       else stream.end();
     }
