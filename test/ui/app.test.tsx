@@ -388,9 +388,11 @@ describe("the client against the embedded server", () => {
     harness = await startHarness({ columns: 120, rows: 40 });
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await harness.resize(80, 24);
+    // The terminal keeps the old frame, shifted, until the new one is drawn: the old status
+    // bar can sit on row 24 before that. The new frame has the header on row 1 as well.
     let screen = await harness.waitFor(
-      (s) => s.split("\n")[23]!.includes("online"),
-      "the status bar on row 24",
+      (s) => s.split("\n")[23]!.includes("online") && s.split("\n")[0]!.includes("parley"),
+      "the status bar on row 24 and the header on row 1",
     );
     expect(screen.split("\n")[0]).toContain("parley · alice");
     await harness.resize(50, 12);
