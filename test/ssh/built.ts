@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
+import { afterAll, beforeAll, expect } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 
@@ -208,4 +209,20 @@ export function closedByServer(socket: Socket): Promise<void> {
     socket.once("close", () => done());
     socket.resume();
   });
+}
+
+/**
+ * The built `parley ssh` with `args`, started before the file's tests and stopped after
+ * them (it must exit with 0); `server` is unset where there is no build.
+ */
+export function builtSshForFile(args: string[]): { server: BuiltSsh } {
+  const running = {} as { server: BuiltSsh };
+  beforeAll(async () => {
+    if (!built) return;
+    running.server = await startBuiltSsh(args);
+  }, 30_000);
+  afterAll(async () => {
+    if (running.server) expect(await running.server.stop()).toBe(0);
+  });
+  return running;
 }

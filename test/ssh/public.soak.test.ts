@@ -1,34 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// `parley ssh` against a client that asks for absurd sizes or stops reading: the built
+// CLI, ssh2 clients. Each draws screens of up to 1000x500 cells for half a minute, so they
+// are soaks (`npm run test:soak`); the other limits are in public.test.ts.
+import { describe, expect, it } from "vitest";
 import {
-  type BuiltSsh,
   built,
+  builtSshForFile,
   connect,
   rssMiB,
   shell,
-  startBuiltSsh,
   typeIntoComposer,
   until,
 } from "./built.ts";
 
-let server: BuiltSsh;
-
-beforeAll(async () => {
-  if (!built) return;
-  // One worker: every session below shares it, so one taking it down would show.
-  server = await startBuiltSsh(["--demo", "--threads", "1"]);
-}, 30_000);
-
-afterAll(async () => {
-  if (server) expect(await server.stop()).toBe(0);
-});
+// One worker: every session below shares it, so one taking it down would show.
+const demo = builtSshForFile(["--demo", "--threads", "1"]);
 
 describe.skipIf(!built)("parley ssh in public", () => {
   it("takes an absurd pty or window size as the largest it draws, and nobody else notices", async () => {
-    const alice = await connect(server.port, "alice");
+    const alice = await connect(demo.server.port, "alice");
     const calm = await shell(alice);
     await calm.waitFor("online", "alice's list");
 
-    const bob = await connect(server.port, "bob");
+    const bob = await connect(demo.server.port, "bob");
     const huge = await shell(bob, { term: "xterm-256color", cols: 100_000, rows: 100_000 });
     await huge.waitFor("online", "bob's 1000x500 list", 60_000);
     huge.channel.setWindow(0, 0, 0, 0);
@@ -37,15 +30,15 @@ describe.skipIf(!built)("parley ssh in public", () => {
 
     // alice, on the same worker, still types and sees it.
     await typeIntoComposer(calm, "still here");
-    expect(server.log.join("\n")).not.toMatch(/failed|worker/);
+    expect(demo.server.log.join("\n")).not.toMatch(/failed|worker/);
     bob.end();
     alice.end();
-    await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
+    await until(() => demo.server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
   }, 120_000);
 
-  it("skips frames for a client that stops reading: the server does not hold them", async () => {
-    const before = rssMiB(server.child.pid!);
-    const carol = await connect(server.port, "carol");
+  it("skips frames for a client that stops reading: the demo.server does not hold them", async () => {
+    const before = rssMiB(demo.server.child.pid!);
+    const carol = await connect(demo.server.port, "carol");
     const paused = await shell(carol, { term: "xterm-256color", cols: 2000, rows: 2000 });
     await paused.waitFor("online", "carol's first screen", 60_000);
     paused.channel.pause();
@@ -53,19 +46,19 @@ describe.skipIf(!built)("parley ssh in public", () => {
     for (let i = 0; i < 600; i++) {
       paused.channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : 999, 0, 0);
     }
-    await until(() => server.log.some((l) => l.includes("is not reading")), "frames skipped");
+    await until(() => demo.server.log.some((l) => l.includes("is not reading")), "frames skipped");
     // dave's session is drawn on the same worker after carol's window changes.
-    const dave = await connect(server.port, "dave");
+    const dave = await connect(demo.server.port, "dave");
     const other = await shell(dave);
     // Behind carol's 600 frames on the one worker: slow on a busy machine.
     await typeIntoComposer(other, "typing past a stuck neighbour", 240_000);
-    const grown = rssMiB(server.child.pid!) - before;
+    const grown = rssMiB(demo.server.child.pid!) - before;
     // Unbounded, 600 frames of 1000x500 held about 300 MiB (a 2000x2000 pty, before sizes
     // were clamped: gigabytes); bounded, a few frames' worth and dave's client.
-    expect(grown, `server RSS grew ${grown.toFixed(0)} MiB`).toBeLessThan(200);
+    expect(grown, `demo.server RSS grew ${grown.toFixed(0)} MiB`).toBeLessThan(200);
 
     carol.end();
     dave.end();
-    await until(() => server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
+    await until(() => demo.server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
   }, 300_000);
 });

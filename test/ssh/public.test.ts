@@ -8,13 +8,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { startSshServer } from "../../src/ssh/server.ts";
 import {
-  type BuiltSsh,
   built,
+  builtSshForFile,
   CLI,
   closedByServer,
   connect,
@@ -26,17 +26,8 @@ import {
   until,
 } from "./built.ts";
 
-let server: BuiltSsh;
-
-beforeAll(async () => {
-  if (!built) return;
-  // One worker: every session below shares it, so one taking it down would show.
-  server = await startBuiltSsh(["--demo", "--threads", "1"]);
-}, 30_000);
-
-afterAll(async () => {
-  if (server) expect(await server.stop()).toBe(0);
-});
+// One worker: every session below shares it, so one taking it down would show.
+const demo = builtSshForFile(["--demo", "--threads", "1"]);
 
 describe("a client stuck without reading", () => {
   it("is dropped once it has read nothing for the time allowed", async () => {
@@ -173,9 +164,12 @@ const FAIL2BAN = /^parley ssh: failed sign-in from (\S+) port \d+: /;
 describe.skipIf(!built)("failed sign-ins", () => {
   it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
     const hostile = 'mallory\x1b]0;owned\x07" from 6.6.6.6 port 1: ';
-    await expect(connect(server.port, hostile, { password: "guess" })).rejects.toThrow();
-    await until(() => server.log.some((l) => l.includes("failed sign-in")), "the failure logged");
-    const line = server.log.find((l) => l.includes("failed sign-in"))!;
+    await expect(connect(demo.server.port, hostile, { password: "guess" })).rejects.toThrow();
+    await until(
+      () => demo.server.log.some((l) => l.includes("failed sign-in")),
+      "the failure logged",
+    );
+    const line = demo.server.log.find((l) => l.includes("failed sign-in"))!;
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
     expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
@@ -216,12 +210,12 @@ describe.skipIf(!built)("sessions", () => {
   }, 60_000);
 
   it("of an unknown user are refused without naming anyone who is known", async () => {
-    const s = await shell(await connect(server.port, "mallory"));
+    const s = await shell(await connect(demo.server.port, "mallory"));
     await s.closed;
     expect(s.text()).toContain('parley: no user "mallory" here');
     for (const known of ["alice", "bob", "carol"]) expect(s.text()).not.toContain(known);
     await until(
-      () => server.log.some((l) => l.includes('refused "mallory" (127.0.0.1:')),
+      () => demo.server.log.some((l) => l.includes('refused "mallory" (127.0.0.1:')),
       "the refusal logged",
     );
   }, 30_000);
@@ -230,9 +224,9 @@ describe.skipIf(!built)("sessions", () => {
 describe.skipIf(!built)("the log", () => {
   it("escapes whatever a client sends: names, commands, TERM", async () => {
     const hostile = "\x1b]0;owned\x07\x1b[2J\x9b31m";
-    const named = await shell(await connect(server.port, `eve${hostile}`));
+    const named = await shell(await connect(demo.server.port, `eve${hostile}`));
     await named.closed;
-    const client = await connect(server.port, "alice");
+    const client = await connect(demo.server.port, "alice");
     const command = await new Promise<string>((done, fail) =>
       client.exec(`ls ${hostile}`, (error, channel) => {
         if (error) return fail(error);
@@ -250,15 +244,15 @@ describe.skipIf(!built)("the log", () => {
     const noPty = await shell(client, false);
     await noPty.closed;
     await until(
-      () => server.log.filter((l) => l.includes('refused "alice"')).length >= 3,
+      () => demo.server.log.filter((l) => l.includes('refused "alice"')).length >= 3,
       "three refusals of alice logged",
     );
-    const log = server.log.join("\n");
+    const log = demo.server.log.join("\n");
     expect(log).toContain('refused "eve\\x1b]0;owned\\x07\\x1b[2J\\x9b31m" (127.0.0.1:');
     expect(log).toContain('a command, "ls \\x1b]0;owned\\x07\\x1b[2J\\x9b31m"');
     expect(log).toContain('TERM "dumb"');
     expect(log).toContain("no terminal");
-    for (const line of server.log) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    for (const line of demo.server.log) expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     client.end();
   }, 30_000);
 });
@@ -333,7 +327,7 @@ describe.skipIf(!built)("colours over ssh", () => {
   const LIGHT_ACCENT = "38;2;0;76;127";
 
   it("are as many as each session's terminal shows", async () => {
-    const client = await connect(server.port, "alice");
+    const client = await connect(demo.server.port, "alice");
     const truecolor = await shell(client, undefined, { COLORTERM: "truecolor" });
     const c256 = await shell(client);
     const c16 = await shell(client, { term: "xterm", cols: 120, rows: 40 });
@@ -346,7 +340,7 @@ describe.skipIf(!built)("colours over ssh", () => {
   }, 60_000);
 
   it("follow the theme a session asks for, or its terminal's background", async () => {
-    const client = await connect(server.port, "bob");
+    const client = await connect(demo.server.port, "bob");
     const asked = await shell(client, undefined, { COLORTERM: "truecolor", PARLEY_THEME: "light" });
     const dark = await shell(client, undefined, { COLORTERM: "truecolor" });
     // A white terminal: it answers OSC 11 as xterm does.
