@@ -70,7 +70,7 @@ function version(): string {
 async function serverDb(flag: string | undefined): Promise<string> {
   if (flag !== undefined) return flag;
   const { join } = await import("node:path");
-  const { parleyPaths } = await import("./config.ts");
+  const { parleyPaths } = await import("./paths.ts");
   return process.env.PARLEY_DATABASE_URL || join(parleyPaths().data, "server.db");
 }
 

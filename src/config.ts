@@ -1,44 +1,15 @@
 // Where parley keeps things and how it finds its server and token.
 // Precedence, highest first: command-line flag, environment variable, config file.
 import { readFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
-import envPaths from "env-paths";
+import { join } from "node:path";
 import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
 import { writePrivateFile } from "./client/files.ts";
+import type { Paths } from "./paths.ts";
 import type { ThemeSetting } from "./ui/look/theme.ts";
 import type { NotifyLevel } from "./ui/messages/mentions.ts";
 
-export type Paths = {
-  config: string;
-  data: string;
-  state: string;
-  cache: string;
-  configFile: string;
-};
-
-/**
- * The same folders on every platform: $XDG_CONFIG_HOME/parley, $XDG_DATA_HOME/parley,
- * $XDG_STATE_HOME/parley and $XDG_CACHE_HOME/parley wherever those are set (an absolute
- * path, as the XDG spec says). Unset, each falls back to the platform's usual place
- * (env-paths): on Linux ~/.config, ~/.local/share, ~/.local/state, ~/.cache; on macOS
- * ~/Library/Preferences, Application Support, Logs and Caches (README, --help).
- */
-export function parleyPaths(env: NodeJS.ProcessEnv = process.env): Paths {
-  const p = envPaths("parley", { suffix: "" });
-  const xdg = (name: string, otherwise: string) => {
-    const base = env[name];
-    return base && isAbsolute(base) ? join(base, "parley") : otherwise;
-  };
-  const config = xdg("XDG_CONFIG_HOME", p.config);
-  return {
-    config,
-    data: xdg("XDG_DATA_HOME", p.data),
-    state: xdg("XDG_STATE_HOME", p.log),
-    cache: xdg("XDG_CACHE_HOME", p.cache),
-    configFile: join(config, "config.json"),
-  };
-}
+export { type Paths, parleyPaths } from "./paths.ts";
 
 const NotifyLevelSetting = z.enum(["all", "mentions", "none"] satisfies NotifyLevel[]);
 

@@ -1,21 +1,19 @@
-// Starts the full-screen client: checks the terminal, asks it for its background, reads
-// the config and, when no server is configured, starts the embedded demo server; then
-// src/client/run.ts mounts the UI. Ordered for a quick first frame: the terminal's answer
-// travels and the server's thread starts while the UI's modules (the bulk of start-up)
-// load, imported only then.
-import { readdirSync } from "node:fs";
+// Starts the full-screen client: checks the terminal, starts the embedded demo server when
+// no server is named, reads the config, asks the terminal for its background, draws the
+// start screen kept from the last run (src/client/start-screen.ts); then src/client/run.ts
+// mounts the UI. Ordered for a quick first frame: the server's thread starts first, the
+// terminal's answer travels, and the kept screen is up while the UI's modules (the bulk
+// of start-up) load, imported only then.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Paths,
-  parleyPaths,
-  type ResolvedClientConfig,
-  resolveClientConfig,
-} from "../config.ts";
+import type { ResolvedClientConfig } from "../config.ts";
+import { type Paths, parleyPaths } from "../paths.ts";
 import { type Background, queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
-import type { Target } from "./run.ts";
+import type { StartScreen, Target } from "./run.ts";
 import { serverIdentity } from "./server-id.ts";
+import { leaveStartScreen, showStartScreen, startScreenFile } from "./start-screen.ts";
 
 export type ClientArgs = {
   baseUrl?: string;
@@ -31,6 +29,23 @@ const CHECK_AFTER_MS = 5000;
 function keptAnything(paths: Paths): boolean {
   try {
     return readdirSync(paths.cache).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a server is named (flag, environment, config file), as config.ts resolves it
+ * but without validating the file: the embedded server's thread starts on this, before
+ * config.ts and its schema library load, and config.ts then checks the file in full.
+ */
+function namesServer(args: ClientArgs, env: NodeJS.ProcessEnv, paths: Paths): boolean {
+  if (args.baseUrl !== undefined || env.PARLEY_BASE_URL?.trim()) return true;
+  try {
+    return (
+      (JSON.parse(readFileSync(paths.configFile, "utf8")) as { baseUrl?: unknown }).baseUrl !==
+      undefined
+    );
   } catch {
     return false;
   }
@@ -70,8 +85,17 @@ export async function runClient(args: ClientArgs): Promise<number> {
   let graphemeClusters: GraphemeClusters | undefined;
   /** The config file's warnings: on stderr now, and in the app once it is up. */
   const warnings: string[] = [];
+  let startScreen: StartScreen | undefined;
+  const paths = parleyPaths();
+  const db = join(paths.data, "parley.db");
+  const demo = { db, demo: true, demoReplies: true };
+  // Its thread starts first: it is the longest part of a start on the demo.
+  const early = namesServer(args, env, paths)
+    ? undefined
+    : startEmbeddedServer(demo, args.serverScript);
+  early?.catch(() => {});
   try {
-    const paths = parleyPaths();
+    const { resolveClientConfig } = await import("../config.ts");
     const config: ResolvedClientConfig = resolveClientConfig({
       baseUrl: args.baseUrl,
       tokenFile: args.tokenFile,
@@ -95,14 +119,18 @@ export async function runClient(args: ClientArgs): Promise<number> {
         graphemeClusters = answer;
       },
     });
+    startScreen = {
+      file:
+        config.baseUrl === undefined
+          ? startScreenFile(paths.cache, `embedded ${db}`, undefined)
+          : startScreenFile(paths.cache, config.baseUrl, config.token),
+      shown: false,
+    };
+    startScreen.shown = showStartScreen(startScreen.file, process.stdout);
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
-      const db = join(paths.data, "parley.db");
-      const starting = startEmbeddedServer(
-        { db, demo: true, demoReplies: true },
-        args.serverScript,
-      );
+      const starting = early ?? startEmbeddedServer(demo, args.serverScript);
       interactive = import("./run.ts");
       // A first run (nothing kept) waits for the server's answers before its first frame:
       // HTTP's modules load while the server's thread is still starting.
@@ -142,8 +170,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
       background,
       clusters,
       warnings,
+      startScreen,
     });
   } finally {
+    // A start that ended before Ink took over the kept screen leaves it.
+    if (startScreen?.shown) leaveStartScreen(process.stdout);
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
     // Bounded by the question's own timeout: a terminal that never answers is not waited for.
@@ -151,5 +182,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     // Ink turns raw mode off when it ends; this is for a start that failed before it began.
     cookedMode(process.stdin);
     await embedded?.close().catch(() => {});
+    // Started early for a config that then failed, or named a server after all.
+    if (embedded === undefined) await early?.then((server) => server.close()).catch(() => {});
   }
 }

@@ -17,6 +17,7 @@ import {
 
 import { waitingCount } from "../ui/queries/changes.ts";
 import { prefetchStartScreen } from "../ui/queries/start.ts";
+import type { StartView } from "../ui/screen/session.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
@@ -34,6 +35,7 @@ import {
 } from "./offline.ts";
 import { platformOpener } from "./opener.ts";
 import { createClientSession } from "./session.ts";
+import { keepStartScreen, type StartScreenFile } from "./start-screen.ts";
 
 /** Who the client talks to, as the UI is mounted. */
 export type Target = {
@@ -69,7 +71,11 @@ export type InteractiveOptions = {
   clusters?: () => GraphemeClusters | undefined;
   /** The config file's warnings (already on stderr, which the full screen hides). */
   warnings?: readonly string[];
+  /** The start screen kept from the last run: where, and whether it is on screen now. */
+  startScreen?: StartScreen;
 };
+
+export type StartScreen = { file: StartScreenFile; shown: boolean };
 
 function identityKey(baseUrl: string, token: string): string {
   return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
@@ -118,6 +124,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     carried: loadCarriedOver(files),
   });
   const { session } = client;
+  const startView: StartView = { shown: false, hints: "" };
+  session.startView = startView;
   const warnings = options.warnings ?? [];
   if (warnings.length > 0) {
     // Once, in the status line: stderr is under the alternate screen until the quit.
@@ -144,6 +152,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     await Promise.race([startData, delay(START_DATA_WAIT_MS, undefined, { ref: false })]);
 
   let crash: unknown;
+  const keptScreen = options.startScreen
+    ? keepStartScreen(options.startScreen.file, process.stdout, startView)
+    : undefined;
   const mounted = mountClient({
     ...client,
     env,
@@ -159,6 +170,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       crash ??= error;
     },
     onExit: () => {
+      keptScreen?.stop();
+      keptScreen?.save();
       serverData.stop();
       serverData.flush();
       unsent.stop();
@@ -166,6 +179,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   });
 
   const { instance } = mounted;
+  // Ink has the kept start screen now, and leaves it as it leaves the alternate screen.
+  if (options.startScreen) options.startScreen.shown = false;
   jobs.attach({
     suspendTerminal: mounted.suspendTerminal,
     redraw: () => process.stdout.emit("resize"),

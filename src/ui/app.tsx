@@ -148,7 +148,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
 
 function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
   useScreenKeys();
-  const { status } = useSession();
+  const { status, startView } = useSession();
   const connection = useStore(status.connection);
   const notice = useNotice(status);
   const mouseOn = useMouseOn();
@@ -158,6 +158,21 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
   const blocker =
     connection.state === "unauthorized" ||
     (connection.state === "offline" && browser.list.conversations.length === 0);
+  const hints = hintsFor(dialog?.kind, focus, editing !== null);
+  if (startView) {
+    // Said during render, before Ink writes the frame this render makes.
+    startView.hints = hints;
+    startView.shown =
+      dialog === null &&
+      focus === "sidebar" &&
+      connection.state === "online" &&
+      notice === null &&
+      browser.openId === undefined &&
+      browser.filter === "all" &&
+      browser.search === null &&
+      browser.conversations.length > 0 &&
+      browser.selectedId === browser.conversations[0]?.id;
+  }
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Header width={columns} />
@@ -180,7 +195,7 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
       )}
       <StatusBar
         width={columns}
-        hints={hintsFor(dialog?.kind, focus, editing !== null)}
+        hints={hints}
         notice={notice}
         connection={connection}
         prompt={dialog?.kind === "confirm" ? dialog.prompt : undefined}

@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 describe.skipIf(!hasTmux())("start-up", () => {
-  it("draws a usual start's first frame before loading fetch, ofetch or the server", async () => {
+  it("draws a usual start's first frame before loading Ink, fetch or the server", async () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
     const probe = join(home, "probe.jsonl");
     const client = `PARLEY_PROBE_FILE=${probe} node --import ${PROBE} ${CLI}`;
@@ -51,9 +51,11 @@ describe.skipIf(!hasTmux())("start-up", () => {
     // The probe sees what it should: the first run (no kept cache) asks the server first.
     expect(first!.builtins).toContain("NativeModule internal/deps/undici/undici");
     expect(filesHolding(first!, "ofetch")).not.toEqual([]);
+    expect(filesHolding(first!, "ink")).not.toEqual([]);
     // A usual start draws from the kept cache first.
     expect(usual!.builtins).not.toContain("NativeModule internal/deps/undici/undici");
-    for (const pkg of ["ofetch", "hono", "@hono/node-server", "ssh2", "postgres"]) {
+    // Drawn from the start screen kept at the last quit: before React and Ink load.
+    for (const pkg of ["react", "ink", "ofetch", "hono", "@hono/node-server", "ssh2", "postgres"]) {
       expect(filesHolding(usual!, pkg), pkg).toEqual([]);
     }
   });

@@ -22,6 +22,7 @@ import {
 } from "@alcalzone/ansi-tokenize";
 import cliCursor from "cli-cursor";
 import originalLogUpdate from "ink-original/log-update.js";
+import { frameWritten, takeShownFrame } from "./frames.ts";
 import { styledCharsOf, widthOf } from "./output.ts";
 
 type Position = { x: number; y: number };
@@ -90,8 +91,9 @@ function sequence(count: number, final: string): string {
 }
 
 const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false } = {}) => {
-  let previousLines: string[] = [];
-  let previousOutput = "";
+  const shown = takeShownFrame(stream);
+  let previousLines: string[] = shown?.split("\n") ?? [];
+  let previousOutput = shown ?? "";
   let previousColumns = stream.columns;
   let hasHiddenCursor = false;
   let cursorPosition: Position | undefined;
@@ -264,6 +266,7 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     previousLines = text.split("\n");
     placeCursor(activeCursor);
     flush();
+    frameWritten(stream, text);
     return true;
   };
 
@@ -330,6 +333,7 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     if (activeCursor) cursorShown = false;
     placeCursor(activeCursor);
     flush();
+    frameWritten(stream, text);
   };
 
   render.setCursorPosition = (position: Position | undefined) => {

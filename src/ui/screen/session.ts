@@ -56,7 +56,15 @@ export type Session = {
    * Absent where the editor would run somewhere else than the person (parley ssh).
    */
   editText?: (text: string) => Promise<EditTextResult>;
+  /**
+   * Where the screen says, as it renders, whether it shows the start view (the list from
+   * its top, nothing open, nothing over it, online) and its keys line: the last frame of
+   * the start view is kept for the next start (src/client/start-screen.ts).
+   */
+  startView?: StartView;
 };
+
+export type StartView = { shown: boolean; hints: string };
 
 /** What came back from the editor: the saved text, or why there is none. */
 export type EditTextResult = { ok: true; text: string } | { ok: false; reason: string };
