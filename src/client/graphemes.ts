@@ -6,13 +6,11 @@
 // today) is drawn text in a form whose width is certain (src/ui/text/width.ts). The width
 // mode is one for the whole process (Ink and string-width have no notion of a session), so
 // `parley ssh`, whose sessions share a process, does not ask and always draws that form.
-import { setWidthMode } from "../ui/ink/string-width.ts";
+// Set by grapheme-mode.ts, with the UI's modules: this file is loaded before them.
 import { modeReport } from "../ui/keys/terminal-replies.ts";
 
 /** DECRQM: "is mode 2027 (grapheme clustering) set?" */
 export const ASK_GRAPHEME_CLUSTERS = "\x1b[?2027$p";
-const CLUSTERS_ON = "\x1b[?2027h";
-const CLUSTERS_OFF = "\x1b[?2027l";
 
 /** What the terminal said: on, off but available, or not there (or no answer). */
 export type GraphemeClusters = "on" | "available" | "unsupported";
@@ -24,24 +22,4 @@ export function graphemeClustersReply(text: string): GraphemeClusters | undefine
   // 1 set, 3 permanently set; 2 reset (may be set); 0 unknown mode, 4 permanently reset.
   if (state === 1 || state === 3) return "on";
   return state === 2 ? "available" : "unsupported";
-}
-
-/**
- * Measures as the terminal draws, turning clustering on when the terminal offers it.
- * Returns what gives the terminal back its own setting, for the way out.
- */
-export function applyGraphemeClusters(
-  answer: GraphemeClusters | undefined,
-  stdout: NodeJS.WritableStream,
-): () => void {
-  if (answer !== "on" && answer !== "available") {
-    setWidthMode("code-points");
-    return () => {};
-  }
-  setWidthMode("clusters");
-  if (answer === "on") return () => {};
-  stdout.write(CLUSTERS_ON);
-  return () => {
-    stdout.write(CLUSTERS_OFF);
-  };
 }

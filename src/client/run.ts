@@ -23,7 +23,8 @@ import type { Background } from "./background.ts";
 import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
-import { applyGraphemeClusters, type GraphemeClusters } from "./graphemes.ts";
+import { applyGraphemeClusters } from "./grapheme-mode.ts";
+import type { GraphemeClusters } from "./graphemes.ts";
 import { createJobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import {

@@ -5,11 +5,8 @@ import {
   parseBackgroundReply,
   queryBackground,
 } from "../../src/client/background.ts";
-import {
-  applyGraphemeClusters,
-  type GraphemeClusters,
-  graphemeClustersReply,
-} from "../../src/client/graphemes.ts";
+import { applyGraphemeClusters } from "../../src/client/grapheme-mode.ts";
+import { type GraphemeClusters, graphemeClustersReply } from "../../src/client/graphemes.ts";
 import { setWidthMode, widthMode } from "../../src/ui/ink/string-width.ts";
 import { isTerminalReply, withoutTerminalReplies } from "../../src/ui/keys/terminal-replies.ts";
 
