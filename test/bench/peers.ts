@@ -73,7 +73,7 @@ function installed(program: string): boolean {
 const programOf = (peer: Peer) => peer.command.split(" ")[0]!;
 
 /** CPU ticks and voluntary context switches of a process, all its threads. */
-function usage(pid: number): { cpuMs: number; wakeups: number } {
+export function usage(pid: number): { cpuMs: number; wakeups: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // utime and stime are fields 14 and 15 (1-based), 12 and 13 after "(comm) ".

@@ -9,7 +9,8 @@
 // its list (Enter) and is left alone. After a settling time the counters are zeroed and
 // read again after the measured window, scaled to a minute.
 // BENCH_TRAFFIC_SECONDS sets the window (default 30; at least 120 with events, whose
-// refresh comes once a minute), BENCH_TRAFFIC_SETTLE_SECONDS the settling time (default 10).
+// refresh comes once a minute), BENCH_TRAFFIC_SETTLE_SECONDS the settling time (default 10),
+// BENCH_TRAFFIC_ONLY one mode (the start of its label).
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -24,10 +25,13 @@ import {
   removeHome,
   stopTree,
 } from "./client.ts";
+import { usage } from "./peers.ts";
 import { startRelay } from "./relay.ts";
 
 const SECONDS = Number(process.env.BENCH_TRAFFIC_SECONDS ?? 30);
 const SETTLE_SECONDS = Number(process.env.BENCH_TRAFFIC_SETTLE_SECONDS ?? 10);
+/** Only the modes whose label starts so ("events", "polling + ETags", "polling, no"). */
+const ONLY = process.env.BENCH_TRAFFIC_ONLY;
 const COLUMNS = 120;
 const ROWS = 40;
 
@@ -72,17 +76,18 @@ export async function benchTraffic(): Promise<string> {
     const parts: string[] = [];
     const rows: string[] = [];
     for (const mode of MODES) {
+      if (ONLY && !mode.label.startsWith(ONLY)) continue;
       log(`${mode.label}…`);
       const { text, row } = await measure(mode);
       rows.push(row);
       parts.push(`### ${mode.label}`, "", text, "");
     }
     return [
-      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min |",
-      "|---|---:|---:|---:|---:|---:|---:|",
+      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min | CPU ms/min: client / server |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
       ...rows,
       "",
-      "Goal with events: under 10 KB a minute.",
+      "Goals with events: under 10 KB a minute; CPU (issue 23, client and server together) at most 100 ms a minute with events, 300 ms polling. CPU is user + system time of every thread, from /proc (10 ms ticks).",
       "",
       ...parts,
     ].join("\n");
@@ -118,6 +123,8 @@ async function measure(mode: (typeof MODES)[number]): Promise<{ text: string; ro
     await sleep(SETTLE_SECONDS * 1000);
     proxy.resetCounts();
     const terminalBefore = p.bytes;
+    const clientPid = p.nodePid()!;
+    const cpuBefore = { client: usage(clientPid).cpuMs, server: usage(server.child.pid!).cpuMs };
     log(`measuring for ${mode.seconds} s…`);
     const started = performance.now();
     await sleep(mode.seconds * 1000);
@@ -125,6 +132,8 @@ async function measure(mode: (typeof MODES)[number]): Promise<{ text: string; ro
     const counts = proxy.counts();
     const requests = proxy.requests();
     const terminal = p.bytes - terminalBefore;
+    const clientCpu = usage(clientPid).cpuMs - cpuBefore.client;
+    const serverCpu = usage(server.child.pid!).cpuMs - cpuBefore.server;
     if (p.child.exitCode !== null) throw new Error("the client exited while measured");
 
     const perMinute = (n: number) => (n * 60) / elapsed;
@@ -146,12 +155,12 @@ async function measure(mode: (typeof MODES)[number]): Promise<{ text: string; ro
       kinds.set(kind, k);
     }
     const byKind = [...kinds].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]));
-    const row = `| ${mode.label} | ${f1(perMinute(counts.requests))} | ${f0(perMinute(counts.bytesUp))} | ${f0(perMinute(counts.bytesDown))} | ${f1(perMinute(counts.bytesUp + counts.bytesDown) / 1024)} | ${counts.connections} | ${f0(perMinute(terminal))} |`;
+    const row = `| ${mode.label} | ${f1(perMinute(counts.requests))} | ${f0(perMinute(counts.bytesUp))} | ${f0(perMinute(counts.bytesDown))} | ${f1(perMinute(counts.bytesUp + counts.bytesDown) / 1024)} | ${counts.connections} | ${f0(perMinute(terminal))} | ${f0(perMinute(clientCpu))} / ${f0(perMinute(serverCpu))} |`;
     const text = [
       `Traffic benchmark (${mode.label}): node ${process.version}, ${availableParallelism()} cores. The demo server (\`node src/server/main.ts --demo --no-demo-replies\`, in memory) in a child process behind the relay (\`test/bench/relay.ts\`: events ${mode.events ? "passed on" : "answered 404"}, ETags ${mode.etags ? "passed on" : "taken out"}); the test proxy (\`test/e2e/proxy.ts\`, no delay) in front of it counts HTTP requests and TCP bytes each way; the built client (dist/cli.js) in a ${COLUMNS}x${ROWS} pty, signed in as alice through the proxy, fresh XDG folders. Once the list shows, Enter opens the first conversation (${selected ? `"${selected}"` : "the selected row"}); after ${SETTLE_SECONDS} s to settle, nothing happens for ${f1(elapsed)} s while the proxy counts, scaled to a minute.`,
       "",
-      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min |",
-      "|---|---:|---:|---:|---:|---:|---:|",
+      "| one conversation open, idle | requests/min | bytes up/min | bytes down/min | KB/min both ways | TCP connections opened | terminal output bytes/min | CPU ms/min: client / server |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
       row,
       "",
       `Start-up to the first list, for scale: ${startup.requests} requests, ${f0(startup.bytesUp)} bytes up, ${f0(startup.bytesDown)} bytes down.`,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { until } from "../wait.ts";
 import { type Harness, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -25,6 +26,33 @@ async function helpSays(h: Harness, words: string) {
   await h.waitFor((s) => s.includes(`news: ${words}`), `the help saying "${words}"`);
   await h.press("x");
   await h.waitFor((s) => !s.includes("parley keys"), "the help closed");
+}
+
+/** The real server behind a relay that has no /v1/events, and what the relay saw. */
+async function serverWithoutEvents() {
+  const server = await startServer({ port: 0, demo: true, demoReplies: false });
+  cleanups.push(() => server.close());
+  const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
+    if (req.url.startsWith("/v1/events")) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end('{"error":{"type":"invalid_request","message":"No such route."}}');
+      return;
+    }
+    try {
+      const answer = await fetch(server.url + req.url, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: req.method === "GET" ? undefined : req.body,
+      });
+      const body = await answer.text();
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+      res.end(body);
+    } catch {
+      res.destroy();
+    }
+  });
+  cleanups.push(() => relay.close());
+  return { server, relay };
 }
 
 describe("with the event stream", () => {
@@ -79,29 +107,7 @@ describe("with the event stream", () => {
 
 describe("without an event stream", () => {
   it("polls as before, and says so", async () => {
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    cleanups.push(() => server.close());
-    // The real server behind a relay that has no /v1/events.
-    const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
-      if (req.url.startsWith("/v1/events")) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end('{"error":{"type":"invalid_request","message":"No such route."}}');
-        return;
-      }
-      try {
-        const answer = await fetch(server.url + req.url, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "GET" ? undefined : req.body,
-        });
-        const body = await answer.text();
-        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
-        res.end(body);
-      } catch {
-        res.destroy();
-      }
-    });
-    cleanups.push(() => relay.close());
+    const { server, relay } = await serverWithoutEvents();
     harness = await startHarness({ server, baseUrl: relay.url });
     const h = harness;
     await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
@@ -112,5 +118,37 @@ describe("without an event stream", () => {
     await bob.messages.send({ conversation_id: withAlice.id, message: "polled the old way" });
     await h.waitFor((s) => s.includes("polled the old way"), "bob's message, polled");
     expect(relay.seen.filter((r) => r.url.startsWith("/v1/events"))).toHaveLength(1);
+  });
+
+  it("marks news read as it arrives, without polling the open conversation itself", async () => {
+    const { server, relay } = await serverWithoutEvents();
+    // The lists' pace (which the open conversation also follows) never comes in the test.
+    harness = await startHarness({
+      server,
+      baseUrl: relay.url,
+      pollPace: { openMs: 300, listMs: 600_000 },
+    });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    await openFirst(h, "bob");
+    const bob = apiFor(server, 1);
+    const withAlice = await conversationWith(bob, "alice");
+    const sent = await bob.messages.send({ conversation_id: withAlice.id, message: "read me" });
+    await h.waitFor((s) => s.includes("read me"), "bob's message, polled");
+    const alice = apiFor(server);
+    await until(async () => {
+      const opened = (await conversationWith(alice, "bob")).last_opened_at ?? 0;
+      return opened >= (sent.created_at ?? 0) || undefined;
+    }, "alice's conversation with bob opened since bob's message");
+    // Retrieved on opening and once for the news: not every 0.3 s with the newest page.
+    const polls = await until(() => {
+      const pages = relay.seen.filter((r) => r.url.includes(`conversation_id=${withAlice.id}`));
+      return pages.length >= 8 ? pages : undefined;
+    }, "eight polls of the newest page");
+    const retrievals = relay.seen.filter(
+      (r) => r.url.split("?")[0] === `/v1/conversations/${withAlice.id}`,
+    );
+    expect(polls.length).toBeGreaterThanOrEqual(8);
+    expect(retrievals.length).toBeLessThanOrEqual(3);
   });
 });

@@ -3,6 +3,7 @@
 // laid over what the server last said, until the server has them. Starting a conversation
 // is a plain mutation: it shows when the server answers, and a failure says why.
 import {
+  hashKey,
   infiniteQueryOptions,
   type QueryClient,
   queryOptions,
@@ -18,6 +19,8 @@ import type {
   Conversation,
   CreateConversationParams,
   ListConversationsParams,
+  Message,
+  Page,
 } from "../../api/schema.ts";
 import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
@@ -221,17 +224,37 @@ function onlyReopened(before: Conversation, after: Conversation): boolean {
 
 /**
  * The open conversation, with the changes on their way laid over it. Retrieving it marks
- * it read on the server, so it is polled while open: messages from others are read as
- * they arrive on screen.
+ * it read on the server, so it is retrieved again as soon as its newest page (polled, or
+ * kept by events) brings a message after its last opening: messages from others are read
+ * as they arrive on screen. Otherwise it is polled at the lists' pace, for what changes
+ * elsewhere (its name, pins, mutes): fetching it every 2 s to mark nothing read was a
+ * third of an idle client's requests.
  */
 export function useOpenConversation(id: string | undefined): Conversation | undefined {
   const queryClient = useQueryClient();
   const changes = useQueuedChanges();
+  const session = useSession();
   const query = useQuery({
-    ...conversationOptions(useSession(), id ?? ""),
+    ...conversationOptions(session, id ?? ""),
     enabled: id !== undefined,
   });
-  usePoll(keys.conversations.detail(id ?? ""), usePollPace().openMs, id !== undefined);
+  usePoll(keys.conversations.detail(id ?? ""), usePollPace().listMs, id !== undefined);
+  useEffect(() => {
+    if (id === undefined) return;
+    const latest = hashKey(keys.messages.latest(id));
+    const detail = keys.conversations.detail(id);
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== "updated" || event.query.queryHash !== latest) return;
+      const page = event.query.state.data as Page<Message> | undefined;
+      const state = queryClient.getQueryState<Conversation>(detail);
+      if (!page || !state?.data || state.fetchStatus === "fetching") return;
+      const opened = state.data.last_opened_at ?? 0;
+      const me = session.me.get();
+      if (page.data.some((m) => m.contact.username !== me && (m.created_at ?? 0) > opened)) {
+        void queryClient.refetchQueries({ queryKey: detail, exact: true });
+      }
+    });
+  }, [queryClient, session, id]);
   useEffect(() => {
     if (query.data) replaceInLists(queryClient, query.data.id, query.data);
   }, [queryClient, query.data]);

@@ -105,12 +105,12 @@ function messageCreated(queryClient: QueryClient, message: Message, me?: string)
   }
   if (!found) void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
   // Open, it is read as it arrives: retrieving the conversation marks it so (as its poll did).
+  // useOpenConversation may have asked already, on seeing the newest page change: one will do.
   if (message.contact.username !== me) {
-    void queryClient.refetchQueries({
-      queryKey: keys.conversations.detail(id),
-      exact: true,
-      type: "active",
-    });
+    void queryClient.refetchQueries(
+      { queryKey: keys.conversations.detail(id), exact: true, type: "active" },
+      { cancelRefetch: false },
+    );
   }
 }
 

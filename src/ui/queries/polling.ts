@@ -40,7 +40,7 @@ export function consecutiveFailures(query: Query<any, any, any, any>): number {
   return errorUpdateCount - (errorsAtLastSuccess.get(query) ?? 0);
 }
 
-/** The session's poll pace: 2 s for the open conversation, 5 s for lists, unless set. */
+/** The session's poll pace: 2 s for the open conversation, 10 s for lists, unless set. */
 export function usePollPace(): PollPace {
   return useSession().pollPace ?? DEFAULT_POLL_PACE;
 }

@@ -18,7 +18,7 @@ import type { TerminalOut } from "./terminal-out.ts";
 
 /** How often to poll: the open conversation, and the lists. */
 export type PollPace = { openMs: number; listMs: number };
-export const DEFAULT_POLL_PACE: PollPace = { openMs: 2000, listMs: 5000 };
+export const DEFAULT_POLL_PACE: PollPace = { openMs: 2000, listMs: 10_000 };
 
 export type Session = {
   api: Api;
@@ -44,7 +44,7 @@ export type Session = {
   outbox: Outbox;
   /** What is typed in each conversation's composer. */
   drafts: Drafts;
-  /** How often to poll (tests run it fast); 2 s for the open conversation, 5 s for lists. */
+  /** How often to poll (tests run it fast); 2 s for the open conversation, 10 s for lists. */
   pollPace: PollPace;
   /**
    * Ctrl+Z: hands the terminal back and stops the process, as the shell's job control
