@@ -5,6 +5,7 @@ import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
+import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
 import { type Harness, startHarness } from "./harness.tsx";
@@ -150,5 +151,40 @@ describe("without an event stream", () => {
     );
     expect(polls.length).toBeGreaterThanOrEqual(8);
     expect(retrievals.length).toBeLessThanOrEqual(3);
+  });
+
+  it("polls a quiet conversation at half its pace, and its news still comes", async () => {
+    const { server, relay } = await serverWithoutEvents();
+    const openMs = 150;
+    harness = await startHarness({
+      server,
+      baseUrl: relay.url,
+      pollPace: { openMs, listMs: 600_000 },
+    });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    await openFirst(h, "bob");
+    const bob = apiFor(server, 1);
+    const withAlice = await conversationWith(bob, "alice");
+    // The polls of its newest page: after the history's first page (limit=50) and the
+    // newest page's first fetch (the rows' previews come before both).
+    const polls = () => {
+      const seen = relay.seen.filter((r) => r.url.includes(`conversation_id=${withAlice.id}`));
+      const history = seen.findIndex((r) => r.url.includes("limit=50"));
+      return history < 0 ? [] : seen.slice(history + 2);
+    };
+    // QUIET_POLLS that brought nothing, and more after them (a row's preview fetched
+    // again meanwhile would be one more in the count): the last three waits are quiet ones.
+    const seen = await until(
+      () => (polls().length >= QUIET_POLLS + 6 ? polls() : undefined),
+      "the newest page polled through a quiet spell",
+    );
+    const quiet = seen.slice(-4);
+    // Timers never fire early: at twice the pace less its jitter (15 %), however busy.
+    for (let i = 1; i < quiet.length; i++) {
+      expect(quiet[i]!.at - quiet[i - 1]!.at).toBeGreaterThanOrEqual(openMs * 1.7);
+    }
+    await bob.messages.send({ conversation_id: withAlice.id, message: "after the quiet" });
+    await h.waitFor((s) => s.includes("after the quiet"), "bob's message after the quiet spell");
   });
 });

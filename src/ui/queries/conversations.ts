@@ -238,7 +238,8 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
     ...conversationOptions(session, id ?? ""),
     enabled: id !== undefined,
   });
-  usePoll(keys.conversations.detail(id ?? ""), usePollPace().listMs, id !== undefined);
+  const { listMs } = usePollPace();
+  usePoll(keys.conversations.detail(id ?? ""), listMs, id !== undefined, true, 2 * listMs);
   useEffect(() => {
     if (id === undefined) return;
     const latest = hashKey(keys.messages.latest(id));

@@ -69,7 +69,13 @@ export function useMessages(conversationId: string | undefined) {
   const enabled = conversationId !== undefined;
   const history = useInfiniteQuery({ ...historyOptions(session, id), enabled });
   const latest = useQuery({ ...latestOptions(session, id), enabled: enabled && history.isSuccess });
-  usePoll(keys.messages.latest(id), pace.openMs, enabled && history.isSuccess);
+  usePoll(
+    keys.messages.latest(id),
+    pace.openMs,
+    enabled && history.isSuccess,
+    true,
+    2 * pace.openMs,
+  );
 
   // More news than one page holds arrived between two polls: the loaded pages and the
   // newest page no longer meet, so the history starts again from the newest page.

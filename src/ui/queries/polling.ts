@@ -26,6 +26,14 @@ export const MAX_BACKOFF_MS = 8_000;
 /** With the event stream up: how often what is on screen is fetched again all the same. */
 export const LIVE_REFRESH_MS = 60_000;
 
+/**
+ * Polls in a row that bring nothing new before a query polls at its quiet pace (the open
+ * conversation: 4 s instead of 2 s after 20 quiet seconds); the first news brings back its
+ * pace. An idle minute costs half the requests, and a conversation going on is polled as
+ * fast as ever.
+ */
+export const QUIET_POLLS = 10;
+
 // TanStack counts errors over a query's life; the backoff wants the failures since the
 // last success, so remember the count at each success.
 const errorsAtLastSuccess = new WeakMap<object, number>();
@@ -56,10 +64,13 @@ export function usePoll(
   enabled: boolean,
   /** False for what is not on screen (the inbox): no refresh at all while live. */
   onScreen = true,
+  /** The pace once QUIET_POLLS polls in a row brought nothing new (polling only). */
+  quietMs = pollMs,
 ): void {
   const queryClient = useQueryClient();
   const live = useIsLive();
   const baseMs = live ? LIVE_REFRESH_MS : pollMs;
+  const restMs = live ? LIVE_REFRESH_MS : quietMs;
   enabled &&= onScreen || !live;
   const hash = hashKey(queryKey);
   const key = useRef(queryKey);
@@ -69,19 +80,24 @@ export function usePoll(
     if (!enabled) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    /** Polls in a row whose answer changed nothing (the same data, kept by TanStack). */
+    let quiet = 0;
     const find = () => queryClient.getQueryCache().find({ queryKey: key.current, exact: true });
     const schedule = () => {
       const query = find();
+      const pace = quiet >= QUIET_POLLS ? restMs : baseMs;
       timer = setTimeout(
         tick,
-        backoffDelay(baseMs, query ? consecutiveFailures(query) : 0, MAX_BACKOFF_MS),
+        backoffDelay(pace, query ? consecutiveFailures(query) : 0, MAX_BACKOFF_MS),
       );
     };
     const tick = async () => {
+      const before = find()?.state.data;
       // An answer still on its way (a slow server) is waited for, never cancelled.
       await queryClient
         .refetchQueries({ queryKey: key.current, exact: true }, { cancelRefetch: false })
         .catch(() => {});
+      quiet = find()?.state.data === before ? quiet + 1 : 0;
       if (!stopped) schedule();
     };
     schedule();
@@ -89,7 +105,7 @@ export function usePoll(
       stopped = true;
       clearTimeout(timer);
     };
-  }, [queryClient, hash, baseMs, enabled]);
+  }, [queryClient, hash, baseMs, restMs, enabled]);
 }
 
 /** Everything on screen, now: Ctrl+R, and the way back after an outage. */
