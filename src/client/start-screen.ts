@@ -107,23 +107,25 @@ export function leaveStartScreen(stdout: NodeJS.WriteStream): void {
 }
 
 /**
- * Remembers the last frame written while the screen showed the start view; `save` keeps
- * it for the next start (at the quit).
+ * Remembers the last frame written while the screen showed the start view, and when; `save`
+ * keeps it for the next start (at the quit), its status line saying it was last synced then.
  */
 export function keepStartScreen(
   file: StartScreenFile,
   stdout: NodeJS.WriteStream,
   view: StartView,
 ): { save(): void; stop(): void } {
-  let last: Omit<Kept, "version" | "owner" | "savedAt"> | undefined;
+  let last: Omit<Kept, "version" | "owner"> | undefined;
   const stop = watchFrames(stdout, (frame) => {
     if (!view.shown) return;
-    last = { columns: stdout.columns, rows: stdout.rows, frame, hints: view.hints };
+    // When it was drawn: what it shows was the server's word then, not at the quit.
+    const savedAt = Date.now();
+    last = { columns: stdout.columns, rows: stdout.rows, frame, hints: view.hints, savedAt };
   });
   return {
     save() {
       if (!last) return;
-      const kept: Kept = { version: VERSION, owner: file.owner, savedAt: Date.now(), ...last };
+      const kept: Kept = { version: VERSION, owner: file.owner, ...last };
       try {
         writePrivateFile(file.path, JSON.stringify(kept));
       } catch {

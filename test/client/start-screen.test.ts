@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type xterm from "@xterm/headless";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   keepStartScreen,
   showStartScreen,
@@ -22,6 +22,7 @@ const COLUMNS = 60;
 const ROWS = 6;
 const dirs: string[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -151,6 +152,27 @@ describe("the kept start screen", () => {
     }
     writeFileSync(file.path, "{ not json");
     expect(showStartScreen(file, terminal().out)).toBe(false);
+  });
+
+  it("says it was last synced when it was drawn, not at the quit", async () => {
+    const file = startScreenFile(folder(), "embedded /data/parley.db", undefined);
+    const drawn = new Date(2026, 10, 25, 9, 41).getTime();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(drawn);
+    const { out } = terminal();
+    const view = { shown: true, hints: "↑↓ move" };
+    const kept = keepStartScreen(file, out, view);
+    const log = logUpdate.create(out, { incremental: true });
+    log(LIST);
+    // A conversation opened, read for half an hour: the list kept is the one from 9:41.
+    vi.setSystemTime(drawn + 30 * 60 * 1000);
+    view.shown = false;
+    log(OPEN);
+    kept.save();
+    const shown = terminal();
+    expect(showStartScreen(file, shown.out)).toBe(true);
+    await settled(shown.term);
+    expect(screenText(shown.term)).toContain("connecting… · last synced 09:41");
   });
 
   it("keeps nothing when the start view was never drawn", () => {
