@@ -130,6 +130,24 @@ describe("the kept start screen", () => {
     expect(written).not.toContain("carol");
   });
 
+  it("is cleared for Ink when the terminal was resized before Ink took it over", async () => {
+    const file = startScreenFile(folder(), "embedded /data/parley.db", undefined);
+    runAndQuit(file, [[LIST, true]]);
+    const { term, out, stream } = terminal();
+    showStartScreen(file, out);
+    stream.columns = COLUMNS - 10;
+    term.resize(COLUMNS - 10, ROWS);
+    const narrow = new Output({ width: COLUMNS - 10, height: ROWS });
+    narrow.write(0, 0, " parley · alice", { transformers: [] });
+    const next = narrow.get().output;
+    logUpdate.create(out, { incremental: true })(next);
+    await settled(term);
+    const reference = headlessTerminal(COLUMNS - 10, ROWS);
+    reference.write(next);
+    await settled(reference);
+    expect(screenText(term)).toBe(screenText(reference));
+  });
+
   it("is not drawn in another size, for another owner, after a day, or when not plain", async () => {
     const dir = folder();
     const file = startScreenFile(dir, "embedded /data/parley.db", undefined);

@@ -2,7 +2,7 @@
 // the frames written to a stream, and a frame already on its screen before Ink loaded
 // (src/client/start-screen.ts draws the one kept from the last run).
 const watchers = new WeakMap<NodeJS.WriteStream, (frame: string) => void>();
-const shown = new WeakMap<NodeJS.WriteStream, string>();
+const shown = new WeakMap<NodeJS.WriteStream, { frame: string; columns: number; rows: number }>();
 
 /** Calls `watcher` with every frame written to `stream` from now on; returns the stop. */
 export function watchFrames(
@@ -24,12 +24,19 @@ export function frameWritten(stream: NodeJS.WriteStream, frame: string): void {
  * log-update created next for it writes only what differs from it.
  */
 export function frameAlreadyShown(stream: NodeJS.WriteStream, frame: string): void {
-  shown.set(stream, frame);
+  shown.set(stream, { frame, columns: stream.columns, rows: stream.rows });
 }
 
-/** The frame on `stream`'s screen, for the log-update being created for it (once). */
+/**
+ * The frame on `stream`'s screen, for the log-update being created for it (once). If the
+ * terminal was resized since, the terminal has moved it about: the screen is cleared and
+ * the log-update starts from nothing.
+ */
 export function takeShownFrame(stream: NodeJS.WriteStream): string | undefined {
-  const frame = shown.get(stream);
+  const taken = shown.get(stream);
   shown.delete(stream);
-  return frame;
+  if (!taken) return undefined;
+  if (taken.columns === stream.columns && taken.rows === stream.rows) return taken.frame;
+  stream.write("\x1b[H\x1b[2J");
+  return undefined;
 }
