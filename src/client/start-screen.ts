@@ -7,7 +7,7 @@
 // The file is checked before it is drawn: only text, SGR styles and OSC 8 links reach the
 // terminal, as in the frames it came from.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { frameAlreadyShown, watchFrames } from "../ui/ink/frames.ts";
 import type { StartView } from "../ui/screen/session.ts";
@@ -25,7 +25,9 @@ const FAINT = `${ESC}[2m`;
 const PLAIN = `${ESC}[0m`;
 /** SGR styles, OSC 8 links (ST or BEL), and text without controls: all a frame may hold. */
 const SAFE_LINE =
-  /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x00-\x1f\x7f]*?(?:\x1b\\|\x07)|[^\x00-\x1f\x7f-\x9f])*$/;
+  /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x00-\x1f\x7f-\x9f]*?(?:\x1b\\|\x07)|[^\x00-\x1f\x7f-\x9f])*$/;
+/** Far more than a frame of the largest terminal: a bigger file is not read. */
+const MAX_BYTES = 4 << 20;
 /** What the status line's right side says before the server answers (screen/status-bar). */
 const syncedLabel = (at: number) => {
   const date = new Date(at);
@@ -60,6 +62,7 @@ export function startScreenFile(
 
 function read(file: StartScreenFile): Kept | undefined {
   try {
+    if (statSync(file.path).size > MAX_BYTES) return undefined;
     const kept = JSON.parse(readFileSync(file.path, "utf8")) as Kept;
     if (kept.version !== VERSION || kept.owner !== file.owner) return undefined;
     if (typeof kept.frame !== "string" || typeof kept.hints !== "string") return undefined;

@@ -160,7 +160,14 @@ describe("the kept start screen", () => {
     expect(showStartScreen(file, terminal().out, Date.now() + 25 * 60 * 60 * 1000)).toBe(false);
 
     const kept = JSON.parse(readFileSync(file.path, "utf8")) as { frame: string };
-    for (const hostile of [`${ESC}]52;c;aGk=${ESC}\\`, `${ESC}[2J`, "\x07", `${ESC}P1$r${ESC}\\`]) {
+    for (const hostile of [
+      `${ESC}]52;c;aGk=${ESC}\\`,
+      `${ESC}[2J`,
+      "\x07",
+      `${ESC}P1$r${ESC}\\`,
+      `${ESC}]8;;https://x\u009b2J${ESC}\\`,
+      "\u009b2J",
+    ]) {
       const lines = kept.frame.split("\n");
       lines[1] = `│ ${hostile} bob`;
       writeFileSync(file.path, JSON.stringify({ ...kept, frame: lines.join("\n") }));
@@ -169,6 +176,8 @@ describe("the kept start screen", () => {
       expect(stream.written).toBe("");
     }
     writeFileSync(file.path, "{ not json");
+    expect(showStartScreen(file, terminal().out)).toBe(false);
+    writeFileSync(file.path, JSON.stringify({ ...kept, padding: "x".repeat(5 << 20) }));
     expect(showStartScreen(file, terminal().out)).toBe(false);
   });
 
