@@ -73,8 +73,10 @@ export async function runClient(args: ClientArgs): Promise<number> {
     );
     return 1;
   }
+  let startScreen: StartScreen | undefined;
   // Until run.ts handles them: a start ended by SIGTERM or SIGHUP gives the terminal back.
   const endStart = (signal: NodeJS.Signals) => {
+    if (startScreen?.shown) leaveStartScreen(process.stdout);
     cookedMode(process.stdin);
     process.exit(signal === "SIGHUP" ? 129 : 143);
   };
@@ -85,7 +87,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
   let graphemeClusters: GraphemeClusters | undefined;
   /** The config file's warnings: on stderr now, and in the app once it is up. */
   const warnings: string[] = [];
-  let startScreen: StartScreen | undefined;
   const paths = parleyPaths();
   const db = join(paths.data, "parley.db");
   const demo = { db, demo: true, demoReplies: true };
@@ -158,8 +159,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
       setTimeout(() => void server.check(join(paths.state, "parley.log")), CHECK_AFTER_MS).unref();
     }
     const { runInteractive } = await interactive;
-    process.off("SIGTERM", endStart);
-    process.off("SIGHUP", endStart);
     const clusters = () => graphemeClusters;
     return await runInteractive({
       env,
@@ -171,6 +170,11 @@ export async function runClient(args: ClientArgs): Promise<number> {
       clusters,
       warnings,
       startScreen,
+      // From then on run.ts ends the client on a signal, restoring the terminal.
+      onSignalsHandled: () => {
+        process.off("SIGTERM", endStart);
+        process.off("SIGHUP", endStart);
+      },
     });
   } finally {
     // A start that ended before Ink took over the kept screen leaves it.

@@ -74,6 +74,8 @@ export type InteractiveOptions = {
   warnings?: readonly string[];
   /** The start screen kept from the last run: where, and whether it is on screen now. */
   startScreen?: StartScreen;
+  /** Called once this module handles SIGTERM and SIGHUP itself (main.ts did until then). */
+  onSignalsHandled?: () => void;
 };
 
 export type StartScreen = { file: StartScreenFile; shown: boolean };
@@ -197,6 +199,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   let exitCode = 0;
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
+  options.onSignalsHandled?.();
   process.on("uncaughtException", finish);
   process.on("unhandledRejection", finish);
   // A dropped SSH connection also shows as a terminal that ends or fails (EIO). The

@@ -3,6 +3,7 @@
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 // Runs parley between two snapshots of the terminal settings, then says whether the
@@ -112,6 +113,32 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
       expect(p.info("#{cursor_flag}")).toBe("1");
     }, 60_000);
   }
+
+  it("restores the terminal on SIGTERM while the kept start screen is up", async () => {
+    // The first run keeps its start screen; the second draws it at once, and is ended as
+    // soon as it shows, before or just after Ink takes it over.
+    const cli = `node ${JSON.stringify(CLI)}`;
+    pane = startPane({ command: `${cli}; ${cli}; printf 'CODE=%s\\n' $?` });
+    const p = pane;
+    await p.waitFor((s) => s.includes("● online"), "the first run", 30_000);
+    const first = p.nodePid();
+    p.send("q");
+    // The second run's node, as soon as it has drawn its kept screen (alternate screen).
+    const node = await until(
+      () => {
+        const now = p.nodePid();
+        if (now === undefined || now === first) return undefined;
+        return p.info("#{alternate_on}") === "1" && p.screen().includes("#team") ? now : undefined;
+      },
+      "the second run's kept screen",
+      { intervalMs: 5 },
+    );
+    process.kill(node, "SIGTERM");
+    const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit", 5000);
+    expect(after).toMatch(/CODE=143/);
+    expect(p.info("#{alternate_on}")).toBe("0");
+    expect(p.info("#{cursor_flag}")).toBe("1");
+  }, 60_000);
 
   it("refuses TERM=dumb with a reason, and prints usage errors as one line with exit 2", async () => {
     pane = startPane({
