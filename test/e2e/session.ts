@@ -29,9 +29,12 @@ import type { Pane } from "./tmux.ts";
 
 const run = promisify(execFile);
 
-/** Two periods of the poll (the client's pace: the open conversation 2 s, lists 5 s). */
-export const LIST_MS = 10_000;
-export const OPEN_MS = 4_000;
+/**
+ * Two periods of the poll at its slowest (the client's pace: the open conversation 2 s,
+ * 4 s once quiet; lists 10 s). With the event stream up, news comes at once.
+ */
+export const LIST_MS = 20_000;
+export const OPEN_MS = 8_000;
 /** Within this of the server's return, everything follows news again (issue 10). */
 export const RECOVER_MS = 10_000;
 /**
