@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
-import { type Seen, startForeignServer } from "../api/foreign-server.ts";
+import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
 import { type Harness, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
@@ -39,18 +39,7 @@ async function serverWithoutEvents() {
       res.end('{"error":{"type":"invalid_request","message":"No such route."}}');
       return;
     }
-    try {
-      const answer = await fetch(server.url + req.url, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body: req.method === "GET" ? undefined : req.body,
-      });
-      const body = await answer.text();
-      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
-      res.end(body);
-    } catch {
-      res.destroy();
-    }
+    await relayTo(server.url, req, res);
   });
   cleanups.push(() => relay.close());
   return { server, relay };
