@@ -62,6 +62,14 @@ type Slot = {
   idle?: NodeJS.Timeout;
 };
 
+/**
+ * A session worker's young generation, at most (V8's default grows it to 128 MB under
+ * twenty sessions' allocations: some 5 MiB a session of memory that holds only garbage).
+ * 16 MB keeps each scavenge short and frequent; what a frame allocates dies young either
+ * way. Measured in `npm run bench` (parley ssh memory, keystroke latency).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 16;
+
 /** How long a worker without sessions is kept warm for the next one. */
 export const IDLE_RETIRE_MS = 30_000;
 
@@ -88,7 +96,9 @@ export function workerPool(
   }
 
   function spawn(): Slot {
-    const worker = new Worker(script);
+    const worker = new Worker(script, {
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     const slot: Slot = { worker, sessions: new Set(), retired: false };
     worker.on("message", (message: FromHost) => {
       if (message.type === "done") {
