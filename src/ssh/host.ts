@@ -71,8 +71,14 @@ function crashOf(error: unknown): { message: string; detail: string } {
   };
 }
 
-export function createSessionHost(post: (message: FromHost) => void): {
+export function createSessionHost(
+  post: (message: FromHost) => void,
+  /** Called when the last running session has ended (the worker can give memory back). */
+  onIdle?: () => void,
+): {
   handle(message: ToHost): void;
+  /** Sessions open now (started and not ended). */
+  size(): number;
 } {
   const running = new Map<number, Running>();
 
@@ -95,6 +101,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
       told = true;
       running.delete(id);
       post({ type: "done", id, ...(crash === undefined ? {} : { crash: crashOf(crash) }) });
+      if (running.size === 0) onIdle?.();
     };
     const fail = (error: unknown) => {
       crash ??= error;
@@ -222,6 +229,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
   }
 
   return {
+    size: () => running.size,
     // Whatever one session's client throws ends that session only, never its neighbours
     // on this thread (nor, with --threads 0, the whole server).
     handle(message) {
