@@ -13,13 +13,13 @@ import { runInNewContext } from "node:vm";
  */
 export const IDLE_GC_MS = [500, 5000];
 
-type Gc = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
+export type Gc = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
 
 /**
  * V8's own gc(), reached without `--expose-gc` on the command line: the flag is turned on
  * only while one fresh context is made, so no other context gets a `gc` global.
  */
-function exposedGc(): Gc {
+export function exposedGc(): Gc {
   setFlagsFromString("--expose-gc");
   try {
     return runInNewContext("gc") as Gc;
