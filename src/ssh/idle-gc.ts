@@ -6,6 +6,7 @@
 // stays warm (its compiled code kept) for whoever connects next.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { forgetDrawnText } from "../ui/ink/remembered.ts";
 
 /**
  * When, after the last session ends: once its teardown is done (Ink's last frame, polls
@@ -30,19 +31,21 @@ export function exposedGc(): Gc {
 
 /**
  * Returns the callback for the host's `onIdle`: at each of IDLE_GC_MS, if `idle()` still
- * holds (nobody connected meanwhile), a memory-reducing full GC of this thread.
+ * holds (nobody connected meanwhile), this thread's caches of drawn text are emptied
+ * (what the sessions that left drew) and a memory-reducing full GC follows.
  */
 export function giveBackWhenIdle(
   idle: () => boolean,
-  gc: Gc = exposedGc(),
-  delays: readonly number[] = IDLE_GC_MS,
+  { gc = exposedGc(), delays = IDLE_GC_MS }: { gc?: Gc; delays?: readonly number[] } = {},
 ): () => void {
   let timers: NodeJS.Timeout[] = [];
   return () => {
     for (const timer of timers) clearTimeout(timer);
     timers = delays.map((ms) => {
       const timer = setTimeout(() => {
-        if (idle()) gc({ type: "major", execution: "sync", flavor: "last-resort" });
+        if (!idle()) return;
+        forgetDrawnText();
+        gc({ type: "major", execution: "sync", flavor: "last-resort" });
       }, ms);
       timer.unref();
       return timer;

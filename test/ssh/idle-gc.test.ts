@@ -69,7 +69,7 @@ describe("giving the heap back when idle", () => {
     try {
       let nobody = true;
       const gc = vi.fn();
-      const onIdle = giveBackWhenIdle(() => nobody, gc, [500, 5000]);
+      const onIdle = giveBackWhenIdle(() => nobody, { gc, delays: [500, 5000] });
       onIdle();
       vi.advanceTimersByTime(500);
       expect(gc).toHaveBeenCalledTimes(1);
