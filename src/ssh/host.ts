@@ -11,6 +11,7 @@ import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
+import { limitedFetch } from "./fetch-limit.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */
@@ -139,7 +140,7 @@ export function createSessionHost(
           )
         : undefined;
       const client = createClientSession({
-        api: { baseUrl: message.apiUrl, token: message.token },
+        api: { baseUrl: message.apiUrl, token: message.token, fetch: limitedFetch() },
         username: message.username,
         serverLabel: "parley ssh",
         notify: { bell: true, desktop: true },
