@@ -451,10 +451,14 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
       rows.push(await run(server, count, keys, paceMs, kind));
       await liveZero(server);
     }
-    // Give the collector a moment, then see what the sessions left behind.
+    // Give the collector a moment, then see what the sessions left behind; and again once
+    // the kept-alive connections to the API have timed out (5 s).
     await new Promise((r) => setTimeout(r, 1000));
     const after = rssMiB(server.child.pid!);
+    await new Promise((r) => setTimeout(r, 5000));
+    const later = rssMiB(server.child.pid!);
     const ms = (n: number) => n.toFixed(1);
+    const over = (rss: number) => `${((rss / idle - 1) * 100).toFixed(0)} % over`;
     return [
       `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process (default worker threads), 120x40 terminals, demo users in turn, ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. Clients: "openssh" is the system's \`ssh -tt\` in a pty of its own (util-linux \`script\`, the same hop as the local client in the client benchmark), "ssh2" is ssh2's JavaScript client in the bench process. All on screen: from connecting to every session's first full screen. Server CPU ms/key: the server process's CPU time (all its threads, polls included) while the keys were typed, per key; load on the machine stretches latency much more than it.`,
       "",
@@ -468,7 +472,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
         ? ["", `Skipped (no \`ssh\` or \`script\` here): ${skipped.join(", ")}.`]
         : []),
       "",
-      `Server RSS: ${Math.round(idle)} MiB before any session (settled), ${Math.round(after)} MiB 1 s after all of them left (live sessions back to 0): ${((after / idle - 1) * 100).toFixed(0)} % over. ${perAddedSession(rows)}.`,
+      `Server RSS: ${Math.round(idle)} MiB before any session (settled), ${Math.round(after)} MiB 1 s after all of them left (live sessions back to 0, ${over(after)}), ${Math.round(later)} MiB 6 s after (${over(later)}). ${perAddedSession(rows)}.`,
       ...verdicts(rows, client),
     ].join("\n");
   } finally {
