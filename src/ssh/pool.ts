@@ -146,8 +146,11 @@ export function workerPool(
   function retire(slot: Slot): void {
     slot.retired = true;
     unlist(slot);
-    if (slots.length < size) spawn();
-    void slot.worker.terminate();
+    // The fresh worker once the old thread has ended: the C library then gives it the old
+    // one's memory pool (arena) instead of starting another, which stays with the process.
+    void slot.worker.terminate().then(() => {
+      if (slots.length < size && !closing) spawn();
+    });
   }
 
   for (let i = 0; i < size; i++) spawn();
