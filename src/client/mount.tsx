@@ -1,5 +1,7 @@
 // Renders the client full-screen on the given streams: the real terminal, one SSH
 // session's channel (which carries its own size and resize events), or a test's.
+
+import type { QueryClient } from "@tanstack/react-query";
 import { type Instance, render, type SuspendTerminal, type TerminalSuspension, useApp } from "ink";
 import { type ReactNode, useLayoutEffect } from "react";
 import { MOUSE_OFF, MOUSE_ON } from "../ui/keys/mouse.ts";
@@ -25,6 +27,27 @@ function TerminalControl({
   const { suspendTerminal } = useApp();
   useLayoutEffect(() => onReady(suspendTerminal), [onReady, suspendTerminal]);
   return children;
+}
+
+/**
+ * Empties a finished client's cache for good. `clear()` alone left it to the timers: React
+ * removes the last observers after the unmount (in its passive effects) and a fetch in
+ * flight settles later, and each re-arms its query's 5-minute gc timer, which held the
+ * query, its client and through them the session's whole cache and state (in `parley ssh`,
+ * every session that had left in the last 5 minutes). Entries that never expire arm no
+ * timer; the client already built new ones that way (a late answer written into it).
+ */
+export function releaseCache(queryClient: QueryClient): void {
+  const entries = [
+    ...queryClient.getQueryCache().getAll(),
+    ...queryClient.getMutationCache().getAll(),
+  ];
+  for (const entry of entries) entry.gcTime = Number.POSITIVE_INFINITY;
+  queryClient.setDefaultOptions({
+    queries: { gcTime: Number.POSITIVE_INFINITY },
+    mutations: { gcTime: Number.POSITIVE_INFINITY },
+  });
+  queryClient.clear();
 }
 
 export function mountClient(
@@ -108,7 +131,7 @@ export function mountClient(
     mouse(false);
     stdout.off("resize", repaint);
     options.onExit?.();
-    queryClient.clear();
+    releaseCache(queryClient);
   };
   instance.waitUntilExit().then(release, release);
   return {

@@ -11,6 +11,7 @@ import { createClientSession } from "../client/session.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
+import { limitedFetch } from "./fetch-limit.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */
@@ -71,8 +72,14 @@ function crashOf(error: unknown): { message: string; detail: string } {
   };
 }
 
-export function createSessionHost(post: (message: FromHost) => void): {
+export function createSessionHost(
+  post: (message: FromHost) => void,
+  /** Called when the last running session has ended (the worker can give memory back). */
+  onIdle?: () => void,
+): {
   handle(message: ToHost): void;
+  /** Sessions open now (started and not ended). */
+  size(): number;
 } {
   const running = new Map<number, Running>();
 
@@ -95,6 +102,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
       told = true;
       running.delete(id);
       post({ type: "done", id, ...(crash === undefined ? {} : { crash: crashOf(crash) }) });
+      if (running.size === 0) onIdle?.();
     };
     const fail = (error: unknown) => {
       crash ??= error;
@@ -132,7 +140,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
           )
         : undefined;
       const client = createClientSession({
-        api: { baseUrl: message.apiUrl, token: message.token },
+        api: { baseUrl: message.apiUrl, token: message.token, fetch: limitedFetch() },
         username: message.username,
         serverLabel: "parley ssh",
         notify: { bell: true, desktop: true },
@@ -222,6 +230,7 @@ export function createSessionHost(post: (message: FromHost) => void): {
   }
 
   return {
+    size: () => running.size,
     // Whatever one session's client throws ends that session only, never its neighbours
     // on this thread (nor, with --threads 0, the whole server).
     handle(message) {

@@ -62,6 +62,25 @@ type Slot = {
   idle?: NodeJS.Timeout;
 };
 
+/**
+ * A session worker's young generation, at most (V8's default grows it to 128 MB under
+ * twenty sessions' allocations: some 5 MiB a session of memory that holds only garbage).
+ * 16 MB keeps each scavenge short and frequent; what a frame allocates dies young either
+ * way. Measured in `npm run bench` (parley ssh memory, keystroke latency).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 16;
+
+/**
+ * A session worker's old generation, at most. V8 lets a heap grow to up to 4 times what
+ * it kept at its last full GC when its limit is 2 GB or more (as on any machine with a
+ * few GB of memory), and 1.3 to 2 times below that: at 1 GB, 1.6 times. Twenty sessions
+ * keep some 60 MB; with V8's default they grew to over 250 MB of heap, with this to about
+ * 120. The limit itself is far above 64 sessions' needs (a few MB each); a worker that
+ * reached it would end with its sessions told why (see `exit` below), where without it
+ * the whole process would have grown to V8's default limit of several GB.
+ */
+export const WORKER_OLD_GENERATION_MB = 1024;
+
 /** How long a worker without sessions is kept warm for the next one. */
 export const IDLE_RETIRE_MS = 30_000;
 
@@ -88,7 +107,12 @@ export function workerPool(
   }
 
   function spawn(): Slot {
-    const worker = new Worker(script);
+    const worker = new Worker(script, {
+      resourceLimits: {
+        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+        maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB,
+      },
+    });
     const slot: Slot = { worker, sessions: new Set(), retired: false };
     worker.on("message", (message: FromHost) => {
       if (message.type === "done") {
@@ -122,8 +146,11 @@ export function workerPool(
   function retire(slot: Slot): void {
     slot.retired = true;
     unlist(slot);
-    if (slots.length < size) spawn();
-    void slot.worker.terminate();
+    // The fresh worker once the old thread has ended: the C library then gives it the old
+    // one's memory pool (arena) instead of starting another, which stays with the process.
+    void slot.worker.terminate().then(() => {
+      if (slots.length < size && !closing) spawn();
+    });
   }
 
   for (let i = 0; i < size; i++) spawn();

@@ -13,6 +13,7 @@ import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
 import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
+import { giveBackWhenIdle } from "./idle-gc.ts";
 import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
 import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
@@ -118,6 +119,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     maxSessions,
     log,
     stuckMs: options.stuckMs,
+    // This thread's heap too (the SSH connections' and the API's), back to its size before.
+    onIdle: giveBackWhenIdle(() => sessions.size() === 0),
   });
   const connections = new Set<Connection>();
   const noisy = limitedLog(log);

@@ -55,6 +55,8 @@ export function createSessionRegistry(options: {
   log: (line: string) => void;
   /** How long a client may stay stuck past BACKLOG_LIMIT. Default STUCK_MS. */
   stuckMs?: number;
+  /** Called when the last live session has left. */
+  onIdle?: () => void;
 }): SessionRegistry {
   const { pool, log } = options;
   const live = new Set<LiveSession & { stop(): void }>();
@@ -130,6 +132,7 @@ export function createSessionRegistry(options: {
       unhold();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
+      if (live.size === 0) options.onIdle?.();
     };
     const ended = Promise.withResolvers<void>();
     const keepTag = randomUUID().slice(0, 8);

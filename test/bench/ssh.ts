@@ -12,7 +12,7 @@
 // clients and this process share the cores.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -103,6 +103,45 @@ function stopServer(server: Server): Promise<void> {
 function rssMiB(pid: number): number {
   const kib = Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }));
   return kib / 1024;
+}
+
+/**
+ * Resident memory once the process has settled: its worker threads load their code after
+ * it says it is listening, so the first figure is too low. Sampled until it stops moving.
+ */
+async function settledRssMiB(pid: number): Promise<number> {
+  let last = rssMiB(pid);
+  for (let i = 0; i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = rssMiB(pid);
+    if (Math.abs(now - last) < 0.5) return now;
+    last = now;
+  }
+  return last;
+}
+
+/**
+ * CPU time a process has used so far, all its threads, in ms (Linux: /proc; elsewhere NaN).
+ * Load on the machine stretches wall-clock latency, much less the CPU a key costs.
+ */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Per added session: from the first 1-session row to the first row with more after it. */
+function perAddedSession(rows: Row[]): string {
+  const one = rows.findIndex((r) => r.sessions === 1);
+  const many = rows.findIndex((r, i) => i > one && r.sessions > 1);
+  if (one < 0 || many < 0) return "";
+  const { rss: from } = rows[one]!;
+  const { rss: to, sessions } = rows[many]!;
+  return `${((to - from) / (sessions - 1)).toFixed(1)} MiB per added session (${Math.round(from)} MiB with 1 session, ${Math.round(to)} with ${sessions}, each after typing)`;
 }
 
 type Session = {
@@ -285,6 +324,8 @@ type Row = {
   frame: [number, number, number];
   rss: number;
   connectMs: number;
+  /** The server's CPU time (all its threads) while the keys were typed, per key. */
+  cpuPerKey: number;
 };
 
 async function run(
@@ -320,6 +361,7 @@ async function run(
   // Typing starts once every conversation is drawn with its messages: what is measured is
   // keys among sessions that are typing, not keys queued behind 20 conversations opening.
   await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
+  const cpuBefore = cpuMs(server.child.pid!);
   const firsts: number[] = [];
   const frames: number[] = [];
   await Promise.all(
@@ -332,6 +374,7 @@ async function run(
       }
     }),
   );
+  const cpu = cpuMs(server.child.pid!) - cpuBefore;
   const rss = rssMiB(server.child.pid!);
   for (const s of sessions) s.close();
   firsts.sort((a, b) => a - b);
@@ -344,6 +387,7 @@ async function run(
     first: [percentile(firsts, 50), percentile(firsts, 99)],
     frame: [percentile(frames, 50), percentile(frames, 90), percentile(frames, 99)],
     rss,
+    cpuPerKey: cpu / firsts.length,
     connectMs,
   };
 }
@@ -397,7 +441,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
   const openssh = hasOpenSsh();
   const skipped: string[] = [];
   try {
-    const idle = rssMiB(server.child.pid!);
+    const idle = await settledRssMiB(server.child.pid!);
     const rows: Row[] = [];
     for (const [count, paceMs, kind] of ROWS) {
       if (kind === "openssh" && !openssh) {
@@ -407,24 +451,28 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
       rows.push(await run(server, count, keys, paceMs, kind));
       await liveZero(server);
     }
-    // Give the collector a moment, then see what the sessions left behind.
+    // Give the collector a moment, then see what the sessions left behind; and again once
+    // the kept-alive connections to the API have timed out (5 s).
     await new Promise((r) => setTimeout(r, 1000));
     const after = rssMiB(server.child.pid!);
+    await new Promise((r) => setTimeout(r, 5000));
+    const later = rssMiB(server.child.pid!);
     const ms = (n: number) => n.toFixed(1);
+    const over = (rss: number) => `${((rss / idle - 1) * 100).toFixed(0)} % over`;
     return [
-      `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process (default worker threads), 120x40 terminals, demo users in turn, ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. Clients: "openssh" is the system's \`ssh -tt\` in a pty of its own (util-linux \`script\`, the same hop as the local client in the client benchmark), "ssh2" is ssh2's JavaScript client in the bench process. All on screen: from connecting to every session's first full screen.`,
+      `SSH benchmark: node ${process.version}, ${availableParallelism()} cores, loopback; parley ssh in a child process (default worker threads), 120x40 terminals, demo users in turn, ${KEYS.length} keys per session typed into an open conversation's composer, each after the previous frame ("flat out") or also after a pause like a person's; a frame ends after ${QUIET_MS} ms without output. Clients: "openssh" is the system's \`ssh -tt\` in a pty of its own (util-linux \`script\`, the same hop as the local client in the client benchmark), "ssh2" is ssh2's JavaScript client in the bench process. All on screen: from connecting to every session's first full screen. Server CPU ms/key: the server process's CPU time (all its threads, polls included) while the keys were typed, per key; load on the machine stretches latency much more than it.`,
       "",
-      "| sessions | clients | typing | keys | first bytes p50 ms | p99 ms | whole frame p50 ms | p90 ms | p99 ms | all on screen ms | server RSS MiB |",
-      "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| sessions | clients | typing | keys | first bytes p50 ms | p99 ms | whole frame p50 ms | p90 ms | p99 ms | all on screen ms | server CPU ms/key | server RSS MiB |",
+      "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.sessions} | ${r.client} | ${r.paceMs === 0 ? "flat out" : `~${Math.round(1000 / r.paceMs)} keys/s`} | ${r.keys} | ${ms(r.first[0])} | ${ms(r.first[1])} | ${ms(r.frame[0])} | ${ms(r.frame[1])} | ${ms(r.frame[2])} | ${Math.round(r.connectMs)} | ${Math.round(r.rss)} |`,
+          `| ${r.sessions} | ${r.client} | ${r.paceMs === 0 ? "flat out" : `~${Math.round(1000 / r.paceMs)} keys/s`} | ${r.keys} | ${ms(r.first[0])} | ${ms(r.first[1])} | ${ms(r.frame[0])} | ${ms(r.frame[1])} | ${ms(r.frame[2])} | ${Math.round(r.connectMs)} | ${r.cpuPerKey.toFixed(2)} | ${Math.round(r.rss)} |`,
       ),
       ...(skipped.length > 0
         ? ["", `Skipped (no \`ssh\` or \`script\` here): ${skipped.join(", ")}.`]
         : []),
       "",
-      `Server RSS: ${Math.round(idle)} MiB before any session, ${Math.round(after)} MiB after all of them left (live sessions back to 0).`,
+      `Server RSS: ${Math.round(idle)} MiB before any session (settled), ${Math.round(after)} MiB 1 s after all of them left (live sessions back to 0, ${over(after)}), ${Math.round(later)} MiB 6 s after (${over(later)}). ${perAddedSession(rows)}.`,
       ...verdicts(rows, client),
     ].join("\n");
   } finally {

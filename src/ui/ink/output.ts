@@ -16,7 +16,7 @@ import {
 } from "@alcalzone/ansi-tokenize";
 import QuickLRU from "quick-lru";
 import stringWidth from "string-width";
-import { remembered } from "./remembered.ts";
+import { remembered, textCaches } from "./remembered.ts";
 
 type Transformer = (line: string, index: number) => string;
 
@@ -216,6 +216,7 @@ export default class Output {
 type RowWrites = (number | string)[];
 
 const rowTexts = new QuickLRU<string, string>({ maxSize: 2048 });
+textCaches.add(rowTexts);
 
 function rowText(width: number, writes: RowWrites): string {
   if (writes.length === 0) return "";

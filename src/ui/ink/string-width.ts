@@ -16,6 +16,7 @@
 // is only a backstop for text that was not put in that form.
 import stringWidthOriginal from "string-width";
 import stripAnsi from "strip-ansi";
+import { textCaches } from "./remembered.ts";
 
 type Options = { ambiguousIsNarrow?: boolean; countAnsiEscapeCodes?: boolean };
 
@@ -35,6 +36,8 @@ const rememberedBy: Record<WidthMode, Map<string, number>> = {
   "code-points": new Map(),
 };
 let remembered = rememberedBy[mode];
+textCaches.add(rememberedBy.clusters);
+textCaches.add(rememberedBy["code-points"]);
 
 /**
  * How graphemes are measured from now on, for this whole process (every Ink instance in
