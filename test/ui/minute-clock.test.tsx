@@ -158,6 +158,10 @@ describe("the minute clock", () => {
             hasOlder={false}
             isLoadingOlder={false}
             loadOlder={noop}
+            hasNewer={false}
+            isLoadingNewer={false}
+            loadNewer={noop}
+            toNewest={noop}
           />
         </OnChatScreen>
       </KeypressProvider>,

@@ -73,6 +73,10 @@ export function ConversationView({
           hasOlder={history.hasOlder}
           isLoadingOlder={history.isLoadingOlder}
           loadOlder={history.loadOlder}
+          hasNewer={history.hasNewer}
+          isLoadingNewer={history.isLoadingNewer}
+          loadNewer={history.loadNewer}
+          toNewest={history.toNewest}
         />
       ) : (
         <CenteredNote

@@ -4,6 +4,8 @@
 // history; new messages keep the view at the bottom unless the user scrolled up, and then
 // the title says "N new"; your own send goes to the bottom. A "new" divider marks where
 // the unread messages started; / searches the conversation (n, N: older, newer match).
+// Scrolled far back, only a window of history is kept (queries/history.ts): reaching its
+// bottom loads the newer page below it, and G goes straight to the newest.
 import { Box, type DOMElement, type Key, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
@@ -44,6 +46,11 @@ type Props = {
   hasOlder: boolean;
   isLoadingOlder: boolean;
   loadOlder: () => void;
+  /** The newest messages are not loaded (the history is windowed far back). */
+  hasNewer: boolean;
+  isLoadingNewer: boolean;
+  loadNewer: () => void;
+  toNewest: () => void;
 };
 
 const MOVES = {
@@ -102,10 +109,10 @@ export function MessagePane(props: Props) {
     height: viewHeight,
     heightOf: (i) => layout(i).length,
   };
-  const scroll = useMessageScroll(items, geometry);
+  const { hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer } = props;
+  const scroll = useMessageScroll(items, geometry, { loaded: !hasNewer, show: props.toNewest });
   const { selected, view, newBelow } = scroll;
   const last = items.length - 1;
-  const { hasOlder, isLoadingOlder, loadOlder } = props;
   const search = useMessageSearch(items, props);
   const query = search.search?.query ?? "";
   const matchKey = search.search?.matchKey;
@@ -114,11 +121,18 @@ export function MessagePane(props: Props) {
   useFollowOwnSend(items, scroll);
   useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
 
-  // Reaching the oldest loaded message asks for the page before it.
+  // Reaching the oldest loaded message asks for the page before it. Not while a search
+  // walks through pages: it moves the window, and the view goes with the match it finds.
+  const seeking = search.search?.seeking !== undefined;
   const atTop = view !== null && view.top === 0 && view.clipTop === 0;
   useEffect(() => {
-    if (atTop && hasOlder && !isLoadingOlder && !scroll.following) loadOlder();
-  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.following]);
+    if (atTop && hasOlder && !isLoadingOlder && !scroll.following && !seeking) loadOlder();
+  }, [atTop, hasOlder, isLoadingOlder, loadOlder, scroll.following, seeking]);
+  // Reaching the newest loaded message of a window far back asks for the page after it.
+  const atBottom = view !== null && view.bottom === last && view.clipBottom === 0;
+  useEffect(() => {
+    if (atBottom && hasNewer && !isLoadingNewer && !scroll.following && !seeking) loadNewer();
+  }, [atBottom, hasNewer, isLoadingNewer, loadNewer, scroll.following, seeking]);
   useEffect(() => {
     // A short conversation that does not fill the pane loads more at once. Only when the
     // whole loaded history is on screen: the sum below then covers visible items only,
@@ -221,9 +235,13 @@ export function MessagePane(props: Props) {
       ? search.status
       : isLoadingOlder
         ? "loading older…"
-        : newBelow > 0
-          ? `${newBelow} new ↓`
-          : "";
+        : isLoadingNewer
+          ? "loading newer…"
+          : newBelow > 0
+            ? `${newBelow} new ↓`
+            : hasNewer
+              ? "newer ↓"
+              : "";
   const titleRoom = Math.max(1, innerWidth - status.length - 1);
   return (
     <Panel width={width} height={height} focused={focused} boxRef={box}>

@@ -1,6 +1,8 @@
 // The message pane's selection and view, kept by item keys (so older pages loading above
 // move nothing) and by lines (so a message taller than the pane is read line by line).
 // Following the newest message is a state of its own: news keeps the view at the bottom.
+// While the newest messages are not loaded (history scrolled far back, queries/history.ts)
+// the last item is not the newest: the view does not follow it, and G fetches the newest.
 import { useMemo, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import {
@@ -31,7 +33,10 @@ type Scroll =
 
 const FOLLOWING: Scroll = { follow: true };
 
-export function useMessageScroll(items: readonly Item[], g: Geometry) {
+/** Whether the items reach the newest message, and the way there when they do not. */
+export type Newest = { loaded: boolean; show: () => void };
+
+export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Newest) {
   const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const last = items.length - 1;
@@ -50,7 +55,7 @@ export function useMessageScroll(items: readonly Item[], g: Geometry) {
 
   const go = (next: Position) => {
     if (last < 0) return;
-    if (next.selected === last && isEnd(next.anchor, g)) {
+    if (next.selected === last && isEnd(next.anchor, g) && newest.loaded) {
       setScroll(FOLLOWING);
       return;
     }
@@ -69,6 +74,11 @@ export function useMessageScroll(items: readonly Item[], g: Geometry) {
     /** Messages that arrived below since the user scrolled up. */
     newBelow,
     press: (key: Move) => {
+      if (key === "last" && !newest.loaded) {
+        newest.show();
+        setScroll(FOLLOWING);
+        return;
+      }
       if (last >= 0) go(move(position, key, g));
     },
     /** Selects item `index`, its line `line` at the top of the pane (as far as it goes). */
@@ -76,6 +86,10 @@ export function useMessageScroll(items: readonly Item[], g: Geometry) {
       go({ selected: index, anchor: anchorForTop(index, line, g) }),
     /** Selects item `index` with the least movement. */
     select: (index: number) => go({ selected: index, anchor: reveal(index, position.anchor, g) }),
-    follow: () => setScroll(FOLLOWING),
+    /** To the newest message, and following it (fetched first if far back). */
+    follow: () => {
+      if (!newest.loaded) newest.show();
+      setScroll(FOLLOWING);
+    },
   };
 }

@@ -1,44 +1,72 @@
 // Search in the open conversation: the text typed, the match shown, and the walk through
 // older pages while no older match is loaded yet (Esc stops it). n goes to the next older
-// match, N to the next newer one; the matching itself is pure (messageSearch.ts).
+// match, N to the next newer one; the matching itself is pure (messageSearch.ts). Only a
+// window of history is kept (queries/history.ts): a walk far back drops the newest pages,
+// and N walks through newer pages the same way when the window no longer holds them.
 import { useEffect, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import { newerMatch, olderMatch } from "./search.ts";
 
-type History = { hasOlder: boolean; isLoadingOlder: boolean; loadOlder: () => void };
+type History = {
+  hasOlder: boolean;
+  isLoadingOlder: boolean;
+  loadOlder: () => void;
+  hasNewer: boolean;
+  isLoadingNewer: boolean;
+  loadNewer: () => void;
+};
 
 export type SearchState = {
   query: string;
   /** The prompt is open. */
   typing: boolean;
   matchKey?: string;
-  /** Looking for a match older than this item (undefined: the newest match of all). */
-  seeking?: { beforeKey: string | undefined };
+  /**
+   * Looking for a match older than this item (undefined: the newest match of all), or
+   * newer than `afterKey`. An item no longer in the window was passed by the pages loaded
+   * since: everything loaded is then on the far side of it.
+   */
+  seeking?: { beforeKey: string | undefined } | { afterKey: string };
   /** What the last step found or did not: "no older match", "stopped". */
   note?: string;
 };
+
+/**
+ * Where an older match is looked for: below `beforeKey`; everywhere when there is none, or
+ * when it was passed (dropped with the newest pages as older ones loaded).
+ */
+function beforeIndex(items: readonly Item[], beforeKey: string | undefined, passed: boolean) {
+  const index = beforeKey === undefined ? -1 : items.findIndex((i) => i.key === beforeKey);
+  return index < 0 && (beforeKey === undefined || passed) ? items.length : index;
+}
 
 export function useMessageSearch(items: readonly Item[], history: History) {
   const [search, setSearch] = useState<SearchState | null>(null);
   const indexOf = (key: string | undefined) => items.findIndex((item) => item.key === key);
 
-  // While seeking: a match among the loaded messages, else the next older page.
-  const { hasOlder, isLoadingOlder, loadOlder } = history;
+  // While seeking: a match among the loaded messages, else the next older (newer) page.
+  const { hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer } = history;
   useEffect(() => {
     if (!search?.seeking) return;
-    const { beforeKey } = search.seeking;
-    const before =
-      beforeKey === undefined ? items.length : items.findIndex((i) => i.key === beforeKey);
-    const found = olderMatch(items, search.query, before);
+    const { seeking } = search;
+    const found =
+      "afterKey" in seeking
+        ? newerMatch(
+            items,
+            search.query,
+            items.findIndex((i) => i.key === seeking.afterKey),
+          )
+        : olderMatch(items, search.query, beforeIndex(items, seeking.beforeKey, hasNewer));
+    const older = !("afterKey" in seeking);
     if (found >= 0) {
       setSearch({ ...search, seeking: undefined, matchKey: items[found]!.key, note: undefined });
-    } else if (hasOlder) {
-      if (!isLoadingOlder) loadOlder();
+    } else if (older ? hasOlder : hasNewer) {
+      if (older ? !isLoadingOlder : !isLoadingNewer) (older ? loadOlder : loadNewer)();
     } else {
-      const note = search.matchKey ? "no older match" : "no match";
+      const note = !older ? "no newer match" : search.matchKey ? "no older match" : "no match";
       setSearch({ ...search, seeking: undefined, note });
     }
-  }, [search, items, hasOlder, isLoadingOlder, loadOlder]);
+  }, [search, items, hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer]);
 
   const status = !search
     ? ""
@@ -64,14 +92,16 @@ export function useMessageSearch(items: readonly Item[], history: History) {
     /** n: the next older match (fetching older pages as needed). */
     older: () =>
       setSearch((s) => s && { ...s, seeking: { beforeKey: s.matchKey }, note: undefined }),
-    /** N: the next newer match (everything newer is loaded). */
+    /** N: the next newer match (fetching newer pages if the window is far back). */
     newer: () =>
       setSearch((s) => {
         if (!s) return s;
         const found = newerMatch(items, s.query, indexOf(s.matchKey));
-        return found >= 0
-          ? { ...s, matchKey: items[found]!.key, note: undefined }
-          : { ...s, note: "no newer match" };
+        if (found >= 0) return { ...s, matchKey: items[found]!.key, note: undefined };
+        if (hasNewer && s.matchKey !== undefined) {
+          return { ...s, seeking: { afterKey: s.matchKey }, note: undefined };
+        }
+        return { ...s, note: "no newer match" };
       }),
     /** Esc: stops a search going through older pages, else ends the search. */
     cancel: () =>

@@ -7,6 +7,37 @@ import type { Conversation, Message, Page } from "../../api/schema.ts";
 export type MessagePages = InfiniteData<Page<Message>, unknown>;
 export type ConversationPages = InfiniteData<Page<Conversation>, unknown>;
 
+/**
+ * Where a history page starts: after a message (an older page: the message's id, as pages
+ * were always asked for), or before one (a newer page, asked for when the view comes back
+ * down after the newest pages were dropped), or nowhere (the newest page).
+ */
+export type HistoryCursor = string | { newerThan: string } | undefined;
+
+export const isNewerCursor = (cursor: unknown): cursor is { newerThan: string } =>
+  typeof cursor === "object" &&
+  cursor !== null &&
+  typeof (cursor as { newerThan?: unknown }).newerThan === "string";
+
+/**
+ * Whether the loaded pages reach the newest message: the first was asked for without a
+ * cursor (the newest page), or asked for as newer and came back saying nothing is newer.
+ * Not so once older pages pushed the newest out of the kept window (`maxPages`).
+ */
+export function reachesNewest(data: Pick<MessagePages, "pages" | "pageParams"> | undefined) {
+  if (!data || data.pages.length === 0) return true;
+  const first = data.pageParams[0];
+  return first === undefined || (isNewerCursor(first) && !data.pages[0]!.has_more);
+}
+
+/** The newest loaded message's id: the cursor for the page after it (newer). */
+export function newestId(pages: Page<Message>[]): string | undefined {
+  for (const page of pages) {
+    if (page.data.length > 0) return page.data[0]?.id;
+  }
+  return undefined;
+}
+
 /** The oldest loaded message's id: the cursor for the next (older) page. */
 export function oldestId(pages: Page<Message>[]): string | undefined {
   for (let p = pages.length - 1; p >= 0; p--) {
@@ -94,6 +125,9 @@ export function prependMessage(data: MessagePages | undefined, message: Message)
   if (data.pages.some((p) => p.data.some((m) => m.id === message.id))) {
     return mapMessages(data, (m) => (m.id === message.id ? message : m))!;
   }
+  // A window scrolled far back: the message is not next to its pages; it is fetched with
+  // the newer pages when the view comes back down.
+  if (!reachesNewest(data)) return data;
   const [first, ...rest] = data.pages;
   return { ...data, pages: [{ ...first!, data: [message, ...first!.data] }, ...rest] };
 }

@@ -3,6 +3,10 @@
 // into each other: TanStack stores a fetched page on top of the pages as they were when
 // it was asked for, so a merge written into the cache while an older page was on its way
 // was lost. Changes still in the outbox are laid over both. Also the pinned message.
+//
+// Only a window of pages is kept (`maxPages`): scrolled far back, the newest pages are
+// dropped as older ones come, and fetched again (as newer pages) on the way back down. A
+// history read to its first message holds a few hundred messages, not all of them.
 import {
   infiniteQueryOptions,
   type QueryClient,
@@ -16,7 +20,17 @@ import { nextCursor } from "../../api/paging.ts";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
-import { chronological, type MessagePages, mergeLatest, oldestId, overlaps } from "./cache.ts";
+import {
+  chronological,
+  type HistoryCursor,
+  isNewerCursor,
+  type MessagePages,
+  mergeLatest,
+  newestId,
+  oldestId,
+  overlaps,
+  reachesNewest,
+} from "./cache.ts";
 import { changedMessages } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
@@ -24,6 +38,11 @@ import { useQueuedChanges } from "./use-outbox.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 20;
+/**
+ * Pages of history kept at most (600 messages): more than the unread walk loads
+ * (use-pane-jumps.ts) and many screens either side of the view.
+ */
+export const HISTORY_PAGES_KEPT = 12;
 
 export function historyOptions(session: Session, conversationId: string) {
   return infiniteQueryOptions({
@@ -32,16 +51,31 @@ export function historyOptions(session: Session, conversationId: string) {
       const page = await session.api.messages.list({
         conversation_id: conversationId,
         limit: HISTORY_PAGE,
-        ...(pageParam ? { starting_after: pageParam } : {}),
+        ...(isNewerCursor(pageParam)
+          ? { ending_before: pageParam.newerThan }
+          : pageParam
+            ? { starting_after: pageParam }
+            : {}),
       });
       session.contacts.learn(page.data);
       return page;
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last, all, _param, asked) => {
+    initialPageParam: undefined as HistoryCursor,
+    getNextPageParam: (last, all, _param, asked): HistoryCursor => {
       const oldest = oldestId(all);
       return nextCursor(last, oldest === undefined ? undefined : { id: oldest }, asked);
     },
+    // Newer pages exist only once the newest were dropped: see HISTORY_PAGES_KEPT.
+    getPreviousPageParam: (_first, all, _param, asked): HistoryCursor => {
+      if (reachesNewest({ pages: all, pageParams: asked })) return undefined;
+      const newest = newestId(all);
+      // Asked for already: a server that ignores the cursor is not asked again and again.
+      if (newest === undefined || asked.some((p) => isNewerCursor(p) && p.newerThan === newest)) {
+        return undefined;
+      }
+      return { newerThan: newest };
+    },
+    maxPages: HISTORY_PAGES_KEPT,
     // History is kept fresh by the poll of the newest page, not by refetching every page.
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -77,9 +111,13 @@ export function useMessages(conversationId: string | undefined) {
     2 * pace.openMs,
   );
 
+  // The polled newest page joins the history only where the history reaches the newest.
+  const atNewest = reachesNewest(history.data);
   // More news than one page holds arrived between two polls: the loaded pages and the
   // newest page no longer meet, so the history starts again from the newest page.
-  const gap = Boolean(history.data && latest.data && !overlaps(history.data, latest.data));
+  const gap = Boolean(
+    atNewest && history.data && latest.data && !overlaps(history.data, latest.data),
+  );
   useEffect(() => {
     if (gap) void queryClient.resetQueries({ queryKey: keys.messages.list(id), exact: true });
   }, [gap, queryClient, id]);
@@ -88,11 +126,17 @@ export function useMessages(conversationId: string | undefined) {
   const messages = useMemo(
     () =>
       changedMessages(
-        chronological(latest.data ? mergeLatest(history.data, latest.data) : history.data),
+        chronological(
+          latest.data && atNewest ? mergeLatest(history.data, latest.data) : history.data,
+        ),
         changes,
       ),
-    [history.data, latest.data, changes],
+    [history.data, latest.data, atNewest, changes],
   );
+  // One page at a time, either way: TanStack would cancel one direction's fetch for the
+  // other. Asked of the cache, not of this render: two effects of one render may both ask.
+  const fetching = () =>
+    queryClient.isFetching({ queryKey: keys.messages.list(id), exact: true }) > 0;
   return {
     messages,
     isLoading: history.isLoading,
@@ -100,9 +144,34 @@ export function useMessages(conversationId: string | undefined) {
     hasOlder: Boolean(history.hasNextPage),
     isLoadingOlder: history.isFetchingNextPage,
     loadOlder: () => {
-      if (history.hasNextPage && !history.isFetchingNextPage) void history.fetchNextPage();
+      if (history.hasNextPage && !fetching()) void history.fetchNextPage();
     },
+    /** The newest pages were dropped (the view is far back): they come back with loadNewer. */
+    hasNewer: !atNewest,
+    isLoadingNewer: history.isFetchingPreviousPage,
+    loadNewer: () => {
+      if (history.hasPreviousPage && !fetching()) void history.fetchPreviousPage();
+    },
+    /** Back to the newest messages at once, from far back: the newest page, kept or fetched. */
+    toNewest: () => void showNewest(queryClient, id),
   };
+}
+
+/**
+ * The history as its newest page only (the polled one when there is one, else fetched
+ * again): for G or a send while the view is far back, rather than every page between.
+ */
+async function showNewest(queryClient: QueryClient, conversationId: string): Promise<void> {
+  const list = keys.messages.list(conversationId);
+  if (reachesNewest(queryClient.getQueryData<MessagePages>(list))) return;
+  // A page on its way would otherwise land on top of what is set here.
+  await queryClient.cancelQueries({ queryKey: list, exact: true });
+  const newest = queryClient.getQueryData<Page<Message>>(keys.messages.latest(conversationId));
+  if (newest) {
+    queryClient.setQueryData<MessagePages>(list, { pages: [newest], pageParams: [undefined] });
+  } else {
+    await queryClient.resetQueries({ queryKey: list, exact: true });
+  }
 }
 
 /** The conversation's pinned message: from the loaded history, else fetched on its own. */
