@@ -840,7 +840,9 @@ async function loadHistory(
       }
       const roundStart = performance.now();
       const r = await pty.press("g", 30, 1000);
-      if (r.first === undefined) unanswered++;
+      if (r.first === undefined && ++unanswered === 1 && VERBOSE) {
+        log(`g #${gPresses} unanswered:\n${pty.screen()}`);
+      }
       if (pty.screen().includes(LOADING_OLDER)) {
         await pty.until(() => !pty.screen().includes(LOADING_OLDER), "the older page", 15_000);
         await pty.quiet(30);

@@ -135,8 +135,11 @@ export function useMessages(conversationId: string | undefined) {
   );
   // One page at a time, either way: TanStack would cancel one direction's fetch for the
   // other. Asked of the cache, not of this render: two effects of one render may both ask.
-  const fetching = () =>
-    queryClient.isFetching({ queryKey: keys.messages.list(id), exact: true }) > 0;
+  // (A refetch of the pages is no reason to wait: a page asked for replaces it.)
+  const fetching = () => {
+    const state = queryClient.getQueryState(keys.messages.list(id));
+    return state?.fetchStatus === "fetching" && state.fetchMeta?.fetchMore !== undefined;
+  };
   return {
     messages,
     isLoading: history.isLoading,
