@@ -38,7 +38,12 @@ export type InkKey = Key;
 export type DraftLayout = { lines: string[]; cursorLine: number; cursorColumn: number };
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-const words = new Intl.Segmenter(undefined, { granularity: "word" });
+// Made at the first word move: ICU's word rules stay out of memory until one is asked for.
+let wordSegmenter: Intl.Segmenter | undefined;
+const words = () => {
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+  return wordSegmenter;
+};
 const EMPTY: EditorState = { value: "", cursor: 0 };
 
 function at(value: string, cursor: number): EditorState {
@@ -133,7 +138,7 @@ function isWordish(segment: string, isWordLike: boolean | undefined): boolean {
 
 function wordStartBefore(value: string, cursor: number): number {
   let target = 0;
-  for (const { segment, index, isWordLike } of words.segment(value)) {
+  for (const { segment, index, isWordLike } of words().segment(value)) {
     if (index >= cursor) break;
     if (isWordish(segment, isWordLike)) target = index;
   }
@@ -141,7 +146,7 @@ function wordStartBefore(value: string, cursor: number): number {
 }
 
 function wordEndAfter(value: string, cursor: number): number {
-  for (const { segment, index, isWordLike } of words.segment(value)) {
+  for (const { segment, index, isWordLike } of words().segment(value)) {
     const end = index + segment.length;
     if (end > cursor && isWordish(segment, isWordLike)) return snap(value, end, true);
   }
