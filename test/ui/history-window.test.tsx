@@ -7,6 +7,7 @@ import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type MessagePages, reachesNewest } from "../../src/ui/queries/cache.ts";
 import { HISTORY_PAGES_KEPT } from "../../src/ui/queries/history.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
+import { shouldKeepQuery } from "../../src/ui/queries/restore.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -132,6 +133,25 @@ describe("a history longer than the kept window", () => {
     );
     const pane = paneText(s);
     expect(pane.indexOf("sent from far back")).toBeGreaterThan(pane.indexOf(token(COUNT)));
+  }, 120_000);
+
+  it("opens at the newest again after another conversation, and is not kept far back", async () => {
+    const { h, conversationId } = await start();
+    await toFirst(h, conversationId, new Set());
+    const query = h.queryClient
+      .getQueryCache()
+      .find({ queryKey: keys.messages.list(conversationId) });
+    // Read far back, the history is left out of the cache kept for the next start.
+    expect(shouldKeepQuery(query!)).toBe(false);
+    await h.press(KEYS.escape);
+    await openFirst(h, "#team");
+    await h.press(KEYS.escape, KEYS.escape); // the composer, the messages, the list
+    await openFirst(h, "bob");
+    await h.waitFor(
+      (s) => paneText(s).includes(token(COUNT)) && !titleLine(s).includes("newer ↓"),
+      "bob's newest messages",
+    );
+    expect(shouldKeepQuery(query!)).toBe(true);
   }, 120_000);
 
   it("searches older pages and back through newer ones (n, then N)", async () => {

@@ -111,6 +111,11 @@ export function useMessages(conversationId: string | undefined) {
     2 * pace.openMs,
   );
 
+  // A conversation opened again after it was read far back opens at its newest messages.
+  useEffect(() => {
+    if (enabled) void showNewest(queryClient, id);
+  }, [enabled, queryClient, id]);
+
   // The polled newest page joins the history only where the history reaches the newest.
   const atNewest = reachesNewest(history.data);
   // More news than one page holds arrived between two polls: the loaded pages and the

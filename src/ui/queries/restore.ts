@@ -3,6 +3,7 @@
 import type { DehydratedState, Query, QueryClient } from "@tanstack/react-query";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
+import { type MessagePages, reachesNewest } from "./cache.ts";
 import { keys } from "./query-keys.ts";
 
 const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =>
@@ -17,7 +18,22 @@ const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =
  * answer is history.
  */
 export function shouldKeepQuery(query: Query): boolean {
-  return query.state.data !== undefined && !notKept.includes(JSON.stringify(query.queryKey));
+  return (
+    query.state.data !== undefined &&
+    !notKept.includes(JSON.stringify(query.queryKey)) &&
+    !isWindowFarBack(query)
+  );
+}
+
+/**
+ * A history whose window of pages was read far back (queries/history.ts): not kept, as
+ * the next start opens at the newest messages, and fetches them.
+ */
+function isWindowFarBack(query: Query): boolean {
+  const [root, kind, list] = query.queryKey as unknown[];
+  const history = keys.messages.all();
+  if (root !== history[0] || kind !== history[1] || list !== "list") return false;
+  return !reachesNewest(query.state.data as MessagePages);
 }
 
 /**
