@@ -66,6 +66,14 @@ export function prepareHttp(): void {
   void loadOfetch();
 }
 
+/**
+ * A page of a conversation's history further back than the newest: never polled, and let
+ * go when the client's window of pages moves on (ui/queries/history.ts), so its answer is
+ * not kept for a 304 either (64 of them were some 1.7 MB of the client's heap).
+ */
+const isHistoryPage = (path: string, query: string) =>
+  path === "/v1/messages" && /(?:^|&)(?:starting_after|ending_before)=/.test(query);
+
 export function createHttp(options: HttpOptions): Http {
   const { baseUrl } = options;
   const etags = createETags();
@@ -100,7 +108,9 @@ export function createHttp(options: HttpOptions): Http {
           body: bodyText(response._data),
           contentType: response.headers.get("content-type"),
         };
-        if (call.method === "GET") etags.remember(url, response.headers.get("etag"), answer);
+        if (call.method === "GET" && !isHistoryPage(call.path, query)) {
+          etags.remember(url, response.headers.get("etag"), answer);
+        }
         return answer;
       } catch (error) {
         // ofetch wraps the last attempt's failure, which the hooks made an ApiError; anything

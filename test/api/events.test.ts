@@ -201,4 +201,26 @@ describe("conditional GETs", () => {
     await api.conversations.list({ limit: 6 });
     expect(statuses).toEqual([200, 304, 200]);
   });
+
+  it("keeps no answer for a page of history further back (the client lets those go)", async () => {
+    const server = await start();
+    const statuses: number[] = [];
+    const api = createApi({
+      baseUrl: server.url,
+      token: tokenOf(server, "alice"),
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        statuses.push(response.status);
+        return response;
+      },
+    });
+    const { id } = (await api.conversations.list({ limit: 1 })).data[0]!;
+    const newest = await api.messages.list({ conversation_id: id, limit: 2 });
+    const older = { conversation_id: id, limit: 2, starting_after: newest.data[1]!.id };
+    await api.messages.list(older);
+    await api.messages.list(older);
+    await api.messages.list({ conversation_id: id, limit: 2 });
+    // The newest page (polled) is asked for conditionally; the older one is not.
+    expect(statuses).toEqual([200, 200, 200, 200, 304]);
+  });
 });
