@@ -119,11 +119,12 @@ export function MessagePane(props: Props) {
 
   useEffect(() => unread.goToStart(scroll, geometry));
   useFollowOwnSend(items, scroll);
-  useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
+  const toMatch = useShowMatch(items, { key: matchKey, query }, layout, viewHeight, scroll);
 
   // Reaching the oldest loaded message asks for the page before it. Not while a search
-  // walks through pages: it moves the window, and the view goes with the match it finds.
-  const seeking = search.search?.seeking !== undefined;
+  // walks through pages, nor before the view goes to the match it found: the view is not
+  // where it will be, and a page asked for then could push the match out of the window.
+  const seeking = search.search?.seeking !== undefined || toMatch;
   const atTop = view !== null && view.top === 0 && view.clipTop === 0;
   useEffect(() => {
     if (atTop && hasOlder && !isLoadingOlder && !scroll.following && !seeking) loadOlder();

@@ -3,7 +3,7 @@
 // match, N to the next newer one; the matching itself is pure (messageSearch.ts). Only a
 // window of history is kept (queries/history.ts): a walk far back drops the newest pages,
 // and N walks through newer pages the same way when the window no longer holds them.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import { newerMatch, olderMatch } from "./search.ts";
 
@@ -40,8 +40,34 @@ function beforeIndex(items: readonly Item[], beforeKey: string | undefined, pass
   return index < 0 && (beforeKey === undefined || passed) ? items.length : index;
 }
 
+type Walk = { seeking: object; items: readonly Item[]; keys: Set<string>; count: number };
+
+/**
+ * How many messages a search's walk through pages has gone over: the window of pages
+ * moves with it, so the number loaded no longer says. Counts the items each new window
+ * brings that the one before did not hold.
+ */
+function useWalked(items: readonly Item[], seeking: object | undefined): number {
+  const walk = useRef<Walk | undefined>(undefined);
+  if (!seeking) {
+    walk.current = undefined;
+    return 0;
+  }
+  const keysOf = (list: readonly Item[]) => new Set(list.map((i) => i.key));
+  if (walk.current?.seeking !== seeking) {
+    walk.current = { seeking, items, keys: keysOf(items), count: items.length };
+  } else if (walk.current.items !== items) {
+    const before = walk.current.keys;
+    walk.current.count += items.filter((i) => !before.has(i.key)).length;
+    walk.current.items = items;
+    walk.current.keys = keysOf(items);
+  }
+  return walk.current.count;
+}
+
 export function useMessageSearch(items: readonly Item[], history: History) {
   const [search, setSearch] = useState<SearchState | null>(null);
+  const walked = useWalked(items, search?.seeking);
   const indexOf = (key: string | undefined) => items.findIndex((item) => item.key === key);
 
   // While seeking: a match among the loaded messages, else the next older (newer) page.
@@ -71,7 +97,7 @@ export function useMessageSearch(items: readonly Item[], history: History) {
   const status = !search
     ? ""
     : search.seeking
-      ? `searching… ${items.length} messages · Esc stops`
+      ? `searching… ${walked} messages · Esc stops`
       : search.note
         ? `/${search.query}: ${search.note}`
         : search.matchKey

@@ -78,14 +78,17 @@ export function useFollowOwnSend(items: readonly Item[], scroll: Scroll) {
   });
 }
 
-/** A new match is selected, with the line that shows it near the top of a tall message. */
+/**
+ * A new match is selected, with the line that shows it near the top of a tall message.
+ * Says whether a match is still to be shown: until then the view is not where it goes.
+ */
 export function useShowMatch(
   items: readonly Item[],
   match: { key: string | undefined; query: string },
   layout: (i: number) => Line[],
   height: number,
   scroll: Scroll,
-) {
+): boolean {
   const shown = useRef<string>(undefined);
   useEffect(() => {
     if (match.key === shown.current) return;
@@ -96,4 +99,5 @@ export function useShowMatch(
     if (lines.length <= height) scroll.select(index);
     else scroll.showFrom(index, Math.max(0, firstMatchingLine(lines, match.query) - 1));
   });
+  return match.key !== shown.current;
 }
