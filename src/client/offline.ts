@@ -19,7 +19,12 @@ import { z } from "zod";
 import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import { SavedChange } from "../ui/queries/changes.ts";
-import { asLastKnown, learnFromCache, shouldKeepQuery } from "../ui/queries/restore.ts";
+import {
+  asLastKnown,
+  learnFromCache,
+  shouldKeepQuery,
+  trimRestoredHistories,
+} from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
 import {
   debouncedWriter,
@@ -198,6 +203,7 @@ export async function keepServerData(
     });
     if (kept && queryClient.getQueryCache().getAll().length > 0) {
       restoredAt = kept.timestamp;
+      trimRestoredHistories(queryClient);
       learnFromCache(queryClient, session);
     }
   } catch (error) {

@@ -1,13 +1,18 @@
+import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { Message, Page } from "../../src/api/schema.ts";
 import { toggledReactors, withReactors } from "../../src/ui/messages/reactions.ts";
 import {
   chronological,
+  HISTORY_PAGES_KEPT,
   type MessagePages,
   mergeLatest,
   oldestId,
   prependMessage,
+  reachesNewest,
 } from "../../src/ui/queries/cache.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
+import { trimRestoredHistories } from "../../src/ui/queries/restore.ts";
 
 function msg(n: number, extra: Partial<Message> = {}): Message {
   return {
@@ -94,5 +99,37 @@ describe("reactions", () => {
     expect(removed.reactions).toEqual([{ thumbsup: ["bob"] }]);
     const added = withReactors(m, "tada", ["alice"]);
     expect(added.reactions.map((r) => Object.keys(r)[0])).toEqual(["thumbsup", "heart", "tada"]);
+  });
+});
+
+describe("the history window", () => {
+  const older = (from: number) => page(from, from + 9, true);
+
+  it("reaches the newest while its first page was asked for without a cursor", () => {
+    const pages = [page(91, 100, true), older(81)];
+    expect(reachesNewest({ pages, pageParams: [undefined, "msg_0091"] })).toBe(true);
+    // The newest pages dropped: the first page now starts after a message.
+    expect(reachesNewest({ pages: [older(81)], pageParams: ["msg_0091"] })).toBe(false);
+    // Fetched again as newer: the newest when the server says nothing is newer.
+    const newer = { newerThan: "msg_0090" };
+    expect(reachesNewest({ pages: [page(91, 100, false)], pageParams: [newer] })).toBe(true);
+    expect(reachesNewest({ pages: [page(91, 100, true)], pageParams: [newer] })).toBe(false);
+  });
+
+  it("takes no sent message into a window far back (it comes with the newer pages)", () => {
+    const far: MessagePages = { pages: [older(81)], pageParams: ["msg_0091"] };
+    expect(prependMessage(far, msg(101))).toBe(far);
+  });
+
+  it("cuts a history kept by an earlier parley to the window's newest pages", () => {
+    const queryClient = new QueryClient();
+    const count = HISTORY_PAGES_KEPT + 8;
+    const pages = Array.from({ length: count }, (_, i) => older(1000 - 10 * (i + 1)));
+    const pageParams = pages.map((_, i) => (i === 0 ? undefined : `msg_${i}`));
+    queryClient.setQueryData(keys.messages.list("conv_1"), { pages, pageParams });
+    trimRestoredHistories(queryClient);
+    const kept = queryClient.getQueryData<MessagePages>(keys.messages.list("conv_1"))!;
+    expect(kept.pages).toEqual(pages.slice(0, HISTORY_PAGES_KEPT));
+    expect(kept.pageParams).toEqual(pageParams.slice(0, HISTORY_PAGES_KEPT));
   });
 });

@@ -4,8 +4,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { type MessagePages, reachesNewest } from "../../src/ui/queries/cache.ts";
-import { HISTORY_PAGES_KEPT } from "../../src/ui/queries/history.ts";
+import {
+  HISTORY_PAGES_KEPT,
+  type MessagePages,
+  reachesNewest,
+} from "../../src/ui/queries/cache.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { shouldKeepQuery } from "../../src/ui/queries/restore.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";

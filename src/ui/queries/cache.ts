@@ -8,6 +8,12 @@ export type MessagePages = InfiniteData<Page<Message>, unknown>;
 export type ConversationPages = InfiniteData<Page<Conversation>, unknown>;
 
 /**
+ * Pages of history kept at most (600 messages): more than the unread walk loads
+ * (use-pane-jumps.ts) and many screens either side of the view (history.ts).
+ */
+export const HISTORY_PAGES_KEPT = 12;
+
+/**
  * Where a history page starts: after a message (an older page: the message's id, as pages
  * were always asked for), or before one (a newer page, asked for when the view comes back
  * down after the newest pages were dropped), or nowhere (the newest page).

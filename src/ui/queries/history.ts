@@ -22,6 +22,7 @@ import type { Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import {
   chronological,
+  HISTORY_PAGES_KEPT,
   type HistoryCursor,
   isNewerCursor,
   type MessagePages,
@@ -38,11 +39,6 @@ import { useQueuedChanges } from "./use-outbox.ts";
 
 const HISTORY_PAGE = 50;
 const LATEST_PAGE = 20;
-/**
- * Pages of history kept at most (600 messages): more than the unread walk loads
- * (use-pane-jumps.ts) and many screens either side of the view.
- */
-export const HISTORY_PAGES_KEPT = 12;
 
 export function historyOptions(session: Session, conversationId: string) {
   return infiniteQueryOptions({

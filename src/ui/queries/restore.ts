@@ -3,7 +3,7 @@
 import type { DehydratedState, Query, QueryClient } from "@tanstack/react-query";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
-import { type MessagePages, reachesNewest } from "./cache.ts";
+import { HISTORY_PAGES_KEPT, type MessagePages, reachesNewest } from "./cache.ts";
 import { keys } from "./query-keys.ts";
 
 const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =>
@@ -78,6 +78,25 @@ function messagesIn(data: unknown): Message[] {
     return (data as Page<Message>).data.filter((m) => typeof m === "object" && m && "contact" in m);
   }
   return [];
+}
+
+/**
+ * A history kept by a parley that kept every page it loaded: cut to the newest pages of
+ * the window (queries/history.ts), which TanStack's `maxPages` only keeps from growing.
+ */
+export function trimRestoredHistories(queryClient: QueryClient): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: keys.messages.all() })) {
+    const data = query.state.data as MessagePages | undefined;
+    if (query.queryKey[2] !== "list" || !data || data.pages.length <= HISTORY_PAGES_KEPT) continue;
+    queryClient.setQueryData(
+      query.queryKey,
+      {
+        pages: data.pages.slice(0, HISTORY_PAGES_KEPT),
+        pageParams: data.pageParams.slice(0, HISTORY_PAGES_KEPT),
+      },
+      { updatedAt: query.state.dataUpdatedAt },
+    );
+  }
 }
 
 /** Learns the contacts of every restored message, so names show before the first fetch. */
