@@ -176,4 +176,30 @@ describe("without an event stream", () => {
     await bob.messages.send({ conversation_id: withAlice.id, message: "after the quiet" });
     await h.waitFor((s) => s.includes("after the quiet"), "bob's message after the quiet spell");
   });
+
+  it("fetches what is on screen at once when the stream drops", async () => {
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    cleanups.push(() => server.close());
+    // A stream that the relay holds open (live) until the test drops it; any stream asked
+    // for after that is never answered.
+    let stream: ServerResponse | undefined;
+    const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
+      if (!req.url.startsWith("/v1/events")) return void (await relayTo(server.url, req, res));
+      if (stream) return;
+      stream = res;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(": open\n\n");
+    });
+    cleanups.push(() => relay.close());
+    harness = await startHarness({ server, baseUrl: relay.url, pollPace: NO_POLLS });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
+    // What the stream's opening asked for has come back: nothing else is on its way.
+    await until(() => h.queryClient.isFetching() === 0, "the refetch on opening done");
+    const lists = () => relay.seen.filter((r) => r.url.startsWith("/v1/conversations?")).length;
+    const before = lists();
+    stream!.destroy();
+    // Polls come every ten minutes here: only the drop itself can ask for the list now.
+    await until(() => lists() > before, "the list asked for again after the drop");
+  });
 });

@@ -34,6 +34,9 @@ export const LIVE_REFRESH_MS = 60_000;
  */
 export const QUIET_POLLS = 10;
 
+/** Within this of the event stream dropping, what is polled is fetched. */
+const DROPPED_WITHIN_MS = 1000;
+
 // TanStack counts errors over a query's life; the backoff wants the failures since the
 // last success, so remember the count at each success.
 const errorsAtLastSuccess = new WeakMap<object, number>();
@@ -75,8 +78,14 @@ export function usePoll(
   const hash = hashKey(queryKey);
   const key = useRef(queryKey);
   key.current = queryKey;
+  const wasLive = useRef(live);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key's hash stands for the key
   useEffect(() => {
+    // The stream just dropped (the server gone, or a network change): polled at once, within
+    // a second (clients that lost one server together do not ask in step), so what came
+    // meanwhile shows, or the outage does, without waiting out a whole pace.
+    const dropped = wasLive.current && !live;
+    wasLive.current = live;
     if (!enabled) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -100,12 +109,13 @@ export function usePoll(
       quiet = find()?.state.data === before ? quiet + 1 : 0;
       if (!stopped) schedule();
     };
-    schedule();
+    if (dropped) timer = setTimeout(tick, Math.random() * DROPPED_WITHIN_MS);
+    else schedule();
     return () => {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [queryClient, hash, baseMs, restMs, enabled]);
+  }, [queryClient, hash, baseMs, restMs, enabled, live]);
 }
 
 /** Everything on screen, now: Ctrl+R, and the way back after an outage. */
