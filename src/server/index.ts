@@ -104,7 +104,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       });
       // Every instance hears of every message sent; only the leader answers.
       const answering = replier;
-      store.onSent((event) => {
+      await store.onSent((event) => {
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }

@@ -2,6 +2,8 @@
 // server gone. A send made then waits in the outbox; a draft is typed; the client is
 // killed with SIGKILL. The next start, with the server still gone, shows the last-known
 // conversations and the draft at once; when the server returns the send goes out, once.
+// (Quitting after a while offline, and the list found at the next start: the soak
+// offline.soak.test.ts.)
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +11,6 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { pause, until } from "../wait.ts";
-import { connectionState, sidebarRows } from "./screen.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -213,76 +214,5 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     const api = createApi({ baseUrl: b.url, token: alice.token });
     const page = await api.messages.list({ limit: 50 });
     expect(page.data.filter((m) => m.message === "queued through a")).toHaveLength(1);
-  }, 120_000);
-
-  it("shows at a start without the server the list it showed when it quit offline", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
-    const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    cleanups.push(() =>
-      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-    );
-    const server = await startServer({ port: 0, db: join(dir, "server.db"), demo: true });
-    let closed = false;
-    cleanups.push(() => (closed ? undefined : server.close()));
-    const client = (): Pane => {
-      const pane = startPane({
-        command: `node ${JSON.stringify(CLI)}`,
-        home,
-        env: {
-          PARLEY_BASE_URL: server.url,
-          PARLEY_TOKEN: server.demoUsers[0]!.token,
-          XDG_CACHE_HOME: join(home, "cache"),
-        },
-      });
-      cleanups.push(() => pane.kill());
-      return pane;
-    };
-    // Every row with a preview, as the first run shows it online.
-    const allPreviews = (s: string) => {
-      const rows = sidebarRows(s);
-      return rows.length >= 8 && rows.every((r) => r.preview !== "");
-    };
-    const first = client();
-    const online = await first.waitFor(
-      (s) => connectionState(s) === "online" && allPreviews(s),
-      "the list with its previews",
-      30_000,
-    );
-    const shown = sidebarRows(online).map((r) => [r.name, r.preview]);
-
-    await server.close();
-    closed = true;
-    // Offline long enough for the list's own poll to fail too.
-    await first.waitFor((s) => s.includes("○ offline"), "offline", 30_000);
-    await first.waitFor(
-      (s) => /last synced|Cannot reach/.test(s) && sidebarRows(s).length === shown.length,
-      "the list still shown offline",
-    );
-    // Offline for a while, as a person would be, before quitting: the list's refreshes fail.
-    await pause(6_000);
-    first.send("q");
-    await first.waitFor((s) => s.includes("EXITED="), "the client gone");
-
-    const second = client();
-    const restored = await second.waitFor(
-      (s) => s.includes("last synced") && sidebarRows(s).length === shown.length,
-      "the list kept from the last run",
-      30_000,
-    );
-    expect(sidebarRows(restored).map((r) => [r.name, r.preview])).toEqual(shown);
-    expect(restored).not.toContain("not known yet");
-    // The muted filter, never loaded: the muted rows of the kept list, not "loading…".
-    const mutedNames = sidebarRows(online)
-      .filter((r) => r.icons.includes("🔕"))
-      .map((r) => r.name);
-    expect(mutedNames.length).toBeGreaterThan(0);
-    second.send("3");
-    const muted = await second.waitFor(
-      (s) => sidebarRows(s).length === mutedNames.length,
-      "the muted rows of the kept list",
-    );
-    expect(muted).not.toContain("loading…");
-    expect(sidebarRows(muted).map((r) => r.name)).toEqual(mutedNames);
   }, 120_000);
 });

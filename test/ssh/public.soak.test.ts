@@ -1,7 +1,11 @@
 // `parley ssh` against a client that asks for absurd sizes or stops reading: the built
-// CLI, ssh2 clients. Each draws screens of up to 1000x500 cells for half a minute, so they
-// are soaks (`npm run test:soak`); the other limits are in public.test.ts.
+// CLI (and a server in this process), ssh2 clients. Each draws screens of up to 1000x500
+// cells for half a minute, or waits out the time a stuck client is allowed, so they are
+// soaks (`npm run test:soak`); the other limits are in public.test.ts.
 import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { newHostKey } from "../../src/ssh/host-key.ts";
+import { startSshServer } from "../../src/ssh/server.ts";
 import {
   built,
   builtSshForFile,
@@ -61,4 +65,71 @@ describe.skipIf(!built)("parley ssh in public", () => {
     dave.end();
     await until(() => demo.server.log.at(-1)?.endsWith("; 0 live sessions") === true, "0 sessions");
   }, 300_000);
+});
+
+describe("a client stuck without reading", () => {
+  it("is dropped once it has read nothing for the time allowed", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: newHostKey().private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+      stuckMs: 1000,
+    });
+    try {
+      const erin = await connect(ssh.port, "erin");
+      const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "erin's first screen");
+      s.channel.pause();
+      // Each a whole 1000x500 frame: more than the client's window and the limit together.
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
+      await until(() => ssh.liveSessions() === 0, "the session freed");
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
+
+  it("has its whole screen drawn again once it reads", async () => {
+    const api = await startServer({ port: 0, demo: true, demoReplies: false });
+    const log: string[] = [];
+    const ssh = await startSshServer({
+      hostKey: newHostKey().private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      log: (line) => log.push(line),
+    });
+    try {
+      const frank = await connect(ssh.port, "frank");
+      const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
+      await s.waitFor("online", "frank's first screen");
+      s.channel.pause();
+      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      // What was drawn since the last clear screen (the chunks may split it anywhere).
+      let tail = "";
+      s.channel.on("data", (chunk: Buffer) => {
+        tail = (tail + chunk.toString("latin1")).slice(-4_000_000);
+        const clear = tail.lastIndexOf("\x1b[2J");
+        if (clear >= 0) tail = tail.slice(clear);
+      });
+      s.channel.resume();
+      await until(() => log.some((l) => l.includes("reads again")), "the client reading again");
+      // The last screen it is sent starts from a clear screen and is whole (frames were
+      // skipped, so a redraw of only what changed would leave it blank).
+      await until(
+        () => tail.startsWith("\x1b[2J") && tail.includes("online"),
+        "frank's whole screen again",
+      );
+      expect(ssh.liveSessions()).toBe(1);
+      frank.end();
+    } finally {
+      await ssh.close();
+      await api.close();
+    }
+  }, 60_000);
 });

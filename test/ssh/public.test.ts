@@ -1,7 +1,7 @@
 // `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
 // attacker would. Each limit from "Running parley ssh in public" in the README is here,
-// but for the two that draw screens of 1000x500 cells for half a minute: those are soaks
-// (public.soak.test.ts), run by `npm run test:soak`.
+// but for those that wait out a limit's time or draw screens of 1000x500 cells for half a
+// minute: those are soaks (public.soak.test.ts), run by `npm run test:soak`.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,73 +28,6 @@ import {
 
 // One worker: every session below shares it, so one taking it down would show.
 const demo = builtSshForFile(["--demo", "--threads", "1"]);
-
-describe("a client stuck without reading", () => {
-  it("is dropped once it has read nothing for the time allowed", async () => {
-    const api = await startServer({ port: 0, demo: true, demoReplies: false });
-    const log: string[] = [];
-    const ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      log: (line) => log.push(line),
-      stuckMs: 1000,
-    });
-    try {
-      const erin = await connect(ssh.port, "erin");
-      const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
-      await s.waitFor("online", "erin's first screen");
-      s.channel.pause();
-      // Each a whole 1000x500 frame: more than the client's window and the limit together.
-      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
-      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
-      await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
-      await until(() => ssh.liveSessions() === 0, "the session freed");
-    } finally {
-      await ssh.close();
-      await api.close();
-    }
-  }, 60_000);
-
-  it("has its whole screen drawn again once it reads", async () => {
-    const api = await startServer({ port: 0, demo: true, demoReplies: false });
-    const log: string[] = [];
-    const ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      log: (line) => log.push(line),
-    });
-    try {
-      const frank = await connect(ssh.port, "frank");
-      const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
-      await s.waitFor("online", "frank's first screen");
-      s.channel.pause();
-      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
-      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
-      // What was drawn since the last clear screen (the chunks may split it anywhere).
-      let tail = "";
-      s.channel.on("data", (chunk: Buffer) => {
-        tail = (tail + chunk.toString("latin1")).slice(-4_000_000);
-        const clear = tail.lastIndexOf("\x1b[2J");
-        if (clear >= 0) tail = tail.slice(clear);
-      });
-      s.channel.resume();
-      await until(() => log.some((l) => l.includes("reads again")), "the client reading again");
-      // The last screen it is sent starts from a clear screen and is whole (frames were
-      // skipped, so a redraw of only what changed would leave it blank).
-      await until(
-        () => tail.startsWith("\x1b[2J") && tail.includes("online"),
-        "frank's whole screen again",
-      );
-      expect(ssh.liveSessions()).toBe(1);
-      frank.end();
-    } finally {
-      await ssh.close();
-      await api.close();
-    }
-  }, 60_000);
-});
 
 describe.skipIf(!built)("connections that do not sign in", () => {
   it("are capped in all and per address, and refused past the cap with one line each", async () => {

@@ -144,7 +144,7 @@ describe("without an event stream", () => {
 
   it("polls a quiet conversation at half its pace, and its news still comes", async () => {
     const { server, relay } = await serverWithoutEvents();
-    const openMs = 150;
+    const openMs = 100;
     harness = await startHarness({
       server,
       baseUrl: relay.url,

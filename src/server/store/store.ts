@@ -313,7 +313,8 @@ export interface Store {
   version(): string;
   /** Tells every instance (this one included) that a message was sent. */
   publishSent(event: SentEvent): void;
-  onSent(listener: (event: SentEvent) => void): void;
+  /** Settles once it is known whether this instance leads (see isLeader), at the first listener. */
+  onSent(listener: (event: SentEvent) => void): Promise<void>;
   /** True while this instance is the one that writes the demo replies. */
   isLeader(): boolean;
 

@@ -126,7 +126,7 @@ export async function openPostgresStore(
     onSent(listener) {
       sentListeners.push(listener);
       // Someone will answer: take part in choosing who.
-      leadership.compete();
+      return leadership.compete();
     },
     isLeader: leadership.isLeader,
     async close() {

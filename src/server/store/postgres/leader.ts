@@ -31,12 +31,16 @@ export function createLeadership(url: string) {
   }
 
   return {
-    /** Takes part in choosing who leads, from the first call on. */
-    compete(): void {
-      if (leaderTimer) return;
-      void tryLead();
+    /**
+     * Takes part in choosing who leads, from the first call on; settles when the first
+     * try has: a server that answers before then would leave its first messages unanswered.
+     */
+    compete(): Promise<void> {
+      if (leaderTimer) return Promise.resolve();
+      const first = tryLead();
       leaderTimer = setInterval(() => void tryLead(), LEADER_RETRY_MS);
       leaderTimer.unref();
+      return first;
     },
     isLeader: () => leader,
     async close(): Promise<void> {

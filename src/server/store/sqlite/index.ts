@@ -260,7 +260,7 @@ export function openSqliteStore(path: string): Store {
     publishSent(event) {
       for (const listener of sentListeners) listener(event);
     },
-    onSent(listener) {
+    async onSent(listener) {
       sentListeners.push(listener);
     },
     isLeader: () => true,

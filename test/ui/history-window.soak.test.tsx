@@ -1,6 +1,7 @@
 // A long history keeps only a window of pages (src/ui/queries/history.ts): read back to its
 // first message and forward again, every message still shows, in order; G and a send go
-// to the newest at once; search walks newer pages too. Against the embedded server.
+// to the newest at once; search walks newer pages too. Against the embedded server. Long
+// reads (hundreds of keys each): a soak, `npm run test:soak`.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
