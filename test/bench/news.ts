@@ -76,7 +76,7 @@ export async function benchNews(): Promise<string> {
       const withBob = await conversation("bob");
       const withCarol = await conversation("carol");
       for (const events of [true, false]) {
-        const mode = events ? "events" : "polling (2 s open, 5 s list)";
+        const mode = events ? "events" : "polling (2 s open, 4 s once quiet; 10 s list)";
         const relay = await startRelay(info.url, { events, etags: true });
         const { home, env } = freshHome();
         const pty = new Pty(CLIENT, {
