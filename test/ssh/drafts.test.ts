@@ -6,30 +6,21 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { newHostKey } from "../../src/ssh/host-key.ts";
-import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import type { SshServer } from "../../src/ssh/server.ts";
 import { until } from "../wait.ts";
-import { visit } from "./visit.ts";
+import { startInProcessSsh, visit } from "./visit.ts";
 
-let api: RunningServer;
 let ssh: SshServer;
 let keepDir: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
   keepDir = mkdtempSync(join(tmpdir(), "parley-ssh-keep-"));
-  api = await startServer({ port: 0, demo: true, demoReplies: false });
-  ssh = await startSshServer({
-    hostKey: newHostKey().private,
-    api: { url: api.url, users: api.demoUsers },
-    authorizedKeys: null,
-    keepDir,
-  });
+  ({ ssh, close } = await startInProcessSsh({ keepDir }));
 });
 
 afterAll(async () => {
-  await ssh?.close();
-  await api?.close();
+  await close?.();
   rmSync(keepDir, { recursive: true, force: true });
 });
 

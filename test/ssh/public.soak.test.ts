@@ -3,9 +3,6 @@
 // cells for half a minute, or waits out the time a stuck client is allowed, so they are
 // soaks (`npm run test:soak`); the other limits are in public.test.ts.
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
-import { newHostKey } from "../../src/ssh/host-key.ts";
-import { startSshServer } from "../../src/ssh/server.ts";
 import {
   built,
   builtSshForFile,
@@ -15,6 +12,7 @@ import {
   typeIntoComposer,
   until,
 } from "./built.ts";
+import { startInProcessSsh } from "./visit.ts";
 
 // One worker: every session below shares it, so one taking it down would show.
 const demo = builtSshForFile(["--demo", "--threads", "1"]);
@@ -69,15 +67,7 @@ describe.skipIf(!built)("parley ssh in public", () => {
 
 describe("a client stuck without reading", () => {
   it("is dropped once it has read nothing for the time allowed", async () => {
-    const api = await startServer({ port: 0, demo: true, demoReplies: false });
-    const log: string[] = [];
-    const ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      log: (line) => log.push(line),
-      stuckMs: 1000,
-    });
+    const { ssh, log, close } = await startInProcessSsh({ stuckMs: 1000 });
     try {
       const erin = await connect(ssh.port, "erin");
       const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
@@ -89,20 +79,12 @@ describe("a client stuck without reading", () => {
       await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
       await until(() => ssh.liveSessions() === 0, "the session freed");
     } finally {
-      await ssh.close();
-      await api.close();
+      await close();
     }
   }, 60_000);
 
   it("has its whole screen drawn again once it reads", async () => {
-    const api = await startServer({ port: 0, demo: true, demoReplies: false });
-    const log: string[] = [];
-    const ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      log: (line) => log.push(line),
-    });
+    const { ssh, log, close } = await startInProcessSsh();
     try {
       const frank = await connect(ssh.port, "frank");
       const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
@@ -128,8 +110,7 @@ describe("a client stuck without reading", () => {
       expect(ssh.liveSessions()).toBe(1);
       frank.end();
     } finally {
-      await ssh.close();
-      await api.close();
+      await close();
     }
   }, 60_000);
 });

@@ -9,9 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
-import { startSshServer } from "../../src/ssh/server.ts";
 import {
   built,
   builtSshForFile,
@@ -25,6 +23,7 @@ import {
   startBuiltSsh,
   until,
 } from "./built.ts";
+import { startInProcessSsh } from "./visit.ts";
 
 // One worker: every session below shares it, so one taking it down would show.
 const demo = builtSshForFile(["--demo", "--threads", "1"]);
@@ -71,22 +70,13 @@ describe.skipIf(!built)("connections that do not sign in", () => {
   }, 60_000);
 
   it("are closed when they have not signed in in time, counted from accept", async () => {
-    const api = await startServer({ port: 0, demo: true, demoReplies: false });
-    const log: string[] = [];
-    const ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      log: (line) => log.push(line),
-      signInMs: 500,
-    });
+    const { ssh, log, close } = await startInProcessSsh({ signInMs: 500 });
     try {
       // Silent from the start: no identification line, which ssh2's own timer waits for.
       await closedByServer(await silentSocket(ssh.port));
       expect(log.join("\n")).toMatch(/closed a connection from 127\.0\.0\.1: not signed in within/);
     } finally {
-      await ssh.close();
-      await api.close();
+      await close();
     }
   }, 30_000);
 });

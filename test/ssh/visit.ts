@@ -5,7 +5,7 @@ import ssh2 from "ssh2";
 import { afterAll, beforeAll } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
-import { type SshServer, startSshServer } from "../../src/ssh/server.ts";
+import { type SshServer, type SshServerOptions, startSshServer } from "../../src/ssh/server.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 
 export const clientKey = newHostKey().private;
@@ -87,19 +87,38 @@ export function visit(
  * The demo server and `parley ssh` in this process (any key signs in as any demo user),
  * started before the file's tests and closed after them. Read `api` and `ssh` in tests.
  */
+/**
+ * The demo API and `parley ssh` in this process, every line of the ssh server's log kept;
+ * `options` adds limits or a keep folder.
+ */
+export async function startInProcessSsh(
+  options: Partial<Omit<SshServerOptions, "hostKey" | "api" | "authorizedKeys">> = {},
+): Promise<{ api: RunningServer; ssh: SshServer; log: string[]; close(): Promise<void> }> {
+  const api = await startServer({ port: 0, demo: true, demoReplies: false });
+  const log: string[] = [];
+  const ssh = await startSshServer({
+    hostKey: newHostKey().private,
+    api: { url: api.url, users: api.demoUsers },
+    authorizedKeys: null,
+    log: (line) => log.push(line),
+    ...options,
+  });
+  return {
+    api,
+    ssh,
+    log,
+    close: async () => {
+      await ssh.close();
+      await api.close();
+    },
+  };
+}
+
 export function inProcessSshForFile(): { api: RunningServer; ssh: SshServer } {
-  const running = {} as { api: RunningServer; ssh: SshServer };
+  const running = {} as { api: RunningServer; ssh: SshServer; close(): Promise<void> };
   beforeAll(async () => {
-    running.api = await startServer({ port: 0, demo: true, demoReplies: false });
-    running.ssh = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: running.api.url, users: running.api.demoUsers },
-      authorizedKeys: null,
-    });
+    Object.assign(running, await startInProcessSsh());
   });
-  afterAll(async () => {
-    await running.ssh?.close();
-    await running.api?.close();
-  });
+  afterAll(() => running.close?.());
   return running;
 }
