@@ -270,6 +270,16 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     return true;
   };
 
+  /** No frame on screen as far as this knows: the next render writes one whole. */
+  function forget() {
+    previousOutput = "";
+    previousLines = [];
+    previousCursorPosition = undefined;
+    cursorShown = false;
+    row = 0;
+    column = 0;
+  }
+
   /** Erases the frame from its top row down, wherever the cursor is in it. */
   render.clear = () => {
     if (previousLines.length > 0) {
@@ -279,12 +289,7 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
       buffer += ERASE_DOWN;
       flush();
     }
-    cursorShown = false;
-    previousOutput = "";
-    previousLines = [];
-    previousCursorPosition = undefined;
-    row = 0;
-    column = 0;
+    forget();
   };
 
   render.done = () => {
@@ -293,26 +298,14 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
       moveTo(previousLines.length - 1, 0);
       flush();
     }
-    previousOutput = "";
-    previousLines = [];
-    previousCursorPosition = undefined;
-    cursorShown = false;
-    row = 0;
-    column = 0;
+    forget();
     if (showCursor) return;
     cliCursor.show(stream);
     hasHiddenCursor = false;
   };
 
   /** Forgets the frame: the next render writes one whole from where the cursor is. */
-  render.reset = () => {
-    previousOutput = "";
-    previousLines = [];
-    previousCursorPosition = undefined;
-    cursorShown = false;
-    row = 0;
-    column = 0;
-  };
+  render.reset = forget;
 
   /** Ink wrote `text` itself, from the frame's top: the cursor is at its end. */
   render.sync = (text: string) => {
