@@ -245,7 +245,8 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
     const latest = hashKey(keys.messages.latest(id));
     const detail = keys.conversations.detail(id);
     return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== "updated" || event.query.queryHash !== latest) return;
+      if (event.type !== "updated" || event.action.type !== "success") return;
+      if (event.query.queryHash !== latest) return;
       const page = event.query.state.data as Page<Message> | undefined;
       const state = queryClient.getQueryState<Conversation>(detail);
       if (!page || !state?.data || state.fetchStatus === "fetching") return;
