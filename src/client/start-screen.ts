@@ -11,6 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { frameAlreadyShown, watchFrames } from "../ui/ink/frames.ts";
 import type { StartView } from "../ui/screen/session.ts";
+import { connectionLabel, syncedLabel } from "../ui/screen/status-labels.ts";
 import { writePrivateFile } from "./files.ts";
 
 const VERSION = 1;
@@ -28,12 +29,6 @@ const SAFE_LINE =
   /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x00-\x1f\x7f-\x9f]*?(?:\x1b\\|\x07)|[^\x00-\x1f\x7f-\x9f])*$/;
 /** Far more than a frame of the largest terminal: a bigger file is not read. */
 const MAX_BYTES = 4 << 20;
-/** What the status line's right side says before the server answers (screen/status-bar). */
-const syncedLabel = (at: number) => {
-  const date = new Date(at);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `connecting… · last synced ${two(date.getHours())}:${two(date.getMinutes())} `;
-};
 
 type Kept = {
   version: number;
@@ -74,7 +69,9 @@ function read(file: StartScreenFile): Kept | undefined {
 
 /** The status line as the screen draws it before the server answers, unstyled but faint. */
 function statusRow(columns: number, hints: string, savedAt: number): string {
-  const right = syncedLabel(savedAt);
+  // As the status bar says it before the server answers.
+  const connecting = { state: "connecting" } as const;
+  const right = `${connectionLabel(connecting)}${syncedLabel(connecting, savedAt)} `;
   const room = Math.max(0, columns - right.length - 1);
   // The keys line is narrow text (arrows, dots): one column a character.
   const left = ` ${hints}`;

@@ -4,33 +4,12 @@ import { Box, Text } from "ink";
 import { useTheme } from "../look/theme.ts";
 import { waitingCount } from "../queries/changes.ts";
 import { useQueuedChanges } from "../queries/use-outbox.ts";
-import { clockTime } from "../text/format.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, truncate } from "../text/width.ts";
 import { useStore } from "./observable.ts";
 import { useStatusLine } from "./session-context.tsx";
+import { connectionLabel, syncedLabel } from "./status-labels.ts";
 import type { Connection, Notice } from "./status-line.ts";
-
-function connectionLabel(connection: Connection): string {
-  switch (connection.state) {
-    case "connecting":
-      return "connecting…";
-    case "online":
-      return "● online";
-    case "offline":
-      return "○ offline, retrying";
-    case "unreadable":
-      return "○ answers unreadable, retrying";
-    case "unauthorized":
-      return "✗ token rejected";
-  }
-}
-
-/** "last synced 14:05": how old the screen is, while it is not the server's word. */
-function syncedLabel(connection: Connection, lastSynced: number | undefined): string {
-  if (connection.state === "online" || lastSynced === undefined) return "";
-  return ` · last synced ${clockTime(Math.floor(lastSynced / 1000))}`;
-}
 
 const NOTICE_LOOK = {
   error: { mark: "✗ ", color: "error" },
