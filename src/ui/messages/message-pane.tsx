@@ -23,7 +23,7 @@ import { cachedLayout, type Item, type LayoutContext } from "./message-lines.ts"
 import { highlight } from "./search.ts";
 import { MessageSearchPrompt } from "./search-prompt.tsx";
 import { useMessageScroll } from "./use-message-scroll.ts";
-import { useMessageSearch } from "./use-message-search.ts";
+import { type HistoryPaging, useMessageSearch } from "./use-message-search.ts";
 import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps.ts";
 import type { Geometry, Move } from "./window.ts";
 
@@ -43,15 +43,8 @@ type Props = {
   loading: boolean;
   /** When the conversation was last opened before now: where its unread messages start. */
   lastOpenedAt: number | null;
-  hasOlder: boolean;
-  isLoadingOlder: boolean;
-  loadOlder: () => void;
-  /** The newest messages are not loaded (the history is windowed far back). */
-  hasNewer: boolean;
-  isLoadingNewer: boolean;
-  loadNewer: () => void;
   toNewest: () => void;
-};
+} & HistoryPaging;
 
 const MOVES = {
   "message.up": "up",

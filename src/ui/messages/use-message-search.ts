@@ -7,10 +7,12 @@ import { useEffect, useRef, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import { newerMatch, olderMatch } from "./search.ts";
 
-type History = {
+/** Paging through a conversation's windowed history (queries/history.ts). */
+export type HistoryPaging = {
   hasOlder: boolean;
   isLoadingOlder: boolean;
   loadOlder: () => void;
+  /** The newest messages are not loaded (the history is windowed far back). */
   hasNewer: boolean;
   isLoadingNewer: boolean;
   loadNewer: () => void;
@@ -65,7 +67,7 @@ function useWalked(items: readonly Item[], seeking: object | undefined): number 
   return walk.current.count;
 }
 
-export function useMessageSearch(items: readonly Item[], history: History) {
+export function useMessageSearch(items: readonly Item[], history: HistoryPaging) {
   const [search, setSearch] = useState<SearchState | null>(null);
   const walked = useWalked(items, search?.seeking);
   const indexOf = (key: string | undefined) => items.findIndex((item) => item.key === key);
