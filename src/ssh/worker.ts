@@ -1,11 +1,19 @@
 // A worker thread of `parley ssh` that runs sessions' clients (src/ssh/host.ts); the main
 // thread keeps the SSH connections and the API server and passes each session's bytes.
+import * as nodeModule from "node:module";
 import { parentPort } from "node:worker_threads";
-import { createSessionHost, type ToHost } from "./host.ts";
-import { giveBackWhenIdle } from "./idle-gc.ts";
+import type { ToHost } from "./host.ts";
 
 if (!parentPort) throw new Error("src/ssh/worker.ts runs as a worker thread of parley ssh");
 const port = parentPort;
+// A thread's compile cache is its own (the main thread's, from cli.ts, is not this one's):
+// on before the client's modules load, they are read from it rather than compiled again.
+// Sessions sent meanwhile wait in the port until its listener is on.
+nodeModule.enableCompileCache?.();
+const [{ createSessionHost }, { giveBackWhenIdle }] = await Promise.all([
+  import("./host.ts"),
+  import("./idle-gc.ts"),
+]);
 // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance: one per session.
 process.setMaxListeners(0);
 const idle = giveBackWhenIdle(() => host.size() === 0);
