@@ -169,8 +169,13 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     for (const a of entry.attachments) {
       lines.push([{ text: `${INDENT}📎 ${sanitize(a.filename || a.file_url)}`, tone: "dim" }]);
     }
-    // Why, under the text, wrapped whole: a reason cut off at the border helps nobody.
-    if (entry.status !== "pending" && entry.error) {
+    // Why, under the text, wrapped whole: a reason cut off at the border helps nobody. Sends
+    // waiting for the same reason (a server gone) say it once, under the first of them.
+    const saidAbove =
+      previous?.kind === "outbox" &&
+      previous.entry.status === entry.status &&
+      previous.entry.error === entry.error;
+    if (entry.status !== "pending" && entry.error && !saidAbove) {
       lines.push(...bodyLines(`✗ ${entry.error}`, width, "error").lines);
     }
     return truncateLines(lines, width);
