@@ -61,6 +61,8 @@ export type StartOptions = {
   demoReplyDelayMs?: [number, number];
   /** For tests: called before each authenticated request; what it throws becomes a 500. */
   faults?: FaultHook;
+  /** For tests: how often a PostgreSQL instance checks it still holds its owner lock. */
+  ownerCheckMs?: number;
   /** For tests: the clock, in Unix seconds. */
   now?: () => number;
   /** Keep finished message pages until the data changes (default true); off to benchmark the uncached path. */
@@ -75,7 +77,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const host = opts.host ?? "127.0.0.1";
   const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
-  const store: Store = await openStore(opts.db ?? ":memory:");
+  const store: Store = await openStore(opts.db ?? ":memory:", {
+    ownerCheckMs: opts.ownerCheckMs,
+  });
   let replier: DemoReplier | undefined;
   let events: EventHub | undefined;
   try {

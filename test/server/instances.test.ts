@@ -254,7 +254,7 @@ describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks"
 
   it("an instance's Idempotency-Key lock: taken again, and sends with keys go on", async () => {
     const db = await freshDb();
-    const server = await startServer({ demo: true, demoReplies: false, db });
+    const server = await startServer({ demo: true, demoReplies: false, db, ownerCheckMs: 200 });
     try {
       const token = server.demoUsers.find((u) => u.username === "alice")!.token;
       const alice = clientFor(server.url, token);

@@ -27,7 +27,7 @@ const CHECK_OWNER_MS = 5000;
  * number look abandoned to others meanwhile; one taken over is not completed here (409,
  * and the client's retry finds the other's answer), one not taken over still is.
  */
-export async function holdOwnerLock(url: string): Promise<Owner> {
+export async function holdOwnerLock(url: string, checkMs = CHECK_OWNER_MS): Promise<Owner> {
   // Not a reserved connection of the pool: postgres.js crashes on a broken one.
   const sql = session(url);
   const ids: string[] = [];
@@ -61,7 +61,7 @@ export async function holdOwnerLock(url: string): Promise<Owner> {
     } finally {
       checking = false;
     }
-  }, CHECK_OWNER_MS);
+  }, checkMs);
   timer.unref();
   return {
     get id() {

@@ -22,7 +22,11 @@ import { createAccountStore, createUserStore } from "./users.ts";
 const CHANGED = "parley_changed";
 const SENT = "parley_sent";
 
-export type PostgresOptions = { poolSize?: number };
+export type PostgresOptions = {
+  poolSize?: number;
+  /** How often the instance checks it still holds its owner lock; default 5 s. */
+  ownerCheckMs?: number;
+};
 
 /** Brings the schema up to date: one instance at a time, each migration once. */
 export async function migrate(sql: postgres.Sql): Promise<void> {
@@ -59,7 +63,7 @@ export async function openPostgresStore(
   let serverId = "";
   try {
     await migrate(sql);
-    claims = await holdOwnerLock(url);
+    claims = await holdOwnerLock(url, options.ownerCheckMs);
     const [row] = await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = 'server_id'`;
     serverId = row!.value;
     await sql.listen(
