@@ -1,7 +1,7 @@
 // Drives the real, built `parley` in a real pseudo-terminal: a tmux session on its own
 // socket, keys sent with send-keys, the screen read back with capture-pane.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pause, until } from "../wait.ts";
@@ -26,28 +26,49 @@ export function hasTmux(): boolean {
 
 /** The pid of the first process whose executable is `name`, under `root` (at any depth). */
 export function descendantPid(root: number, name: string): number | undefined {
+  return descendants(root).find((pid) => {
+    // Not `comm`: Node names its main thread "MainThread".
+    const exe = execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split(" ")[0];
+    return exe?.split("/").pop() === name;
+  });
+}
+
+/** Every process under `root`, nearest first. */
+function descendants(root: number): number[] {
+  const found: number[] = [];
   const queue = [root];
   while (queue.length > 0) {
     const pid = queue.shift()!;
-    let children: number[] = [];
     try {
-      children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      const children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
         .split("\n")
         .filter(Boolean)
         .map(Number);
+      found.push(...children);
+      queue.push(...children);
     } catch {
       // no children
     }
-    for (const child of children) {
-      // Not `comm`: Node names its main thread "MainThread".
-      const exe = execFileSync("ps", ["-o", "args=", "-p", String(child)], { encoding: "utf8" })
-        .trim()
-        .split(" ")[0];
-      if (exe?.split("/").pop() === name) return child;
-      queue.push(child);
-    }
   }
-  return undefined;
+  return found;
+}
+
+/** Whether `pid` still runs: a zombie (dead, not yet reaped) does not. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Blocks until none of `pids` runs, or `timeoutMs` has passed. */
+function waitForExit(pids: number[], timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some(running) && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 20);
 }
 
 export type Pane = {
@@ -143,12 +164,16 @@ export function startPane(options: {
     },
     tmux,
     kill: () => {
+      // What runs in the pane: on the hang-up a client writes its kept files on its way
+      // out, so its home is removed once it has gone, not while it writes there.
+      let inPane: number[] = [];
       try {
+        inPane = descendants(Number(pane.info("#{pane_pid}")));
         tmux("kill-server");
       } catch {
         // already gone
       }
-      // The client may still be writing its kept files on its way out (its SIGHUP).
+      waitForExit(inPane, 10_000);
       if (!options.home) rmSync(home, { recursive: true, force: true, maxRetries: 20 });
     },
   };
