@@ -1,7 +1,7 @@
 // What the built client loads before its first frame: a usual start (the demo's database
 // and the cache the last run kept) draws the list before it loads what only talking to
 // the server needs, which the embedded server's own thread loads meanwhile.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,6 +20,12 @@ function filesHolding(loaded: Loaded, pkg: string): string[] {
   });
 }
 
+/**
+ * A shell line that waits until `gate` exists: the next run starts when the test says, not
+ * while "first done" may still be unread (a start now takes the screen within 100 ms).
+ */
+const untilExists = (gate: string) => `until [ -e ${gate} ]; do sleep 0.05; done`;
+
 let pane: Pane | undefined;
 let home: string | undefined;
 afterEach(() => {
@@ -33,12 +39,17 @@ describe.skipIf(!hasTmux())("start-up", () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
     const probe = join(home, "probe.jsonl");
     const client = `PARLEY_PROBE_FILE=${probe} node --import ${PROBE} ${CLI}`;
+    const gate = join(home, "next");
     // The first run creates the demo database and keeps the cache when it quits.
-    pane = startPane({ home, command: `${client}; echo first done; ${client}; echo usual done` });
+    pane = startPane({
+      home,
+      command: `${client}; echo first done; ${untilExists(gate)}; ${client}; echo usual done`,
+    });
     const listed = (s: string) => s.includes("#team") && s.includes("online");
     await pane.waitFor(listed, "the first run's list", 30_000);
     pane.send("q");
     await pane.waitFor((s) => s.includes("first done"), "the first run to end");
+    writeFileSync(gate, "");
     await pane.waitFor(listed, "the usual start's list", 30_000);
     pane.send("q");
     await pane.waitFor((s) => s.includes("usual done"), "the usual start to end");
@@ -62,15 +73,20 @@ describe.skipIf(!hasTmux())("start-up", () => {
 
   it("takes keys typed while it starts, and draws its first frame on a clean screen", async () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
-    // The pause before the second run: a key typed then is echoed by the terminal, which
-    // leaves the cursor a column in.
-    pane = startPane({ home, command: `node ${CLI}; echo first done; sleep 0.5; node ${CLI}` });
+    // Between the runs: a key typed then is echoed by the terminal, which leaves the cursor
+    // a column in.
+    const gate = join(home, "next");
+    pane = startPane({
+      home,
+      command: `node ${CLI}; echo first done; ${untilExists(gate)}; node ${CLI}`,
+    });
     const listed = (s: string) => s.includes("#team") && s.includes("online");
     await pane.waitFor(listed, "the first run's list", 30_000);
     pane.send("q");
     await pane.waitFor((s) => s.includes("first done"), "the first run to end");
-    // Typed at once: the second run has not started, so the key waits in the terminal.
+    // Typed before the second run starts, so the key waits in the terminal.
     pane.send("j");
+    writeFileSync(gate, "");
     await pane.waitFor(listed, "the second run's list", 30_000);
     // j moved the selection from the first row (bob) to the second, and nothing was
     // echoed onto the screen the first frame went to: the header is the top line.
