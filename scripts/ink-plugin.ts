@@ -4,11 +4,12 @@
 //   log-update.js, from ink.js                 -> log-update.ts (writes changed cells only)
 //   sanitize-ansi.js, from squash-text-nodes.js -> sanitize-ansi.ts (remembered)
 //   widest-line, from any Ink module            -> widest-line.ts (remembered)
+//   components/Text.js, from index.js and ErrorOverview.js -> text.ts (fewer objects)
 //   string-width, from anywhere but the copy    -> string-width.ts (by grapheme, remembered)
 // Ink exports only its index, so `ink-original/<file>` names one of Ink's own build files,
 // for the wrappers and for the test that compares the two Outputs. The copies are ports of
 // one Ink version; any other stops the build rather than mixing two, and so does a build
-// that included Ink without making all four swaps (a renamed file in a new Ink, say).
+// that included Ink without making all five swaps (a renamed file in a new Ink, say).
 // Not part of the bundle: only the two configs import it.
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, sep } from "node:path";
@@ -23,8 +24,8 @@ const STRING_WIDTH = join(OURS, "string-width.ts");
 // Under Vite (the tests), imported last by Ink's index.js: loaded once Ink's whole graph is.
 const CHECK = "virtual:parley-ink-swaps";
 
-type Swap = "output" | "log-update" | "sanitize-ansi" | "widest-line";
-const SWAPS: readonly Swap[] = ["output", "log-update", "sanitize-ansi", "widest-line"];
+type Swap = "output" | "log-update" | "sanitize-ansi" | "widest-line" | "text";
+const SWAPS: readonly Swap[] = ["output", "log-update", "sanitize-ansi", "widest-line", "text"];
 
 type ResolveContext = {
   resolve(
@@ -101,6 +102,12 @@ export function inkPlugin() {
           return swap("sanitize-ansi", "sanitize-ansi.ts");
         }
         if (source === "widest-line") return swap("widest-line", "widest-line.ts");
+        if (
+          (source === "./components/Text.js" && named(from, "index.js")) ||
+          (source === "./Text.js" && named(from, join("components", "ErrorOverview.js")))
+        ) {
+          return swap("text", "text.ts");
+        }
         return null;
       }
       // The copies use the same versions of their dependencies as Ink's own files.

@@ -16,3 +16,28 @@ declare module "ink-original/measure-text.js" {
 declare module "ink-original/log-update.js" {
   export { default } from "ink/build/log-update.js";
 }
+
+declare module "ink-original/colorize.js" {
+  const colorize: (
+    text: string,
+    color: string | undefined,
+    type: "foreground" | "background",
+  ) => string;
+  export default colorize;
+}
+
+declare module "ink-original/components/AccessibilityContext.js" {
+  export const AccessibilityContext: import("react").Context<{ isScreenReaderEnabled: boolean }>;
+}
+
+declare module "ink-original/components/BackgroundContext.js" {
+  export const BackgroundContext: import("react").Context<string | undefined>;
+}
+
+declare module "ink-original/components/Text.js" {
+  import type { TextProps } from "ink";
+  import type { ReactNode } from "react";
+
+  const Text: (props: TextProps) => ReactNode;
+  export default Text;
+}
