@@ -84,10 +84,6 @@ export function visit(
 }
 
 /**
- * The demo server and `parley ssh` in this process (any key signs in as any demo user),
- * started before the file's tests and closed after them. Read `api` and `ssh` in tests.
- */
-/**
  * The demo API and `parley ssh` in this process, every line of the ssh server's log kept;
  * `options` adds limits or a keep folder.
  */
@@ -114,6 +110,10 @@ export async function startInProcessSsh(
   };
 }
 
+/**
+ * The demo server and `parley ssh` in this process (any key signs in as any demo user),
+ * started before the file's tests and closed after them. Read `api` and `ssh` in tests.
+ */
 export function inProcessSshForFile(): { api: RunningServer; ssh: SshServer } {
   const running = {} as { api: RunningServer; ssh: SshServer; close(): Promise<void> };
   beforeAll(async () => {
