@@ -99,10 +99,12 @@ async function ssh(args: string[]): Promise<void> {
   });
   const port = parsePort(values.port);
   const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
-  const { runSsh } = await import("./ssh/main.ts");
   // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
   // source there is none, and sessions run on the main thread.
   const hostScript = new URL("./ssh-worker.js", import.meta.url);
+  // With worker threads, fewer malloc arenas (this may start the process again, in place).
+  if (existsSync(hostScript)) (await import("./ssh/malloc-arenas.ts")).withFewMallocArenas();
+  const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
     host: values.host,
     port,

@@ -25,11 +25,14 @@ export type BuiltSsh = {
 };
 
 /** Starts the built `parley ssh` on a free port with a folder of its own. */
-export async function startBuiltSsh(args: string[]): Promise<BuiltSsh> {
+export async function startBuiltSsh(
+  args: string[],
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<BuiltSsh> {
   const dir = mkdtempSync(join(tmpdir(), "parley-ssh-built-"));
   const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", ...args], {
     env: {
-      ...process.env,
+      ...baseEnv,
       HOME: dir,
       XDG_CONFIG_HOME: join(dir, "config"),
       XDG_DATA_HOME: join(dir, "data"),
