@@ -12,14 +12,33 @@ export const MALLOC_ARENAS = "2";
 
 type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => void;
 
+/** Whether this is parley's single executable (npm run dist), whose argv[1] is itself again. */
+function inSingleExecutable(): boolean {
+  try {
+    return (process.getBuiltinModule("node:sea") as { isSea(): boolean }).isSea();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The command line that started this process: node, its options, the script and the
+ * arguments; a single executable's own options come from within it, and its argv[1] is
+ * not on its command line.
+ */
+export function ownCommandLine(sea = inSingleExecutable()): string[] {
+  const args = process.argv.slice(2);
+  return sea
+    ? [process.execPath, ...args]
+    : [process.execPath, ...process.execArgv, process.argv[1]!, ...args];
+}
+
 /** Restarts this process with MALLOC_ARENA_MAX set, on Linux, if it is not; else returns. */
 export function withFewMallocArenas(
   env: NodeJS.ProcessEnv = process.env,
   execve: Execve | undefined = process.execve?.bind(process),
+  commandLine: () => string[] = ownCommandLine,
 ): void {
   if (process.platform !== "linux" || env.MALLOC_ARENA_MAX !== undefined || !execve) return;
-  execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    ...env,
-    MALLOC_ARENA_MAX: MALLOC_ARENAS,
-  });
+  execve(process.execPath, commandLine(), { ...env, MALLOC_ARENA_MAX: MALLOC_ARENAS });
 }

@@ -2,7 +2,7 @@
 // itself again, in place, with MALLOC_ARENA_MAX set, unless it is set already.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MALLOC_ARENAS, withFewMallocArenas } from "../../src/ssh/malloc-arenas.ts";
+import { MALLOC_ARENAS, ownCommandLine, withFewMallocArenas } from "../../src/ssh/malloc-arenas.ts";
 import { built, startBuiltSsh } from "./built.ts";
 
 const environOf = (pid: number) =>
@@ -24,6 +24,15 @@ describe.skipIf(process.platform !== "linux")("parley ssh's malloc arenas", () =
     expect(file).toBe(process.execPath);
     expect(args).toEqual([process.execPath, ...process.execArgv, ...process.argv.slice(1)]);
     expect(env).toEqual({ HOME: "/home/someone", MALLOC_ARENA_MAX: MALLOC_ARENAS });
+  });
+
+  it("runs node with its options and the script again, a single executable without them", () => {
+    const [node, ...rest] = ownCommandLine(false);
+    expect(node).toBe(process.execPath);
+    expect(rest).toEqual([...process.execArgv, ...process.argv.slice(1)]);
+    // A single executable's argv is [itself, itself, ...arguments]; its command line was
+    // [itself, ...arguments], and its Node options come from within it.
+    expect(ownCommandLine(true)).toEqual([process.execPath, ...process.argv.slice(2)]);
   });
 
   it("leaves a MALLOC_ARENA_MAX someone set alone", () => {
