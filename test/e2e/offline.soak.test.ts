@@ -2,14 +2,14 @@
 // `parley` in tmux, against the real server that goes away, offline for a while before
 // the quit (its refreshes failing meanwhile). A soak (`npm run test:soak`): it waits out
 // that while; the rest of what survives an outage is in offline.test.ts.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { pause } from "../wait.ts";
+import { clientIn, keptFolders } from "./kept-home.ts";
 import { connectionState, sidebarRows } from "./screen.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { CLI, hasTmux, type Pane } from "./tmux.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -22,28 +22,11 @@ beforeAll(() => {
 
 describe.skipIf(!hasTmux())("quitting offline", () => {
   it("shows at a start without the server the list it showed when it quit offline", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
-    const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    cleanups.push(() =>
-      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-    );
+    const { dir, home } = keptFolders(cleanups, "parley-offline");
     const server = await startServer({ port: 0, db: join(dir, "server.db"), demo: true });
     let closed = false;
     cleanups.push(() => (closed ? undefined : server.close()));
-    const client = (): Pane => {
-      const pane = startPane({
-        command: `node ${JSON.stringify(CLI)}`,
-        home,
-        env: {
-          PARLEY_BASE_URL: server.url,
-          PARLEY_TOKEN: server.demoUsers[0]!.token,
-          XDG_CACHE_HOME: join(home, "cache"),
-        },
-      });
-      cleanups.push(() => pane.kill());
-      return pane;
-    };
+    const client = (): Pane => clientIn(home, server.url, server.demoUsers[0]!.token, cleanups);
     // Every row with a preview, as the first run shows it online.
     const allPreviews = (s: string) => {
       const rows = sidebarRows(s);

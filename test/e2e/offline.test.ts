@@ -4,14 +4,14 @@
 // conversations and the draft at once; when the server returns the send goes out, once.
 // (Quitting after a while offline, and the list found at the next start: the soak
 // offline.soak.test.ts.)
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { pause, until } from "../wait.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { clientIn, keptFolders } from "./kept-home.ts";
+import { CLI, hasTmux, type Pane } from "./tmux.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -29,52 +29,15 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!hasTmux())("what is typed survives", () => {
   it("keeps a queued send and a draft through kill -9 and a start without the server", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-offline-"));
-    const home = mkdtempSync(join(tmpdir(), "parley-offline-home-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    // The client killed with its pane still writes its kept files on the way out.
-    cleanups.push(() =>
-      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-    );
+    const { dir, home } = keptFolders(cleanups, "parley-offline");
     const db = join(dir, "server.db");
     let server: RunningServer = await startServer({ port: 0, db, demo: true, demoReplies: false });
     const { port } = server;
     cleanups.push(() => server.close());
     const alice = server.demoUsers[0]!;
-    const client = (): Pane => {
-      const pane = startPane({
-        command: `node ${JSON.stringify(CLI)}`,
-        home,
-        env: {
-          PARLEY_BASE_URL: server.url,
-          PARLEY_TOKEN: alice.token,
-          XDG_CACHE_HOME: join(home, "cache"),
-        },
-      });
-      // The client ends (and writes its kept files) before its folders are removed.
-      cleanups.push(async () => {
-        const pid = pane.nodePid();
-        if (pid !== undefined) {
-          process.kill(pid, "SIGTERM");
-          await until(() => !isAlive(pid), "the client to end", { timeoutMs: 5_000 }).catch(
-            () => undefined,
-          );
-        }
-        pane.kill();
-      });
-      return pane;
-    };
+    const client = (): Pane => clientIn(home, server.url, alice.token, cleanups);
 
     const first = client();
     await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
@@ -142,39 +105,13 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
   }, 120_000);
 
   it("shows and sends work queued through one instance when pointed at another of the same server", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-failover-"));
-    const home = mkdtempSync(join(tmpdir(), "parley-failover-home-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    cleanups.push(() =>
-      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-    );
+    const { dir, home } = keptFolders(cleanups, "parley-failover");
     // Two instances of one database, as behind a load balancer: one address each.
     const db = join(dir, "server.db");
     const a = await startServer({ port: 0, db, demo: true, demoReplies: false });
     cleanups.push(() => a.close());
     const alice = a.demoUsers[0]!;
-    const client = (url: string): Pane => {
-      const pane = startPane({
-        command: `node ${JSON.stringify(CLI)}`,
-        home,
-        env: {
-          PARLEY_BASE_URL: url,
-          PARLEY_TOKEN: alice.token,
-          XDG_CACHE_HOME: join(home, "cache"),
-        },
-      });
-      cleanups.push(async () => {
-        const pid = pane.nodePid();
-        if (pid !== undefined) {
-          process.kill(pid, "SIGTERM");
-          await until(() => !isAlive(pid), "the client to stop", { timeoutMs: 5000 }).catch(
-            () => {},
-          );
-        }
-        pane.kill();
-      });
-      return pane;
-    };
+    const client = (url: string): Pane => clientIn(home, url, alice.token, cleanups);
 
     const first = client(a.url);
     await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
