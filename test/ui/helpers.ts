@@ -32,6 +32,16 @@ export async function sendOwn(h: Harness, text: string) {
   await h.waitFor((s) => s.includes(text) && !s.includes("sending…"), "the message, sent");
 }
 
+/** The message pane's title line: the conversation's name, then what the pane says on the right. */
+export const titleLine = (screen: string) => screen.split("\n")[2] ?? "";
+
+/** What the right side of the screen shows (the sidebar's previews left out). */
+export const paneText = (screen: string) =>
+  screen
+    .split("\n")
+    .map((line) => line.split("││")[1] ?? "")
+    .join("\n");
+
 /** Rows of the sidebar, top to bottom, as the names they show. */
 export function sidebarNames(screen: string): string[] {
   return screen

@@ -13,7 +13,7 @@ import {
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { shouldKeepQuery } from "../../src/ui/queries/restore.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, paneText, titleLine } from "./helpers.ts";
 
 let harness: Harness | undefined;
 let server: RunningServer | undefined;
@@ -29,13 +29,6 @@ afterEach(async () => {
 const COUNT = (HISTORY_PAGES_KEPT + 2) * 50;
 const token = (n: number) => `h${String(n).padStart(4, "0")}`;
 
-const titleLine = (s: string) => s.split("\n")[2] ?? "";
-/** What the right side of the screen shows (the sidebar's previews left out). */
-const paneText = (s: string) =>
-  s
-    .split("\n")
-    .map((line) => line.split("││")[1] ?? "")
-    .join("\n");
 /** The message tokens in the pane, top to bottom. */
 const tokens = (s: string) =>
   (paneText(s).match(/\bh\d{4}\b/g) ?? []).map((t) => Number(t.slice(1)));

@@ -8,7 +8,7 @@ import { isUnread } from "../../src/ui/messages/unread.ts";
 import { relayTo, startForeignServer } from "../api/foreign-server.ts";
 import { pause } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, paneText, titleLine } from "./helpers.ts";
 
 // Styles as a terminal gets them (the highlight is in reverse video), whatever runs the tests.
 vi.hoisted(() => {
@@ -27,16 +27,6 @@ afterEach(async () => {
 
 const words = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, "0")}`);
-
-/** The pane's title line: the conversation's name, then what the pane says on the right. */
-const titleLine = (s: string) => s.split("\n")[2] ?? "";
-
-/** What the right side of the screen shows (the sidebar's previews left out). */
-const paneText = (s: string) =>
-  s
-    .split("\n")
-    .map((line) => line.split("││")[1] ?? "")
-    .join("\n");
 
 async function sendAll(api: Api, conversationId: string, texts: string[]) {
   for (const message of texts)
