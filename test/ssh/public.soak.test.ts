@@ -65,17 +65,30 @@ describe.skipIf(!built)("parley ssh in public", () => {
   }, 300_000);
 });
 
+/**
+ * `user`'s 1000x500 session, once its first screen is in, reading nothing more while its
+ * window changes 20 times, until parley ssh says it is not reading. Each change is a whole
+ * frame: more than the client's window and the limit together.
+ */
+async function stopReading(
+  ssh: { port: number },
+  log: readonly string[],
+  user: string,
+): Promise<{ client: Awaited<ReturnType<typeof connect>>; s: Awaited<ReturnType<typeof shell>> }> {
+  const client = await connect(ssh.port, user);
+  const s = await shell(client, { term: "xterm-256color", cols: 1000, rows: 500 });
+  await s.waitFor("online", `${user}'s first screen`);
+  s.channel.pause();
+  for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
+  await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+  return { client, s };
+}
+
 describe("a client stuck without reading", () => {
   it("is dropped once it has read nothing for the time allowed", async () => {
     const { ssh, log, close } = await startInProcessSsh({ stuckMs: 1000 });
     try {
-      const erin = await connect(ssh.port, "erin");
-      const s = await shell(erin, { term: "xterm-256color", cols: 1000, rows: 500 });
-      await s.waitFor("online", "erin's first screen");
-      s.channel.pause();
-      // Each a whole 1000x500 frame: more than the client's window and the limit together.
-      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
-      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      await stopReading(ssh, log, "erin");
       await until(() => log.some((l) => l.includes("read none of its screen")), "the drop");
       await until(() => ssh.liveSessions() === 0, "the session freed");
     } finally {
@@ -86,12 +99,7 @@ describe("a client stuck without reading", () => {
   it("has its whole screen drawn again once it reads", async () => {
     const { ssh, log, close } = await startInProcessSsh();
     try {
-      const frank = await connect(ssh.port, "frank");
-      const s = await shell(frank, { term: "xterm-256color", cols: 1000, rows: 500 });
-      await s.waitFor("online", "frank's first screen");
-      s.channel.pause();
-      for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
-      await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+      const { client: frank, s } = await stopReading(ssh, log, "frank");
       // What was drawn since the last clear screen (the chunks may split it anywhere).
       let tail = "";
       s.channel.on("data", (chunk: Buffer) => {
