@@ -17,7 +17,9 @@ export const keys = {
   messages: {
     all: () => [...root, "messages"] as const,
     /** Infinite history of one conversation, newest page first. */
-    list: (conversationId: string) => [...keys.messages.all(), "list", conversationId] as const,
+    /** Every conversation's history (its pages). */
+    lists: () => [...keys.messages.all(), "list"] as const,
+    list: (conversationId: string) => [...keys.messages.lists(), conversationId] as const,
     detail: (id: string) => [...keys.messages.all(), "detail", id] as const,
     /** The newest messages across every conversation: what arrived, for notifications. */
     inbox: () => [...keys.messages.all(), "inbox"] as const,

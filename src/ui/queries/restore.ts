@@ -1,6 +1,11 @@
 // What of the query cache is kept between runs, and what the client learns again from it
 // when it is restored (the names of contacts, which it otherwise learns from fetches).
-import type { DehydratedState, Query, QueryClient } from "@tanstack/react-query";
+import {
+  type DehydratedState,
+  matchQuery,
+  type Query,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type { Message, Page } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
 import { HISTORY_PAGES_KEPT, type MessagePages, reachesNewest } from "./cache.ts";
@@ -30,10 +35,10 @@ export function shouldKeepQuery(query: Query): boolean {
  * the next start opens at the newest messages, and fetches them.
  */
 function isWindowFarBack(query: Query): boolean {
-  const [root, kind, list] = query.queryKey as unknown[];
-  const history = keys.messages.all();
-  if (root !== history[0] || kind !== history[1] || list !== "list") return false;
-  return !reachesNewest(query.state.data as MessagePages);
+  return (
+    matchQuery({ queryKey: keys.messages.lists() }, query) &&
+    !reachesNewest(query.state.data as MessagePages)
+  );
 }
 
 /**
@@ -85,9 +90,9 @@ function messagesIn(data: unknown): Message[] {
  * the window (queries/history.ts), which TanStack's `maxPages` only keeps from growing.
  */
 export function trimRestoredHistories(queryClient: QueryClient): void {
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: keys.messages.all() })) {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: keys.messages.lists() })) {
     const data = query.state.data as MessagePages | undefined;
-    if (query.queryKey[2] !== "list" || !data || data.pages.length <= HISTORY_PAGES_KEPT) continue;
+    if (!data || data.pages.length <= HISTORY_PAGES_KEPT) continue;
     queryClient.setQueryData(
       query.queryKey,
       {
