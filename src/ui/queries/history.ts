@@ -211,7 +211,7 @@ export function updateConversationMessages(
   // The sidebar row's preview too: an edit changes neither the activity nor the newest
   // message its key is made of, so it would never be fetched again.
   queryClient.setQueriesData<Page<Message>>(
-    { queryKey: [...keys.messages.all(), "preview", conversationId] },
+    { queryKey: keys.messages.previews(conversationId) },
     patchPage,
   );
 }
