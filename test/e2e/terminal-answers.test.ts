@@ -54,10 +54,15 @@ describe.skipIf(!hasTmux())("the terminal's answers", () => {
       PARLEY_BASE_URL: server.url,
       PARLEY_TOKEN: server.demoUsers[0]!.token,
     });
-    const first = await p.waitFor((s) => s.includes("#team"), "the list", 30_000);
+    // The config's warning, in the status line (stderr is behind the full screen). The
+    // wait is for the whole frame: tmux may be read while a first frame is half drawn.
+    const warning = 'unknown key "bel", ignored. Did you mean "bell"?';
+    const first = await p.waitFor(
+      (s) => s.includes("#team") && statusBar(s).includes(warning),
+      "the list, and the config's warning in the status line",
+      30_000,
+    );
     expect(first).not.toMatch(/ffff|No conversation matches|rgb:/);
-    // The config's warning, once, in the status line (stderr is behind the full screen).
-    expect(statusBar(first)).toContain('unknown key "bel", ignored. Did you mean "bell"?');
     p.send("q");
     const after = await p.waitFor((s) => s.includes("LEFT=["), "the quit and what it left");
     expect(after).toContain("LEFT=[]");
