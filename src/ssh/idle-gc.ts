@@ -14,6 +14,12 @@ import { forgetDrawnText } from "../ui/ink/remembered.ts";
  */
 export const IDLE_GC_MS = [500, 5000];
 
+/**
+ * How long a worker without sessions is kept warm for the next one, before the pool
+ * (pool.ts) replaces it with a fresh one: what the GCs above cannot give back goes then.
+ */
+export const IDLE_RETIRE_MS = 30_000;
+
 export type Gc = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
 
 /**

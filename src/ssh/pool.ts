@@ -5,6 +5,7 @@
 // server sees the same thing either way.
 import { Worker } from "node:worker_threads";
 import { createSessionHost, type FromHost, type ToHost } from "./host.ts";
+import { IDLE_RETIRE_MS } from "./idle-gc.ts";
 
 export type OpenSession = Extract<ToHost, { type: "open" }>;
 export type Crash = { message: string; detail: string };
@@ -80,9 +81,6 @@ export const WORKER_YOUNG_GENERATION_MB = 16;
  * the whole process would have grown to V8's default limit of several GB.
  */
 export const WORKER_OLD_GENERATION_MB = 1024;
-
-/** How long a worker without sessions is kept warm for the next one. */
-export const IDLE_RETIRE_MS = 30_000;
 
 /**
  * `size` worker threads, started at once so nobody's first session waits for one to load.

@@ -19,6 +19,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2 from "ssh2";
 import { newHostKey } from "../../src/ssh/host-key.ts";
+import { IDLE_RETIRE_MS } from "../../src/ssh/idle-gc.ts";
 import type { ClientFigures } from "./client.ts";
 
 // BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
@@ -451,12 +452,16 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
       rows.push(await run(server, count, keys, paceMs, kind));
       await liveZero(server);
     }
-    // Give the collector a moment, then see what the sessions left behind; and again once
-    // the kept-alive connections to the API have timed out (5 s).
+    // Give the collector a moment, then see what the sessions left behind; again once
+    // the kept-alive connections to the API have timed out (5 s); and once the pool has
+    // replaced the workers left without sessions (IDLE_RETIRE_MS), as it does to give
+    // back what a worker grew.
     await new Promise((r) => setTimeout(r, 1000));
     const after = rssMiB(server.child.pid!);
     await new Promise((r) => setTimeout(r, 5000));
     const later = rssMiB(server.child.pid!);
+    await new Promise((r) => setTimeout(r, IDLE_RETIRE_MS + 5000 - 6000));
+    const retired = await settledRssMiB(server.child.pid!);
     const ms = (n: number) => n.toFixed(1);
     const over = (rss: number) => `${((rss / idle - 1) * 100).toFixed(0)} % over`;
     return [
@@ -472,7 +477,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
         ? ["", `Skipped (no \`ssh\` or \`script\` here): ${skipped.join(", ")}.`]
         : []),
       "",
-      `Server RSS: ${Math.round(idle)} MiB before any session (settled), ${Math.round(after)} MiB 1 s after all of them left (live sessions back to 0, ${over(after)}), ${Math.round(later)} MiB 6 s after (${over(later)}). ${perAddedSession(rows)}.`,
+      `Server RSS: ${Math.round(idle)} MiB before any session (settled), ${Math.round(after)} MiB 1 s after all of them left (live sessions back to 0, ${over(after)}), ${Math.round(later)} MiB 6 s after (${over(later)}), ${Math.round(retired)} MiB once the workers left without sessions for ${IDLE_RETIRE_MS / 1000} s were replaced (${over(retired)}; aim within 20 %: ${retired <= idle * 1.2 ? "met" : "**missed**"}). ${perAddedSession(rows)}.`,
       ...verdicts(rows, client),
     ].join("\n");
   } finally {
