@@ -103,7 +103,7 @@ async function ssh(args: string[]): Promise<void> {
   // source there is none, and sessions run on the main thread.
   const hostScript = new URL("./ssh-worker.js", import.meta.url);
   // With worker threads, fewer malloc arenas (this may start the process again, in place).
-  if (existsSync(hostScript)) (await import("./ssh/malloc-arenas.ts")).withFewMallocArenas();
+  if (existsSync(hostScript)) (await import("./ssh/malloc-arenas.ts")).withMallocSettings();
   const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
     host: values.host,

@@ -1,8 +1,13 @@
-// `parley ssh` asks glibc for few malloc arenas (src/ssh/malloc-arenas.ts): it starts
-// itself again, in place, with MALLOC_ARENA_MAX set, unless it is set already.
+// `parley ssh` asks glibc for few malloc arenas and a fixed trim threshold
+// (src/ssh/malloc-arenas.ts): it starts itself again, in place, with both set, unless
+// either is set already.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MALLOC_ARENAS, ownCommandLine, withFewMallocArenas } from "../../src/ssh/malloc-arenas.ts";
+import {
+  MALLOC_SETTINGS,
+  ownCommandLine,
+  withMallocSettings,
+} from "../../src/ssh/malloc-arenas.ts";
 import { built, startBuiltSsh } from "./built.ts";
 
 const environOf = (pid: number) =>
@@ -13,17 +18,21 @@ const environOf = (pid: number) =>
       .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
   );
 
-describe.skipIf(process.platform !== "linux")("parley ssh's malloc arenas", () => {
-  it("starts again with MALLOC_ARENA_MAX, the same arguments and the rest of the environment", () => {
+describe.skipIf(process.platform !== "linux")("parley ssh's malloc settings", () => {
+  it("starts again with them, the same arguments and the rest of the environment", () => {
     const calls: [string, string[], NodeJS.ProcessEnv][] = [];
-    withFewMallocArenas({ HOME: "/home/someone" }, (file, args, env) => {
+    withMallocSettings({ HOME: "/home/someone" }, (file, args, env) => {
       calls.push([file, args, env]);
     });
     expect(calls).toHaveLength(1);
     const [file, args, env] = calls[0]!;
     expect(file).toBe(process.execPath);
     expect(args).toEqual([process.execPath, ...process.execArgv, ...process.argv.slice(1)]);
-    expect(env).toEqual({ HOME: "/home/someone", MALLOC_ARENA_MAX: MALLOC_ARENAS });
+    expect(env).toEqual({
+      HOME: "/home/someone",
+      MALLOC_ARENA_MAX: "2",
+      MALLOC_TRIM_THRESHOLD_: "131072",
+    });
   });
 
   it("runs node with its options and the script again, a single executable without them", () => {
@@ -35,19 +44,25 @@ describe.skipIf(process.platform !== "linux")("parley ssh's malloc arenas", () =
     expect(ownCommandLine(true)).toEqual([process.execPath, ...process.argv.slice(2)]);
   });
 
-  it("leaves a MALLOC_ARENA_MAX someone set alone", () => {
-    let called = false;
-    withFewMallocArenas({ MALLOC_ARENA_MAX: "8" }, () => {
-      called = true;
-    });
-    expect(called).toBe(false);
-  });
+  it.each([{ MALLOC_ARENA_MAX: "8" }, { MALLOC_TRIM_THRESHOLD_: "0" }])(
+    "leaves them alone when someone set one: %o",
+    (set) => {
+      let called = false;
+      withMallocSettings(set, () => {
+        called = true;
+      });
+      expect(called).toBe(false);
+    },
+  );
 
   it.skipIf(!built)("is set in the built server, which keeps its process id", async () => {
-    const { MALLOC_ARENA_MAX: _, ...env } = process.env;
+    const { MALLOC_ARENA_MAX: _, MALLOC_TRIM_THRESHOLD_: __, ...env } = process.env;
     const ssh = await startBuiltSsh(["--demo"], env);
     try {
-      expect(environOf(ssh.child.pid!).MALLOC_ARENA_MAX).toBe(MALLOC_ARENAS);
+      const environ = environOf(ssh.child.pid!);
+      for (const [name, value] of Object.entries(MALLOC_SETTINGS)) {
+        expect(environ[name], name).toBe(value);
+      }
     } finally {
       expect(await ssh.stop()).toBe(0);
     }
