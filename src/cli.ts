@@ -102,7 +102,8 @@ async function ssh(args: string[]): Promise<void> {
   // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
   // source there is none, and sessions run on the main thread.
   const hostScript = new URL("./ssh-worker.js", import.meta.url);
-  // With worker threads, fewer malloc arenas (this may start the process again, in place).
+  // With worker threads, glibc malloc set to give memory back (this may start the process
+  // again, in place).
   if (existsSync(hostScript)) (await import("./ssh/malloc-arenas.ts")).withMallocSettings();
   const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
