@@ -6,7 +6,7 @@
 // timings carry no screen-scraping delay (tmux's capture would). The output is also fed
 // to @xterm/headless so the bench can read the screen to navigate.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
+import { commandLine, descendants } from "../processes.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -79,42 +80,6 @@ const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 
 /** Everything this bench started that may still run: killed on every way out. */
 const live = new Set<number>();
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-function descendants(root: number): number[] {
-  const all: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of childrenOf(queue.shift()!)) {
-      all.push(child);
-      queue.push(child);
-    }
-  }
-  return all;
-}
-
-function argv0(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0];
-  } catch {
-    return undefined;
-  }
-}
 
 function alive(pid: number): boolean {
   try {
@@ -355,7 +320,9 @@ export class Pty {
 
   /** The client's own node process (the pty's `exec`ed shell). */
   nodePid(): number | undefined {
-    return descendants(this.child.pid!).find((pid) => basename(argv0(pid) ?? "") === "node");
+    return descendants(this.child.pid!).find(
+      (pid) => basename(commandLine(pid)[0] ?? "") === "node",
+    );
   }
 
   /** In MB (10^6 bytes), as the aims are. */

@@ -15,6 +15,7 @@ import {
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
+import { commandLine, environment, running } from "../processes.ts";
 import { CLI, hasTmux, ROOT } from "./tmux.ts";
 
 export const SSHD = "/usr/sbin/sshd";
@@ -221,14 +222,6 @@ export function remoteParley(home: string, env: Record<string, string> = {}): st
 /** The embedded server's database in a parley home made for `remoteParley`. */
 export const databaseOf = (home: string) => join(home, "data", "parley", "parley.db");
 
-function readProc(pid: string, file: string): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, "utf8").split("\0");
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Running parley clients (`node …/dist/cli.js`, not zombies) whose XDG_DATA_HOME is
  * `dataHome`. After exec, node's own arguments no longer name the folder: its
@@ -236,20 +229,15 @@ function readProc(pid: string, file: string): string[] {
  */
 export function parleyProcesses(dataHome: string): number[] {
   const found: number[] = [];
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    const [exe, script] = readProc(pid, "cmdline");
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const [exe, script] = commandLine(pid);
     if (exe?.split("/").pop() !== "node") continue;
     if (script !== CLI && script !== "dist/cli.js") continue;
     // A zombie has no environment left (and is no longer running).
-    if (!readProc(pid, "environ").includes(`XDG_DATA_HOME=${dataHome}`)) continue;
-    try {
-      const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
-      if (state === "Z" || state === "X") continue;
-    } catch {
-      continue;
-    }
-    found.push(Number(pid));
+    if (!environment(pid).includes(`XDG_DATA_HOME=${dataHome}`)) continue;
+    if (running(pid)) found.push(pid);
   }
   return found;
 }

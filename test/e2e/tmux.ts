@@ -1,9 +1,10 @@
 // Drives the real, built `parley` in a real pseudo-terminal: a tmux session on its own
 // socket, keys sent with send-keys, the screen read back with capture-pane.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { commandLine, descendants, running } from "../processes.ts";
 import { pause, until } from "../wait.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -26,42 +27,7 @@ export function hasTmux(): boolean {
 
 /** The pid of the first process whose executable is `name`, under `root` (at any depth). */
 export function descendantPid(root: number, name: string): number | undefined {
-  return descendants(root).find((pid) => {
-    // Not `comm`: Node names its main thread "MainThread".
-    const exe = execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" })
-      .trim()
-      .split(" ")[0];
-    return exe?.split("/").pop() === name;
-  });
-}
-
-/** Every process under `root`, nearest first. */
-function descendants(root: number): number[] {
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    try {
-      const children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
-        .split("\n")
-        .filter(Boolean)
-        .map(Number);
-      found.push(...children);
-      queue.push(...children);
-    } catch {
-      // no children
-    }
-  }
-  return found;
-}
-
-/** Whether `pid` still runs: a zombie (dead, not yet reaped) does not. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return false;
-  }
+  return descendants(root).find((pid) => commandLine(pid)[0]?.split("/").pop() === name);
 }
 
 /** Blocks until none of `pids` runs, or `timeoutMs` has passed. */
