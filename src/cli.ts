@@ -101,10 +101,11 @@ async function ssh(args: string[]): Promise<void> {
   const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
   // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
   // source there is none, and sessions run on the main thread.
-  const hostScript = new URL("./ssh-worker.js", import.meta.url);
+  const workerScript = new URL("./ssh-worker.js", import.meta.url);
+  const hostScript = existsSync(workerScript) ? workerScript : undefined;
   // With worker threads, glibc malloc set to give memory back (this may start the process
   // again, in place).
-  if (existsSync(hostScript)) (await import("./ssh/malloc-arenas.ts")).withMallocSettings();
+  if (hostScript) (await import("./ssh/malloc-arenas.ts")).withMallocSettings();
   const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
     host: values.host,
@@ -112,7 +113,7 @@ async function ssh(args: string[]): Promise<void> {
     db: values.db,
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
-    hostScript: existsSync(hostScript) ? hostScript : undefined,
+    hostScript,
     threads,
     limits: {
       maxConnections: parseLimit("max-connections", values["max-connections"]),

@@ -61,23 +61,23 @@ export default function Text({
     underline ||
     strikethrough ||
     inverse;
-  const transform = (text: string) => {
-    if (dimColor) text = chalk.dim(text);
-    text = colorize(text, color, "foreground");
-    text = colorize(text, effectiveBackgroundColor, "background");
-    if (bold) text = chalk.bold(text);
-    if (italic) text = chalk.italic(text);
-    if (underline) text = chalk.underline(text);
-    if (strikethrough) text = chalk.strikethrough(text);
-    if (inverse) text = chalk.inverse(text);
-    return text;
-  };
+  const transform =
+    isScreenReaderEnabled || !styled
+      ? undefined
+      : (text: string) => {
+          if (dimColor) text = chalk.dim(text);
+          text = colorize(text, color, "foreground");
+          text = colorize(text, effectiveBackgroundColor, "background");
+          if (bold) text = chalk.bold(text);
+          if (italic) text = chalk.italic(text);
+          if (underline) text = chalk.underline(text);
+          if (strikethrough) text = chalk.strikethrough(text);
+          if (inverse) text = chalk.inverse(text);
+          return text;
+        };
   const text = createElement(
     "ink-text",
-    {
-      style: styleFor(wrap),
-      internal_transform: isScreenReaderEnabled || !styled ? undefined : transform,
-    },
+    { style: styleFor(wrap), internal_transform: transform },
     childrenOrAriaLabel,
   );
   return backgroundColor === undefined
