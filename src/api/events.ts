@@ -13,6 +13,7 @@ import { z } from "zod";
 import { networkError } from "./errors.ts";
 import { backoffDelay } from "./retry.ts";
 import { Conversation, Id, Message } from "./schema.ts";
+import { httpFetch } from "./transport.ts";
 
 const Removed = z.object({ id: Id, conversation_id: Id });
 export type Removed = z.output<typeof Removed>;
@@ -122,7 +123,7 @@ async function openOnce(
   watchdog.unref?.();
   let opened = false;
   try {
-    const $fetch = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch;
+    const $fetch = ofetch.create({}, { fetch: options.fetch ?? httpFetch });
     const response = await $fetch.raw(`${options.baseUrl}/v1/events`, {
       headers: {
         authorization: `Bearer ${options.token}`,

@@ -18,6 +18,7 @@ import { type Answer, createETags } from "./etags.ts";
 import { encodeForm, type FormValue } from "./form.ts";
 import { type RetryPolicy, retryDelay, retryRule } from "./retry.ts";
 import { Deleted } from "./schema.ts";
+import { httpFetch } from "./transport.ts";
 
 export type HttpOptions = {
   /** Without a trailing slash. */
@@ -126,7 +127,7 @@ export function createHttp(options: HttpOptions): Http {
 /** ofetch set up for one server: the timeout, the retries and the errors (see the top). */
 function createFetch(
   ofetch: typeof import("ofetch")["ofetch"],
-  { baseUrl, token, timeoutMs, policy, maxBodyBytes, fetch = globalThis.fetch }: HttpOptions,
+  { baseUrl, token, timeoutMs, policy, maxBodyBytes, fetch = httpFetch }: HttpOptions,
 ): $Fetch {
   return ofetch.create(
     {

@@ -5,6 +5,7 @@
 // per address and remembered in $XDG_STATE_HOME/parley/servers.json; a server that sends
 // no such header (another implementation of the API) is known by its address.
 import { join } from "node:path";
+import { httpFetch } from "../api/transport.ts";
 import type { Paths } from "../config.ts";
 import { logLine, readIfExists, writePrivateFile } from "./files.ts";
 
@@ -44,7 +45,7 @@ export async function askServerId(
   timeoutMs = ASK_TIMEOUT_MS,
 ): Promise<string | undefined> {
   try {
-    const response = await fetch(new URL("/v1/conversations?limit=1", baseUrl), {
+    const response = await httpFetch(new URL("/v1/conversations?limit=1", baseUrl), {
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();

@@ -4,6 +4,8 @@
 // as many again on the API's side, each with its buffers in both threads. Queued, they
 // share a few kept-alive connections. The event stream, open for the whole session, does
 // not count.
+import { httpFetch } from "../api/transport.ts";
+
 export const SESSION_REQUESTS_AT_ONCE = 4;
 
 function isEventStream(init: RequestInit | undefined): boolean {
@@ -13,7 +15,7 @@ function isEventStream(init: RequestInit | undefined): boolean {
 
 export function limitedFetch(
   max = SESSION_REQUESTS_AT_ONCE,
-  fetch: typeof globalThis.fetch = globalThis.fetch,
+  fetch: typeof globalThis.fetch = httpFetch,
 ): typeof globalThis.fetch {
   let running = 0;
   const waiting: (() => void)[] = [];
