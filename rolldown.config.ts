@@ -117,12 +117,10 @@ export default function loadYogaCompiledInPlace(options) {
 }
 
 export default defineConfig({
-  // dist/cli.js; dist/ssh-worker.js for `parley ssh`'s worker threads, and
-  // dist/server-worker.js for the client's embedded server (src/client/embedded.ts).
+  // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
   input: {
     cli: "src/cli.ts",
     "ssh-worker": "src/ssh/worker.ts",
-    "server-worker": "src/server/worker.ts",
   },
   platform: "node",
   external: ["react-devtools-core", "cpu-features", /sshcrypto\.node$/],

@@ -172,13 +172,7 @@ async function client(args: string[]): Promise<void> {
   // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
   setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
   const { runClient } = await import("./client/main.ts");
-  // Built, the embedded server's thread script sits beside this file (rolldown.config.ts).
-  const serverScript = new URL("./server-worker.js", import.meta.url);
-  const code = await runClient({
-    baseUrl: values["base-url"],
-    tokenFile: values["token-file"],
-    serverScript: existsSync(serverScript) ? serverScript : undefined,
-  });
+  const code = await runClient({ baseUrl: values["base-url"], tokenFile: values["token-file"] });
   // Exit now, even if a socket or timer lingers: a dropped SSH session must not leave us running.
   process.exit(code);
 }
@@ -241,7 +235,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`parley: ${(error as Error).message}\nTry "${help}".\n`);
     process.exit(2);
   }
-  // A ConfigError, or another failure marked expected (also from the server's thread).
+  // A ConfigError, or another failure marked expected (the embedded server's too).
   if ((error as { expected?: boolean }).expected === true) {
     process.stderr.write(`parley: ${(error as Error).message}\n`);
     process.exit(1);

@@ -1,10 +1,10 @@
 // Starts the full-screen client: checks the terminal, starts the embedded demo server when
 // no server is named, reads the config, asks the terminal for its background, draws the
 // start screen kept from the last run (src/client/start-screen.ts); then src/client/run.ts
-// mounts the UI. Ordered for a quick first frame: the server's thread starts first, the
-// terminal's answer travels, and the kept screen is up while the UI's modules (the bulk
-// of start-up) load, imported only then.
-import { readdirSync, readFileSync } from "node:fs";
+// mounts the UI. Ordered for a quick first frame: the terminal's answer travels, and the
+// kept screen is up while the server and the UI's modules (the bulk of start-up) load,
+// imported only then.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ResolvedClientConfig } from "../config.ts";
 import { type Paths, parleyPaths } from "../paths.ts";
@@ -18,8 +18,6 @@ import { leaveStartScreen, showStartScreen, startScreenFile } from "./start-scre
 export type ClientArgs = {
   baseUrl?: string;
   tokenFile?: string;
-  /** The built embedded server's thread script (dist/server-worker.js), when there is one. */
-  serverScript?: URL;
 };
 
 /** When a started client asks its server again which server it is. */
@@ -29,23 +27,6 @@ const CHECK_AFTER_MS = 5000;
 function keptAnything(paths: Paths): boolean {
   try {
     return readdirSync(paths.cache).some((name) => name.endsWith(".json"));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether a server is named (flag, environment, config file), as config.ts resolves it
- * but without validating the file: the embedded server's thread starts on this, before
- * config.ts and its schema library load, and config.ts then checks the file in full.
- */
-function namesServer(args: ClientArgs, env: NodeJS.ProcessEnv, paths: Paths): boolean {
-  if (args.baseUrl !== undefined || env.PARLEY_BASE_URL?.trim()) return true;
-  try {
-    return (
-      (JSON.parse(readFileSync(paths.configFile, "utf8")) as { baseUrl?: unknown }).baseUrl !==
-      undefined
-    );
   } catch {
     return false;
   }
@@ -90,11 +71,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
   const paths = parleyPaths();
   const db = join(paths.data, "parley.db");
   const demo = { db, demo: true, demoReplies: true };
-  // Its thread starts first: it is the longest part of a start on the demo.
-  const early = namesServer(args, env, paths)
-    ? undefined
-    : startEmbeddedServer(demo, args.serverScript);
-  early?.catch(() => {});
   try {
     const { resolveClientConfig } = await import("../config.ts");
     const config: ResolvedClientConfig = resolveClientConfig({
@@ -131,10 +107,10 @@ export async function runClient(args: ClientArgs): Promise<number> {
     let target: Target;
     let interactive: Promise<typeof import("./run.ts")>;
     if (config.baseUrl === undefined) {
-      const starting = early ?? startEmbeddedServer(demo, args.serverScript);
+      const starting = startEmbeddedServer(demo);
       interactive = import("./run.ts");
       // A first run (nothing kept) waits for the server's answers before its first frame:
-      // HTTP's modules load while the server's thread is still starting.
+      // HTTP's modules load with the server's and the UI's.
       if (!keptAnything(paths)) void interactive.then((ui) => ui.prepareHttp());
       embedded = await starting;
       const user = embedded.demoUsers[0]!;
@@ -165,7 +141,6 @@ export async function runClient(args: ClientArgs): Promise<number> {
       paths,
       config,
       target,
-      embedded,
       background,
       clusters,
       warnings,
@@ -186,7 +161,5 @@ export async function runClient(args: ClientArgs): Promise<number> {
     // Ink turns raw mode off when it ends; this is for a start that failed before it began.
     cookedMode(process.stdin);
     await embedded?.close().catch(() => {});
-    // Started early for a config that then failed, or named a server after all.
-    if (embedded === undefined) await early?.then((server) => server.close()).catch(() => {});
   }
 }

@@ -20,7 +20,6 @@ import { prefetchStartScreen } from "../ui/queries/start.ts";
 import type { StartView } from "../ui/screen/session.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
-import type { EmbeddedServer } from "./embedded.ts";
 import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
 import { applyGraphemeClusters } from "./grapheme-mode.ts";
@@ -64,8 +63,6 @@ export type InteractiveOptions = {
   paths: Paths;
   config: ResolvedClientConfig;
   target: Target;
-  /** The embedded demo server, when parley started one (main.ts closes it on every way out). */
-  embedded?: EmbeddedServer;
   /** The terminal's answer to the background question, asked at start. */
   background: Promise<Background | undefined>;
   /** What the terminal said about grapheme clustering, once `background` has settled. */
@@ -96,7 +93,7 @@ function writeCrashLog(paths: Paths, error: unknown): string {
 }
 
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
-  const { env, paths, config, target, embedded } = options;
+  const { env, paths, config, target } = options;
   const { baseUrl, token } = target;
   if (!token) {
     throw new ConfigError(
@@ -212,8 +209,6 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   process.stdout.on("error", hangUp);
   process.stdin.on("error", hangUp);
   process.stdin.on("end", hangUp);
-  // The embedded server's thread failing is the client's crash too.
-  void embedded?.crashed.then(finish);
 
   try {
     await instance.waitUntilExit();
