@@ -39,7 +39,7 @@ export const httpFetch: typeof globalThis.fetch = async (input, init = {}) => {
     };
     signal?.addEventListener("abort", abort, { once: true });
     const settled = () => signal?.removeEventListener("abort", abort);
-    request.once("error", (error) => {
+    request.on("error", (error) => {
       settled();
       reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
     });
