@@ -11,10 +11,13 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { networkError } from "../../src/api/errors.ts";
 import { httpFetch } from "../../src/api/transport.ts";
+import { closedPort, type ForeignServer, startForeignServer } from "./foreign-server.ts";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 const servers: Server[] = [];
+const running: ForeignServer[] = [];
 afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
   await Promise.all(
     servers.splice(0).map(
       (server) =>
@@ -34,18 +37,9 @@ async function serve(handler: Handler, server: Server = createServer()): Promise
   return `${server instanceof TlsServer ? "https" : "http"}://127.0.0.1:${port}`;
 }
 
-const bodyOf = (request: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => resolve(body));
-  });
-
 describe("parley's fetch", () => {
   it("sends the method, headers and body, and answers with a standard Response", async () => {
-    const url = await serve(async (request, response) => {
-      const body = await bodyOf(request);
+    const server = await startForeignServer((request, response) => {
       response.writeHead(201, "Made", [
         ["content-type", "application/json"],
         ["x-seen", "one"],
@@ -58,11 +52,12 @@ describe("parley's fetch", () => {
           authorization: request.headers.authorization,
           type: request.headers["content-type"],
           length: request.headers["content-length"],
-          body,
+          body: request.body,
         }),
       );
     });
-    const response = await httpFetch(`${url}/v1/messages?limit=2`, {
+    running.push(server);
+    const response = await httpFetch(`${server.url}/v1/messages?limit=2`, {
       method: "post",
       headers: { authorization: "Bearer t", "content-type": "application/x-www-form-urlencoded" },
       body: "text=h%C3%A9",
@@ -167,10 +162,7 @@ describe("parley's fetch", () => {
   });
 
   it("fails as fetch does when nothing answers, with the reason the client shows", async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
+    const port = await closedPort();
     const failure = await httpFetch(`http://127.0.0.1:${port}/`).catch((error) => error);
     expect(failure).toBeInstanceOf(TypeError);
     expect(networkError(`http://127.0.0.1:${port}`, failure).message).toBe(
