@@ -4,6 +4,9 @@
 // the process group stops itself as the terminal would have stopped it. `fg` (SIGCONT):
 // raw mode and the alternate screen come back and the whole screen is drawn again. A
 // SIGCONT after a stop nobody can catch (SIGSTOP) takes the terminal back the same way.
+// The signals are answered from the start, before the client is mounted: a SIGTSTP then
+// waits for the mount (as a Ctrl+Z typed then does), rather than stopping the process
+// with the terminal raw and in the alternate screen.
 import { type HandOverTerminal, handOverTerminal } from "./hand-over.ts";
 
 /** Resumed with no SIGCONT this soon after the stop: the stop did not happen. */
@@ -17,9 +20,11 @@ export type JobControl = {
    * `away` not run, when there is no client or the terminal is already handed over.
    */
   handOver(away: () => Promise<void>): Promise<boolean>;
-  /** Starts answering SIGTSTP and SIGCONT for a mounted client. */
+  /** Starts answering SIGTSTP and SIGCONT, before there is a client to stop. */
+  listen(): void;
+  /** The mounted client: a stop asked for before it is done now. */
   attach(terminal: HandOverTerminal): void;
-  /** Stops answering them (the client has ended). */
+  /** Stops answering them (the client has ended, or never started). */
   detach(): void;
 };
 
@@ -27,6 +32,9 @@ export function createJobControl(): JobControl {
   let terminal: Parameters<JobControl["attach"]>[0] | undefined;
   let busy = false;
   let continued: (() => void) | undefined;
+  let listening = false;
+  /** A SIGTSTP came before the client was mounted. */
+  let stopWanted = false;
 
   /** Gives the terminal back for as long as `away` runs, then takes it back and redraws. */
   async function handOver(away: () => Promise<void>): Promise<boolean> {
@@ -68,23 +76,38 @@ export function createJobControl(): JobControl {
     });
   }
 
-  const suspend = () => void handOver(stopHere);
+  const suspend = () => {
+    if (terminal) void handOver(stopHere);
+    else stopWanted = true;
+  };
   const onStop = () => suspend();
   const onContinue = () => {
     if (continued) continued();
     else void handOver(async () => {});
   };
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    process.on("SIGTSTP", onStop);
+    process.on("SIGCONT", onContinue);
+  };
 
   return {
     suspend,
     handOver,
+    listen,
     attach(next) {
       terminal = next;
-      process.on("SIGTSTP", onStop);
-      process.on("SIGCONT", onContinue);
+      listen();
+      if (stopWanted) {
+        stopWanted = false;
+        suspend();
+      }
     },
     detach() {
       terminal = undefined;
+      stopWanted = false;
+      listening = false;
       process.off("SIGTSTP", onStop);
       process.off("SIGCONT", onContinue);
     },

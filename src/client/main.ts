@@ -11,6 +11,7 @@ import { type Paths, parleyPaths } from "../paths.ts";
 import { type Background, queryBackground } from "./background.ts";
 import { type EmbeddedServer, startEmbeddedServer } from "./embedded.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
+import { createJobControl } from "./job-control.ts";
 import type { StartScreen, Target } from "./run.ts";
 import { serverIdentity } from "./server-id.ts";
 import { leaveStartScreen, showStartScreen, startScreenFile } from "./start-screen.ts";
@@ -63,6 +64,9 @@ export async function runClient(args: ClientArgs): Promise<number> {
   };
   process.on("SIGTERM", endStart);
   process.on("SIGHUP", endStart);
+  // A SIGTSTP from here on waits for the mount, which gives the terminal back first.
+  const jobs = createJobControl();
+  jobs.listen();
   let embedded: EmbeddedServer | undefined;
   let background: Promise<Background | undefined> = Promise.resolve(undefined);
   let graphemeClusters: GraphemeClusters | undefined;
@@ -145,6 +149,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
       clusters,
       warnings,
       startScreen,
+      jobs,
       // From then on run.ts ends the client on a signal, restoring the terminal.
       onSignalsHandled: () => {
         process.off("SIGTERM", endStart);
@@ -156,6 +161,7 @@ export async function runClient(args: ClientArgs): Promise<number> {
     if (startScreen?.shown) leaveStartScreen(process.stdout);
     process.off("SIGTERM", endStart);
     process.off("SIGHUP", endStart);
+    jobs.detach();
     // Bounded by the question's own timeout: a terminal that never answers is not waited for.
     await background;
     // Ink turns raw mode off when it ends; this is for a start that failed before it began.

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const PROMPT = "parley-test$";
@@ -42,18 +43,45 @@ afterEach(() => {
   homes = [];
 });
 
-/** An interactive bash (so with job control) running the client. */
-async function startClient(): Promise<Pane> {
+/** An interactive bash (so with job control), about to run the client. */
+async function startShell(): Promise<Pane> {
   const home = mkdtempSync(join(tmpdir(), "parley-e2e-"));
   homes.push(home);
   const p = startPane({ command: "bash --noprofile --norc -i", home, env: { HISTFILE: "" } });
   panes.push(p);
   await p.waitFor((s) => s.trim() !== "", "bash's prompt");
-  p.type(`PS1=${shq(`${PROMPT} `)}; node ${shq(CLI)}`);
+  p.type(`PS1=${shq(`${PROMPT} `)}`);
   p.send("Enter");
+  await p.waitFor(atPrompt, "the test's prompt");
+  return p;
+}
+
+function runClient(p: Pane): void {
+  p.type(`node ${shq(CLI)}`);
+  p.send("Enter");
+}
+
+async function startClient(): Promise<Pane> {
+  const p = await startShell();
+  runClient(p);
   await p.waitFor(listed, "the conversation list", 30_000);
   expect(p.info("#{alternate_on}")).toBe("1");
   return p;
+}
+
+/** Sends SIGTSTP the moment the client has the alternate screen, as it starts. */
+async function stopAsItStarts(p: Pane): Promise<void> {
+  runClient(p);
+  let pid: number | undefined;
+  await until(
+    () => {
+      pid ??= p.nodePid();
+      return pid !== undefined && p.info("#{alternate_on}") === "1";
+    },
+    "the client to take the alternate screen",
+    { intervalMs: 1, timeoutMs: 30_000 },
+  );
+  process.kill(pid!, "SIGTSTP");
 }
 
 async function expectStoppedThenResumed(p: Pane): Promise<void> {
@@ -103,6 +131,20 @@ describe.skipIf(!hasTmux())("job control (tmux, an interactive bash)", () => {
     const pid = p.nodePid();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGTSTP");
+    await expectStoppedThenResumed(p);
+  }, 90_000);
+
+  // Before the client was mounted the stop took the process as it was: raw, in the
+  // alternate screen. It now waits for the mount, for Ink's screen and for the kept one.
+  it("a SIGTSTP as the client starts waits for it, then does the same", async () => {
+    const p = await startShell();
+    await stopAsItStarts(p);
+    await expectStoppedThenResumed(p);
+    // The next start shows the kept start screen before anything else.
+    p.type("clear");
+    p.send("Enter");
+    await p.waitFor((s) => s.trim() === PROMPT, "a clear screen");
+    await stopAsItStarts(p);
     await expectStoppedThenResumed(p);
   }, 90_000);
 });
