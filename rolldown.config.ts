@@ -116,6 +116,38 @@ export default function loadYogaCompiledInPlace(options) {
   };
 }
 
+/**
+ * string-width, wrap-ansi, slice-ansi, cli-truncate, ansi-tokenize and Ink's line-update each
+ * make a grapheme Intl.Segmenter as they load, and the first costs some 8 ms (ICU loads its
+ * break rules) before a first frame drawn from the server's answers. Each is given
+ * src/ui/text/graphemes.ts instead, which answers the same and asks ICU only for text
+ * that can hold a grapheme of more than one code point. The build stops at a segmenter it
+ * does not know (one of another granularity, or made another way).
+ */
+function graphemesWithoutIcuAtLoad() {
+  const ours = fileURLToPath(new URL("./src/ui/text/graphemes.ts", import.meta.url));
+  const made =
+    /new Intl\.Segmenter\(\s*(?:(?:undefined|void 0)\s*,\s*\{\s*granularity:\s*(["'])grapheme\1\s*\}\s*)?\)/g;
+  return {
+    name: "parley-graphemes-without-icu-at-load",
+    transform(code: string, file: string) {
+      if (!file.includes(`${"/"}node_modules${"/"}`) || !code.includes("Intl.Segmenter"))
+        return null;
+      const replaced = code.replace(made, "__parleyGraphemes");
+      if (replaced.includes("new Intl.Segmenter")) {
+        throw new Error(
+          `rolldown.config.ts: ${file} makes an Intl.Segmenter that graphemesWithoutIcuAtLoad does not know: check it.`,
+        );
+      }
+      // On the first line, so that the mappings stay as they were.
+      return {
+        code: `import { graphemes as __parleyGraphemes } from ${JSON.stringify(ours)}; ${replaced}`,
+        map: null,
+      };
+    },
+  };
+}
+
 export default defineConfig({
   // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
   input: {
@@ -124,7 +156,13 @@ export default defineConfig({
   },
   platform: "node",
   external: ["react-devtools-core", "cpu-features", /sshcrypto\.node$/],
-  plugins: [inkPlugin(), noRestoreCursor(), ofetchWithoutFallback(), yogaCompiledInPlace()],
+  plugins: [
+    inkPlugin(),
+    noRestoreCursor(),
+    ofetchWithoutFallback(),
+    yogaCompiledInPlace(),
+    graphemesWithoutIcuAtLoad(),
+  ],
   // Production React and friends only: their development builds are most of the bundle
   // and render several times slower. The tests run the sources, with development React.
   // ssh2 is CommonJS and names __dirname (for a Windows helper it never runs here).

@@ -8,6 +8,7 @@ import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { Panel } from "../screen/panel.tsx";
+import { graphemes } from "../text/graphemes.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { attachmentLabel, type DraftAttachment } from "./commands.ts";
@@ -60,19 +61,17 @@ export function composerHeight(draft: EditorState, width: number, attachments = 
   );
 }
 
-const segmenter = new Intl.Segmenter();
-
 /** Splits a line at a display column, without splitting a grapheme. */
 function splitAtColumn(line: string, column: number): [string, string, string] {
   let width = 0;
   let index = 0;
-  for (const { segment } of segmenter.segment(line)) {
+  for (const { segment } of graphemes.segment(line)) {
     if (width >= column) break;
     width += displayWidth(segment);
     index += segment.length;
   }
   const rest = line.slice(index);
-  const first = segmenter.segment(rest)[Symbol.iterator]().next();
+  const first = graphemes.segment(rest)[Symbol.iterator]().next();
   const under = first.done ? "" : first.value.segment;
   return [line.slice(0, index), under, rest.slice(under.length)];
 }

@@ -29,6 +29,7 @@
 // `eventType`; release events are swallowed here so a key is never applied twice.
 
 import type { Key } from "ink";
+import { graphemes } from "../text/graphemes.ts";
 import { sanitize } from "../text/sanitize.ts";
 import { displayWidth } from "../text/width.ts";
 import { type Row, wrapRanges } from "../text/wrap.ts";
@@ -37,7 +38,6 @@ export type EditorState = { readonly value: string; readonly cursor: number };
 export type InkKey = Key;
 export type DraftLayout = { lines: string[]; cursorLine: number; cursorColumn: number };
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 // Made at the first word move: ICU's word rules stay out of memory until one is asked for.
 let wordSegmenter: Intl.Segmenter | undefined;
 const words = () => {

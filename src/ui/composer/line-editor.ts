@@ -4,10 +4,9 @@
 // ink-text-input: it edits by UTF-16 unit, types Ctrl+A as "a", and reads its value from
 // the last render, so keys that arrive in one read (three Backspaces) undo each other.
 import type { Key } from "ink";
+import { graphemes } from "../text/graphemes.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { applyKey, type EditorState, fromText, insert, type KeyResult } from "./editor.ts";
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Text for a one-line prompt: line breaks become spaces. */
 export function oneLine(text: string): string {

@@ -16,13 +16,13 @@
 // is only a backstop for text that was not put in that form.
 import stringWidthOriginal from "string-width";
 import stripAnsi from "strip-ansi";
+import { graphemes } from "../text/graphemes.ts";
 import { textCaches } from "./remembered.ts";
 
 type Options = { ambiguousIsNarrow?: boolean; countAnsiEscapeCodes?: boolean };
 
 const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
 const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
-const segmenter = new Intl.Segmenter();
 const MAX_REMEMBERED = 4096;
 const EMOJI_JOINER =
   /\u200D(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]*)\u200D/u;
@@ -67,7 +67,7 @@ function measure(grapheme: string): number {
   if (loneCodePoint && EMOJI_PRESENTATION.test(grapheme)) return 2;
   if (mode === "code-points" && hasEmojiJoiner(grapheme)) {
     let width = 0;
-    for (const { segment } of segmenter.segment(withoutEmojiJoiners(grapheme))) {
+    for (const { segment } of graphemes.segment(withoutEmojiJoiners(grapheme))) {
       width += measure(segment);
     }
     return width;
@@ -98,6 +98,6 @@ export default function stringWidth(input: string, options?: Options): number {
   const text = input.includes("\x1b") || input.includes("\x9b") ? stripAnsi(input) : input;
   if (!NON_ASCII_OR_CONTROL.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes.segment(text)) width += graphemeWidth(segment);
   return width;
 }

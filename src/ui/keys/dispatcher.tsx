@@ -17,6 +17,7 @@ import {
   useLayoutEffect,
   useRef,
 } from "react";
+import { graphemes } from "../text/graphemes.ts";
 import type { MouseEvent, MouseSource } from "./mouse.ts";
 import { isTerminalReply } from "./terminal-replies.ts";
 
@@ -175,8 +176,6 @@ export function KeypressProvider({
     </KeysContext.Provider>
   );
 }
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 const ALT_BINDINGS = new Set(["b", "f", "d"]);
 const ALT_UNBOUND_KEYS = [

@@ -6,6 +6,7 @@ import stringWidth, {
   widthMode,
   withoutEmojiJoiners,
 } from "../ink/string-width.ts";
+import { graphemes } from "./graphemes.ts";
 
 /** Anything but printable ASCII: text without it is one column a character. */
 export const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
@@ -48,7 +49,6 @@ export function displayWidth(s: string): number {
   return stringWidth(terminalForm(s));
 }
 
-export const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const EMOJI_PART_END = /\u200D(?=\p{Extended_Pictographic})/gu;
 
 /**

@@ -1,7 +1,8 @@
 // Wrapping: text laid out in rows of a number of columns, losslessly (`wrapRanges`, for the
 // editor) or as display lines (`wrap`, for messages). Pure; short printable ASCII takes a
 // fast path without allocating.
-import { drawnUnits, graphemes, graphemeWidth, NON_ASCII_OR_CONTROL, truncate } from "./width.ts";
+import { graphemes } from "./graphemes.ts";
+import { drawnUnits, graphemeWidth, NON_ASCII_OR_CONTROL, truncate } from "./width.ts";
 
 /** One visual row of `wrapRanges`: `text.slice(start, end)`, `width` columns. */
 export type Row = {
@@ -25,7 +26,7 @@ function normalWidth(width: number): number {
  * row of its own and overflows it. `wrap` builds display lines on top of this.
  */
 export function wrapRanges(s: string, width: number): Row[] {
-  return rangesOf(s, width, graphemes.segment.bind(graphemes));
+  return rangesOf(s, width, graphemes.segment);
 }
 
 /**
