@@ -131,8 +131,7 @@ function graphemesWithoutIcuAtLoad() {
   return {
     name: "parley-graphemes-without-icu-at-load",
     transform(code: string, file: string) {
-      if (!file.includes("/node_modules/") || !code.includes("Intl.Segmenter"))
-        return null;
+      if (!file.includes("/node_modules/") || !code.includes("Intl.Segmenter")) return null;
       const replaced = code.replace(made, "__parleyGraphemes");
       if (replaced.includes("new Intl.Segmenter")) {
         throw new Error(

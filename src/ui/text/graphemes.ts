@@ -8,7 +8,7 @@
 // too, in place of the segmenters they make as they load (rolldown.config.ts).
 // test/ui/graphemes.test.ts holds it to ICU over every code point beside each of these.
 const MAY_JOIN =
-  /\u200D|[\r\p{Grapheme_Extend}\p{M}\u200C\u{1F3FB}-\u{1F3FF}\p{Regional_Indicator}\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u0E33\u0EB3\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F\u{110BD}\u{110CD}\u{111C2}\u{111C3}\u{113D1}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}\u{16D63}\u{16D67}-\u{16D6A}\u{E0020}-\u{E007F}]/u;
+  /\u200D|[\u{1F3FB}-\u{1F3FF}]|[\r\p{Grapheme_Extend}\p{M}\u200C\p{Regional_Indicator}\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u0E33\u0EB3\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F\u{110BD}\u{110CD}\u{111C2}\u{111C3}\u{113D1}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}\u{16D63}\u{16D67}-\u{16D6A}\u{E0020}-\u{E007F}]/u;
 
 /** What Intl.Segmenter's `segment` answers, as far as anything here uses it. */
 export type GraphemeSegments = Iterable<Intl.SegmentData> & {
