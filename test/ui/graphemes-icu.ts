@@ -1,7 +1,7 @@
 // ICU's answers beside src/ui/text/graphemes.ts's, for its tests.
 import { graphemes } from "../../src/ui/text/graphemes.ts";
 
-const icu = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+export const icu = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
  * `c` beside each kind of code point it could form a grapheme with (UAX #29): itself, any

@@ -2,9 +2,8 @@
 // can hold a grapheme of several code points. (Every code point: graphemes.soak.test.ts.)
 import { describe, expect, it } from "vitest";
 import { graphemes } from "../../src/ui/text/graphemes.ts";
-import { codePoints, disagreements } from "./graphemes-icu.ts";
+import { codePoints, disagreements, icu } from "./graphemes-icu.ts";
 
-const icu = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const all = (s: Iterable<Intl.SegmentData>) =>
   Array.from(s, ({ segment, index, input }) => ({ segment, index, input }));
 

@@ -15,6 +15,12 @@ export type GraphemeSegments = Iterable<Intl.SegmentData> & {
   containing(index?: number): Intl.SegmentData | undefined;
 };
 
+/** The code point that starts at `index` (a lone surrogate is one of its own). */
+function codePointAt(input: string, index: number): Intl.SegmentData {
+  const size = (input.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+  return { segment: input.slice(index, index + size), index, input };
+}
+
 /** The graphemes of text that holds none of MAY_JOIN: its code points. */
 class CodePoints implements GraphemeSegments {
   private readonly input: string;
@@ -24,23 +30,19 @@ class CodePoints implements GraphemeSegments {
   }
 
   *[Symbol.iterator](): Generator<Intl.SegmentData> {
-    const { input } = this;
-    for (let index = 0; index < input.length; ) {
-      const size = (input.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
-      yield { segment: input.slice(index, index + size), index, input };
-      index += size;
+    for (let index = 0; index < this.input.length; ) {
+      const point = codePointAt(this.input, index);
+      yield point;
+      index += point.segment.length;
     }
   }
 
   containing(at = 0): Intl.SegmentData | undefined {
-    const { input } = this;
     const i = Math.trunc(at);
-    if (!(i >= 0 && i < input.length)) return undefined;
-    const low = (c: number) => c >= 0xdc00 && c <= 0xdfff;
-    const high = (c: number) => c >= 0xd800 && c <= 0xdbff;
-    const index = low(input.charCodeAt(i)) && i > 0 && high(input.charCodeAt(i - 1)) ? i - 1 : i;
-    const size = (input.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
-    return { segment: input.slice(index, index + size), index, input };
+    if (!(i >= 0 && i < this.input.length)) return undefined;
+    // Inside a surrogate pair when the code point one before is astral.
+    const pairStart = i > 0 && (this.input.codePointAt(i - 1) ?? 0) > 0xffff;
+    return codePointAt(this.input, pairStart ? i - 1 : i);
   }
 }
 
