@@ -24,7 +24,7 @@ import { createExternalEditor } from "./external-editor.ts";
 import { writePrivateFile } from "./files.ts";
 import { applyGraphemeClusters } from "./grapheme-mode.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
-import { createJobControl, type JobControl } from "./job-control.ts";
+import type { JobControl } from "./job-control.ts";
 import { mountClient } from "./mount.tsx";
 import {
   adoptKeptFiles,
@@ -71,8 +71,8 @@ export type InteractiveOptions = {
   warnings?: readonly string[];
   /** The start screen kept from the last run: where, and whether it is on screen now. */
   startScreen?: StartScreen;
-  /** Ctrl+Z and SIGTSTP, already answered while the client started (main.ts). */
-  jobs?: JobControl;
+  /** Ctrl+Z and SIGTSTP, answered since the start began (main.ts). */
+  jobs: JobControl;
   /** Called once this module handles SIGTERM and SIGHUP itself (main.ts did until then). */
   onSignalsHandled?: () => void;
 };
@@ -107,8 +107,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   if (target.formerIdentity !== undefined && target.formerIdentity !== target.identity) {
     adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, token));
   }
-  const jobs = options.jobs ?? createJobControl();
-  jobs.listen();
+  const { jobs } = options;
   const client = createClientSession({
     api: { baseUrl, token },
     username: target.username ?? rememberedUsername(paths, key),
