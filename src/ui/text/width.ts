@@ -18,7 +18,10 @@ export const NON_ASCII_OR_CONTROL = /[^\x20-\x7e]/;
 // said it clusters graphemes (mode 2027, src/client/graphemes.ts; such a terminal draws
 // them all at string-width's width), these are drawn in a form whose width is certain:
 // without skin tones and VS16 (👍🏽 shows as 👍, ❤️ as ❤) and without the joiners between
-// emoji (👨‍👩‍👧 as its parts, 👨👩👧, 2 columns each everywhere). A lone regional indicator
+// emoji (👨‍👩‍👧 as its parts, 👨👩👧, 2 columns each everywhere). Nor does a joiner end a
+// grapheme: tmux 3.3 draws any non-ASCII character that follows one into the joiner's cell
+// (a list row cut as "a\u200D…" drew its "…" over the "a", one column short). A joiner
+// inside one (an Indic conjunct) stays. A lone regional indicator
 // (half a flag: 1 column in tmux, 2 elsewhere) is drawn as its letter in every terminal.
 // The text itself (drafts, what is sent) keeps them all.
 const UNSTABLE_WIDTH = /[\u{1F3FB}-\u{1F3FF}\uFE0F]/gu;
@@ -31,6 +34,17 @@ function letterForLoneIndicator(match: string, pair: string | undefined): string
   return pair ?? String.fromCharCode(0x41 + (match.codePointAt(0)! - 0x1f1e6));
 }
 
+const TRAILING_JOINERS = /\u200D+$/;
+
+/** `s` without the zero width joiners that end a grapheme. */
+function withoutEndingJoiners(s: string): string {
+  let out = "";
+  for (const { segment } of graphemes.segment(s)) {
+    out += segment.endsWith("\u200D") ? segment.replace(TRAILING_JOINERS, "") : segment;
+  }
+  return out;
+}
+
 /** The form of `s` that this terminal draws at the width string-width computes. */
 export function terminalForm(s: string): string {
   if (!NON_ASCII_OR_CONTROL.test(s)) return s;
@@ -38,6 +52,7 @@ export function terminalForm(s: string): string {
   if (widthMode() === "code-points") {
     if (HAS_UNSTABLE_WIDTH.test(form)) form = form.replace(UNSTABLE_WIDTH, "");
     form = withoutEmojiJoiners(form);
+    if (form.includes("\u200D")) form = withoutEndingJoiners(form);
   }
   if (HAS_REGIONAL_INDICATOR.test(form))
     form = form.replace(REGIONAL_INDICATORS, letterForLoneIndicator);

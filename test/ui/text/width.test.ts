@@ -87,6 +87,10 @@ describe("terminalForm", () => {
     expect(displayWidth("🏳️‍🌈")).toBe(3);
     // A joiner between letters (Indic, Arabic shaping) is no emoji's: kept.
     expect(terminalForm("\u0915\u094D\u200D\u0937")).toBe("\u0915\u094D\u200D\u0937");
+    // One that ends a grapheme goes: tmux draws a non-ASCII character after it in its cell.
+    expect(terminalForm("a\u200D\u2026")).toBe("a\u2026");
+    expect(terminalForm("a\u200D\u200Da\u200D")).toBe("aa");
+    expect(displayWidth("a\u200D\u2026")).toBe(2);
     expect(terminalForm("🇫🇷 🇫")).toBe("🇫🇷 F");
     expect(terminalForm("🇫🇷🇩")).toBe("🇫🇷D");
     expect(displayWidth("🇫🇷🇩")).toBe(3);
