@@ -4,6 +4,7 @@
 // cpu-features): it falls back to JavaScript when they are missing, as they always are here
 // (package.json's allowScripts never builds them). So the package has no dependencies.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig } from "rolldown";
 import { inkPlugin } from "./scripts/ink-plugin.ts";
@@ -147,6 +148,55 @@ function graphemesWithoutIcuAtLoad() {
   };
 }
 
+/**
+ * node-emoji reads only each emoji's name and character from emojilib, whose table also
+ * holds every emoji's keywords and category, and an ordering: some 300 kB of the client's
+ * source and 0.7 MB of objects, kept for as long as the client runs. The bundle carries
+ * the names and characters alone. The build stops if node-emoji reads more of emojilib
+ * than that.
+ */
+function emojilibNamesOnly() {
+  const id = "\0emojilib-names-only";
+  const nodeEmoji = /[\\/]node-emoji[\\/]lib[\\/]index\.js$/;
+  return {
+    name: "parley-emojilib-names-only",
+    resolveId: (source: string) => (source === "emojilib" ? id : null),
+    load(loaded: string) {
+      if (loaded !== id) return null;
+      const { lib } = createRequire(import.meta.url)("emojilib") as {
+        lib: Record<string, { char: string }>;
+      };
+      const names = Object.fromEntries(
+        Object.entries(lib).map(([name, { char }]) => [name, { char }]),
+      );
+      // Parsed from JSON when node-emoji reads it: quicker than a literal of 1,570 objects,
+      // and nothing of it stays but node-emoji's own maps. The emoji are JSON escapes, so the
+      // string is held one byte a character.
+      const json = JSON.stringify(names).replace(
+        /[^\x00-\x7f]/g,
+        (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      );
+      return `const TABLE = ${JSON.stringify(json)};
+export default {
+  get lib() {
+    return JSON.parse(TABLE);
+  },
+};
+`;
+    },
+    transform(code: string, file: string) {
+      if (!nodeEmoji.test(file)) return null;
+      const reads = code.match(/emojilib\.\w+/g) ?? [];
+      if (reads.length === 0 || reads.some((read) => read !== "emojilib.lib")) {
+        throw new Error(
+          `rolldown.config.ts: node-emoji reads ${reads.join(", ") || "nothing"} of emojilib, not only emojilib.lib: check emojilibNamesOnly.`,
+        );
+      }
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
   input: {
@@ -161,6 +211,7 @@ export default defineConfig({
     ofetchWithoutFallback(),
     yogaCompiledInPlace(),
     graphemesWithoutIcuAtLoad(),
+    emojilibNamesOnly(),
   ],
   // Production React and friends only: their development builds are most of the bundle
   // and render several times slower. The tests run the sources, with development React.

@@ -63,6 +63,13 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
     p.send("Enter");
     await p.waitFor((s) => s.includes("👍 1"), "the reaction");
+    // The next in the quick row comes from node-emoji's table, as the bundle carries it.
+    p.send("r");
+    await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
+    p.send("Right");
+    await beat();
+    p.send("Enter");
+    await p.waitFor((s) => /👍 1 +❤\uFE0F? 1/u.test(s), "the second reaction");
 
     // Back to the list: pin, mute, archive #team, and see the filters follow.
     p.send("Escape");
