@@ -1,6 +1,7 @@
 // Conditional GETs (contract.md "Events"): every successful GET carries a weak ETag, a hash
-// of its body, and If-None-Match with it answers 304 without one. Hono's etag does the
-// rest; node's SHA-1 in place of WebCrypto's saves a promise and a copy per response.
+// of its body, and If-None-Match with it answers 304 without one. The JSON helpers
+// (respond.ts) tag what they send; Hono's etag does the rest, and hashes any other GET's
+// body itself (node's SHA-1 in place of WebCrypto's saves a promise and a copy).
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { etag } from "hono/etag";
