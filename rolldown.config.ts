@@ -150,7 +150,7 @@ function graphemesWithoutIcuAtLoad() {
 
 /**
  * node-emoji reads only each emoji's name and character from emojilib, whose table also
- * holds every emoji's keywords and category, and an ordering: some 300 kB of the client's
+ * holds every emoji's keywords and category, and an ordering: some 240 kB of the client's
  * source and 0.7 MB of objects, kept for as long as the client runs. The bundle carries
  * the names and characters alone. The build stops if node-emoji reads more of emojilib
  * than that.
@@ -158,11 +158,18 @@ function graphemesWithoutIcuAtLoad() {
 function emojilibNamesOnly() {
   const id = "\0emojilib-names-only";
   const nodeEmoji = /[\\/]node-emoji[\\/]lib[\\/]index\.js$/;
+  let carried = false;
+  let checked = false;
   return {
     name: "parley-emojilib-names-only",
+    buildStart() {
+      carried = false;
+      checked = false;
+    },
     resolveId: (source: string) => (source === "emojilib" ? id : null),
     load(loaded: string) {
       if (loaded !== id) return null;
+      carried = true;
       const { lib } = createRequire(import.meta.url)("emojilib") as {
         lib: Record<string, { char: string }>;
       };
@@ -192,7 +199,15 @@ export default {
           `rolldown.config.ts: node-emoji reads ${reads.join(", ") || "nothing"} of emojilib, not only emojilib.lib: check emojilibNamesOnly.`,
         );
       }
+      checked = true;
       return null;
+    },
+    buildEnd(error?: Error) {
+      if (!error && carried && !checked) {
+        throw new Error(
+          "rolldown.config.ts: emojilib is bundled, but not through node-emoji's lib/index.js: check emojilibNamesOnly.",
+        );
+      }
     },
   };
 }
