@@ -3,11 +3,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closest, distance } from "fastest-levenshtein";
-import { z } from "zod";
 import { writePrivateFile } from "./client/files.ts";
 import type { Paths } from "./paths.ts";
 import type { ThemeSetting } from "./ui/look/theme.ts";
 import type { NotifyLevel } from "./ui/messages/mentions.ts";
+import { z } from "./zod.ts";
 
 export { type Paths, parleyPaths } from "./paths.ts";
 

@@ -9,7 +9,7 @@
 // Last-Event-ID after the client's one back-off (retry.ts) when it drops, given up for the
 // session when the server has no stream.
 import { createParser } from "eventsource-parser";
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { networkError } from "./errors.ts";
 import { backoffDelay } from "./retry.ts";
 import { Conversation, Id, Message } from "./schema.ts";

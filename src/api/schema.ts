@@ -5,7 +5,7 @@
 // Parsing is tolerant, as contract.md asks of the client: unknown fields are
 // dropped, ids of any shape become strings, millisecond timestamps become seconds,
 // attachments without anything to show are ignored.
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /** Anything above this is taken to be milliseconds, not seconds (year 5138 in seconds). */
 const MILLIS_THRESHOLD = 1e11;

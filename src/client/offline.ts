@@ -15,7 +15,6 @@ import {
   persistQueryClientSave,
 } from "@tanstack/query-persist-client-core";
 import type { QueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import type { Paths } from "../config.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import { SavedChange } from "../ui/queries/changes.ts";
@@ -26,6 +25,7 @@ import {
   trimRestoredHistories,
 } from "../ui/queries/restore.ts";
 import type { CarriedOver, Session } from "../ui/screen/session.ts";
+import { z } from "../zod.ts";
 import {
   debouncedWriter,
   logLine,

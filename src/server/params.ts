@@ -2,8 +2,8 @@
 // strings, validated with zod. The first failing parameter becomes a 400 that names it.
 import type { Context } from "hono";
 import qs from "qs";
-import { z } from "zod";
 import { MAX_LIMIT, MAX_MESSAGE_LENGTH, NewAttachment, REACTION_NAME } from "../api/schema.ts";
+import { z } from "../zod.ts";
 import type { AppEnv, Params } from "./env.ts";
 import { HttpError, invalid, missing } from "./errors.ts";
 

@@ -44,6 +44,27 @@ const conversation = {
   archived_at: null,
 };
 
+// First in the file: zod generates a parser the first time each object schema parses.
+describe("parsing", () => {
+  it("generates no code (src/zod.ts)", () => {
+    const made: unknown[][] = [];
+    const original = globalThis.Function;
+    globalThis.Function = new Proxy(original, {
+      construct(target, args) {
+        made.push(args);
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      Page(Message).parse({ has_more: false, data: [message] });
+      Conversation.parse(conversation);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(made).toEqual([]);
+  });
+});
+
 describe("timestamps", () => {
   it("keeps seconds and turns milliseconds (above 10^11) into seconds", () => {
     expect(toUnixSeconds(1_700_000_000)).toBe(1_700_000_000);

@@ -5,7 +5,7 @@
 //   GET /v1/contacts?query=bo&limit=20
 //   -> {"data": [{"id": "ct_bob", "username": "bob"}], "has_more": false}
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../zod.ts";
 import type { AppEnv, Services } from "../env.ts";
 import { limit, readQuery, validate } from "../params.ts";
 import { json, methodNotAllowed } from "../respond.ts";

@@ -1,7 +1,7 @@
 // A change a person made (send, edit, react, delete, pin, mute, archive) as data: what it
 // sends, and how it shows on screen until the server has it. Pure, so the outbox can keep
 // changes on disk and the screen can lay them over what the server last said.
-import { z } from "zod";
+
 import { isApiError } from "../../api/errors.ts";
 import {
   type Attachment,
@@ -10,6 +10,7 @@ import {
   NewAttachment,
   UpdateConversationParams,
 } from "../../api/schema.ts";
+import { z } from "../../zod.ts";
 import { withReactors } from "../messages/reactions.ts";
 
 /** A change that cannot reach the server yet, in the status bar and on its message. */
