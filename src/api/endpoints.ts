@@ -1,7 +1,7 @@
 // The endpoint table of the messaging API (spec 4.2, 4.3): for each resource its path, the
 // schema of its items, the fields each request sends, and the words an error uses for them.
 // Every resource has the same six calls; only the table differs.
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import { isApiError } from "./errors.ts";
 import type { Form, Http } from "./http.ts";
 import { parseAnswer, parseDeleted } from "./http.ts";

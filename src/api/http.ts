@@ -3,7 +3,7 @@
 // ofetch makes the request: its timeout on every attempt, its retries with the rule and the
 // delays of retry.ts, its hooks to turn each failure into an ApiError. Requests: form bodies
 // in bracket notation, `Authorization: Bearer`. Answers: read with the shared zod schemas.
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import {
   ApiError,
   describeBody,

@@ -1,6 +1,7 @@
 // Cursor pagination shared by both lists: `starting_after` / `ending_before` name an item.
-import type { z } from "zod";
+
 import { DEFAULT_LIMIT } from "../api/schema.ts";
+import type { z } from "../zod.ts";
 import { invalid } from "./errors.ts";
 import { id, limit } from "./params.ts";
 import type { Cursor } from "./store/store.ts";

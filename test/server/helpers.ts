@@ -2,9 +2,9 @@
 // against the shared wire schemas.
 import qs from "qs";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { z } from "zod";
 import { Conversation, Deleted, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import type { z } from "../../src/zod.ts";
 import { freshDb } from "./stores.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are whatever the server sent; the assertions check them
