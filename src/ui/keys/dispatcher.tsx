@@ -86,11 +86,14 @@ export function KeypressProvider({
     }
     return false;
   };
-  // Every key waits for the render of the key before it (setImmediate comes after React
-  // commits what a key changed, and handlers read the state of the last commit): Ink
+  // Every key waits for the render of the key before it (setImmediate usually comes after
+  // React commits what a key changed, and handlers read the state of the last commit): Ink
   // splits one read (↓↓↓ from a key repeat, tmux send-keys, a fast typist over SSH) into
   // keys it hands over in one go, and each must see what the one before did, or ↓↓↓ moves
-  // one row and Y → Enter chooses the first link. Usually one render is enough: a change
+  // one row and Y → Enter chooses the first link. Not always: React renders an update as a
+  // task of its own scheduler, which other work can put behind it (the link chooser took
+  // → and still chose the first link, 1 run in 15); so the choosers also keep their index
+  // where the next key reads it (use-row-chooser.ts). Usually one render is enough: a change
   // can take more than one to reach the handlers. So after an Esc that was taken (it
   // moves the focus or closes something) the next key waits until the handlers have
   // changed, and a queued key nobody takes is offered again: each a few times over the

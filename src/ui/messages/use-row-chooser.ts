@@ -1,6 +1,6 @@
 // A one-line chooser's keys (the reaction picker's row, the link chooser): ←→ move round the
 // choices, Enter or a digit takes one, Esc closes. Owns every key while open but Ctrl+C.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { matchBinding, type Scope, type ScopeBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
 
@@ -22,6 +22,13 @@ export function useRowChooser<T, S extends Scope>(options: {
 }): number {
   const { choices, onPick, onClose } = options;
   const [index, setIndex] = useState(0);
+  // The index as the keys left it, which the next key reads: keys of one read can come
+  // before React has rendered the one before (Y → Enter then chose the first link).
+  const chosen = useRef(0);
+  const move = (to: number) => {
+    chosen.current = to;
+    setIndex(to);
+  };
   useKeypress(
     (input, key) => {
       if (matchBinding("anywhere", input, key) === "global.quit") return false;
@@ -34,14 +41,16 @@ export function useRowChooser<T, S extends Scope>(options: {
           onClose();
           break;
         case "previous":
-          setIndex((i) => (i + choices.length - 1) % choices.length);
+          move((chosen.current + choices.length - 1) % choices.length);
           break;
         case "next":
-          setIndex((i) => (i + 1) % choices.length);
+          move((chosen.current + 1) % choices.length);
           break;
-        case "pick":
-          if (choices[index] !== undefined) onPick(choices[index]);
+        case "pick": {
+          const choice = choices[chosen.current];
+          if (choice !== undefined) onPick(choice);
           break;
+        }
         case "pickNumber": {
           // A chooser's number keys are the digits 1 to 9: the input is the number.
           const choice = choices[Number(input) - 1];
