@@ -239,6 +239,14 @@ function encode(params: Form): string {
 }
 
 /**
+ * What each answer was read as, by schema. A 304 hands out the kept answer again (etags.ts),
+ * which is then read as the same object: no JSON to parse and check again at every poll,
+ * and TanStack Query finds its data unchanged without comparing it field by field. (The
+ * same URL is the same `prepare`: a page's cut depends on the `limit` in it.)
+ */
+const readAnswers = new WeakMap<Answer, WeakMap<z.ZodType, unknown>>();
+
+/**
  * The body of a successful answer through its schema; anything else is `invalid_response`.
  * `prepare` may trim the parsed JSON before the schema reads it (a page too long, paging.ts).
  */
@@ -248,6 +256,8 @@ export function parseAnswer<S extends z.ZodType>(
   what: string,
   prepare: (json: unknown) => unknown = (json) => json,
 ): z.output<S> {
+  const read = readAnswers.get(answer);
+  if (read?.has(schema)) return read.get(schema) as z.output<S>;
   const result = schema.safeParse(prepare(answerJson(answer)));
   if (!result.success) {
     throw invalidResponse(
@@ -256,6 +266,8 @@ export function parseAnswer<S extends z.ZodType>(
       result.error,
     );
   }
+  if (read) read.set(schema, result.data);
+  else readAnswers.set(answer, new WeakMap([[schema, result.data]]));
   return result.data;
 }
 
