@@ -45,8 +45,8 @@ export default defineConfig({
     ],
     // Most tests wait on a server, a poll or a terminal rather than compute: on a 2-core
     // machine four files at a time finish sooner than Vitest's default of one per core
-    // but one (`npm test` used 68% of the two cores with three: 100 to 113 s with four,
-    // against 111 to 119 s with three).
+    // but one (`npm test` used 68% of the two cores with three: medians of 108 s in six runs
+    // with four, 100 to 126, against 117 s in four with three, 111 to 119).
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 30_000,
