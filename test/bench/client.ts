@@ -334,6 +334,20 @@ export class Pty {
     return { rss: (kb("VmRSS") * 1024) / 1e6, hwm: (kb("VmHWM") * 1024) / 1e6 };
   }
 
+  /**
+   * CPU time the client's node process has used so far, every thread, in ms. Its clock ticks
+   * are 10 ms, so only a sum over many keys says something; the machine's load stretches
+   * wall-clock latency far more than the CPU a key costs.
+   */
+  cpuMs(): number {
+    const pid = this.nodePid();
+    if (pid === undefined) throw new Error("the client's node process is gone");
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // utime and stime, fields 14 and 15 of proc_pid_stat(5), in ticks of 1/100 s on Linux.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
   /** Resizes the pty from its slave side: the kernel sends SIGWINCH to the client. */
   resize(columns: number, rows: number): void {
     const pid = this.nodePid();
@@ -678,6 +692,8 @@ type Loaded = {
   rssOpen: number;
   rssOldest: number;
   loadSeconds: number;
+  /** The client's CPU time (every thread) while its history loaded. */
+  loadCpuSeconds: number;
   gPresses: number;
   unanswered: number;
   /** Each g's round: the key, its page, the bench's quiet waits. */
@@ -685,6 +701,8 @@ type Loaded = {
   first: number[];
   last: number[];
   bytes: number[];
+  /** CPU time of the client's process (every thread) over the k presses, in ms. */
+  pressCpuMs?: number;
   memory?: Memory;
 };
 
@@ -801,6 +819,7 @@ async function loadHistory(
     // within 1 s counts as unanswered.
     const oldest = `${marker}00000`;
     const loadStart = performance.now();
+    const cpuAtStart = pty.cpuMs();
     let gPresses = 0;
     let unanswered = 0;
     const rounds: number[] = [];
@@ -825,6 +844,7 @@ async function loadHistory(
       }
     }
     const loadSeconds = (performance.now() - loadStart) / 1000;
+    const loadCpuSeconds = (pty.cpuMs() - cpuAtStart) / 1000;
     await pty.quiet(300);
     const rssOldest = pty.rssMB().rss;
     await pty.press("G", 300);
@@ -837,6 +857,7 @@ async function loadHistory(
       rssOpen,
       rssOldest,
       loadSeconds,
+      loadCpuSeconds,
       gPresses,
       unanswered,
       rounds,
@@ -875,6 +896,7 @@ async function measureClients(
       clients.push(loaded);
       log(`${label}${size} messages loaded in ${ms(loaded.loadSeconds)} s (${loaded.gPresses} g)`);
     }
+    const cpuBefore = clients.map((c) => c.pty.cpuMs());
     for (let i = 0; i < PRESSES; i++) {
       const order = i % 2 === 0 ? clients : [...clients].reverse();
       for (const c of order) {
@@ -887,6 +909,7 @@ async function measureClients(
         c.bytes.push(r.bytes);
       }
     }
+    for (const [i, c] of clients.entries()) c.pressCpuMs = c.pty.cpuMs() - cpuBefore[i]!;
     const rssLoaded = clients.map((c) => c.pty.rssMB());
     await sleep(IDLE_MS);
     for (const [i, c] of clients.entries()) {
@@ -943,11 +966,11 @@ async function benchHistory(): Promise<string[]> {
     const n = (c: Loaded) => c.size.toLocaleString("en");
     const PROD = " (`NODE_ENV=production`, diagnostic)";
     const latencyRow = (c: Loaded, note = "") =>
-      `| ${n(c)}${note} | ${c.first.length} | ${ms(median(c.first))} | ${ms(percentile(c.first, 0.9))} | ${ms(median(c.last))} | ${ms(percentile(c.last, 0.9))} | ${ms(Math.max(...c.last))} | ${median(c.bytes)} |`;
+      `| ${n(c)}${note} | ${c.first.length} | ${ms(median(c.first))} | ${ms(percentile(c.first, 0.9))} | ${ms(median(c.last))} | ${ms(percentile(c.last, 0.9))} | ${ms(Math.max(...c.last))} | ${median(c.bytes)} | ${ms(c.pressCpuMs! / c.last.length)} |`;
     const ratioRow = ([a, b]: Loaded[], note = "") =>
-      `| **ratio ${n(b!)} / ${n(a!)}**${note} | | ${ratio(median(b!.first), median(a!.first))} | ${ratio(percentile(b!.first, 0.9), percentile(a!.first, 0.9))} | ${ratio(median(b!.last), median(a!.last))} | ${ratio(percentile(b!.last, 0.9), percentile(a!.last, 0.9))} | ${ratio(Math.max(...b!.last), Math.max(...a!.last))} | |`;
+      `| **ratio ${n(b!)} / ${n(a!)}**${note} | | ${ratio(median(b!.first), median(a!.first))} | ${ratio(percentile(b!.first, 0.9), percentile(a!.first, 0.9))} | ${ratio(median(b!.last), median(a!.last))} | ${ratio(percentile(b!.last, 0.9), percentile(a!.last, 0.9))} | ${ratio(Math.max(...b!.last), Math.max(...a!.last))} | | ${ratio(b!.pressCpuMs!, a!.pressCpuMs!)} |`;
     const loadRow = (c: Loaded, note = "") =>
-      `| ${n(c)}${note} | ${c.gPresses} (${c.unanswered}) | ${ms(c.loadSeconds)} | ${ms(median(c.rounds.slice(0, 10)))} | ${ms(median(c.rounds.slice(-10)))} |`;
+      `| ${n(c)}${note} | ${c.gPresses} (${c.unanswered}) | ${ms(c.loadSeconds)} | ${ms(c.loadCpuSeconds)} | ${ms(median(c.rounds.slice(0, 10)))} | ${ms(median(c.rounds.slice(-10)))} |`;
     const memoryRow = (c: Loaded, note = "") => {
       const m = c.memory!;
       return `| ${n(c)}${note} | ${ms(m.rssOpen)} | ${ms(m.rssOldest)} | ${ms(m.rssLoaded)} | ${ms(m.peak)} | ${ms(m.rssIdle)} | ${ms(m.heapUsed)} / ${ms(m.heapTotal)} | ${ms(m.heapUsedAfterGc)} / ${ms(m.heapTotalAfterGc)} | ${ms(m.external)} | ${ms(m.rssAfterGc)} |`;
@@ -961,10 +984,10 @@ async function benchHistory(): Promise<string[]> {
     return [
       "### 3. Keystroke to frame against history length (messages pane, whole history loaded)",
       "",
-      `A server without demo data or rate limit in a child process; alice's conversations with dave (${n(big)} messages) and bob (${n(small)}), posted over HTTP ${POST_CONCURRENCY} at a time, 3 to 42 words each (some wrap). One client per conversation (both running) opens it, goes through the whole history with g (50 per page) until the oldest message shows, then G (the client keeps a window of 12 pages: far back, the newest were dropped, and G fetches the newest page again). Then k, ${PRESSES} times on each, alternating between the two, each timed from the write to the first output byte and to the last byte before ${KEY_QUIET_MS} ms of silence (the frame done). Both clients poll meanwhile (the open conversation every 2 s). The rows marked diagnostic repeat this with \`NODE_ENV=production\` in the client's environment: the build defines it, so these rows should match the others.`,
+      `A server without demo data or rate limit in a child process; alice's conversations with dave (${n(big)} messages) and bob (${n(small)}), posted over HTTP ${POST_CONCURRENCY} at a time, 3 to 42 words each (some wrap). One client per conversation (both running) opens it, goes through the whole history with g (50 per page) until the oldest message shows, then G (the client keeps a window of 12 pages: far back, the newest were dropped, and G fetches the newest page again). Then k, ${PRESSES} times on each, alternating between the two, each timed from the write to the first output byte and to the last byte before ${KEY_QUIET_MS} ms of silence (the frame done); CPU per press is the client's CPU time (every thread, its polls included) over all its presses, divided by them. Both clients poll meanwhile (the open conversation every 2 s). The rows marked diagnostic repeat this with \`NODE_ENV=production\` in the client's environment: the build defines it, so these rows should match the others.`,
       "",
-      "| messages loaded | k presses | first byte p50 ms | first byte p90 ms | frame done p50 ms | frame done p90 ms | frame done max ms | bytes/press p50 |",
-      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      "| messages loaded | k presses | first byte p50 ms | first byte p90 ms | frame done p50 ms | frame done p90 ms | frame done max ms | bytes/press p50 | CPU ms/press |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
       latencyRow(small),
       latencyRow(big),
       ratioRow(shipped),
@@ -975,8 +998,8 @@ async function benchHistory(): Promise<string[]> {
       "",
       'Loading the history. A round is one g: the key, its page, the bench\'s 30 ms quiet waits; "unanswered" counts g presses with no output within 1 s.',
       "",
-      "| messages | g presses (unanswered) | load all s | round p50, first 10 pages, ms | round p50, last 10 pages, ms |",
-      "|---|---:|---:|---:|---:|",
+      "| messages | g presses (unanswered) | load all s | client CPU s | round p50, first 10 pages, ms | round p50, last 10 pages, ms |",
+      "|---|---:|---:|---:|---:|---:|",
       loadRow(small),
       loadRow(big),
       ...production.map((c) => loadRow(c, PROD)),
