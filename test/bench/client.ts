@@ -334,18 +334,11 @@ export class Pty {
     return { rss: (kb("VmRSS") * 1024) / 1e6, hwm: (kb("VmHWM") * 1024) / 1e6 };
   }
 
-  /**
-   * CPU time the client's node process has used so far, every thread, in ms. Its clock ticks
-   * are 10 ms, so only a sum over many keys says something; the machine's load stretches
-   * wall-clock latency far more than the CPU a key costs.
-   */
+  /** CPU time the client's node process has used so far (processCpuMs). */
   cpuMs(): number {
     const pid = this.nodePid();
     if (pid === undefined) throw new Error("the client's node process is gone");
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // utime and stime, fields 14 and 15 of proc_pid_stat(5), in ticks of 1/100 s on Linux.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return processCpuMs(pid);
   }
 
   /** Resizes the pty from its slave side: the kernel sends SIGWINCH to the client. */
@@ -488,6 +481,24 @@ async function seedConversation(
 // ---- 1. start-up ----
 
 /** Spawn to exit of `node …args`, plainly or through the same pty wrapper as the client. */
+/**
+ * CPU time a process has used so far, every thread, in ms (Linux: /proc; elsewhere NaN).
+ * Its clock ticks are 10 ms, so only a sum over many keys or a long window says
+ * something; the machine's load stretches wall-clock latency far more than the CPU a
+ * key costs.
+ */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // utime and stime, fields 14 and 15 of proc_pid_stat(5), 12 and 13 after "(comm) ",
+    // in clock ticks (USER_HZ, 100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export async function timeToExit(args: string[], env: Record<string, string>, pty: boolean) {
   const t0 = performance.now();
   const child = pty

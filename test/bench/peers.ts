@@ -22,6 +22,7 @@ import {
   ms,
   openConversation,
   Pty,
+  processCpuMs,
   ratio,
   removeHome,
   timeToExit,
@@ -32,7 +33,6 @@ const IDLE_SETTLE_MS = 10_000;
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const TYPED = "hello world";
 const KEY_QUIET_MS = 150;
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 const log = (line: string) => process.stderr.write(`bench peers: ${line}\n`);
 
@@ -72,12 +72,8 @@ function installed(program: string): boolean {
 
 const programOf = (peer: Peer) => peer.command.split(" ")[0]!;
 
-/** CPU ticks and voluntary context switches of a process, all its threads. */
+/** CPU time in ms and voluntary context switches of a process, all its threads. */
 export function usage(pid: number): { cpuMs: number; wakeups: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // utime and stime are fields 14 and 15 (1-based), 12 and 13 after "(comm) ".
-  const ticks = Number(fields[11]) + Number(fields[12]);
   let wakeups = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -87,7 +83,7 @@ export function usage(pid: number): { cpuMs: number; wakeups: number } {
       // the thread ended meanwhile
     }
   }
-  return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, wakeups };
+  return { cpuMs: processCpuMs(pid), wakeups };
 }
 
 function rssMB(pid: number): number {

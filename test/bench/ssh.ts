@@ -12,7 +12,7 @@
 // clients and this process share the cores.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,7 +20,7 @@ import { createInterface } from "node:readline";
 import ssh2 from "ssh2";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { IDLE_RETIRE_MS } from "../../src/ssh/idle-gc.ts";
-import type { ClientFigures } from "./client.ts";
+import { type ClientFigures, processCpuMs } from "./client.ts";
 
 // BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
 const CLI = process.env.BENCH_SSH_CLI ?? resolve(import.meta.dirname, "../../dist/cli.js");
@@ -119,20 +119,6 @@ async function settledRssMiB(pid: number): Promise<number> {
     last = now;
   }
   return last;
-}
-
-/**
- * CPU time a process has used so far, all its threads, in ms (Linux: /proc; elsewhere NaN).
- * Load on the machine stretches wall-clock latency, much less the CPU a key costs.
- */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1000;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Per added session: from the first 1-session row to the first row with more after it. */
@@ -362,7 +348,7 @@ async function run(
   // Typing starts once every conversation is drawn with its messages: what is measured is
   // keys among sessions that are typing, not keys queued behind 20 conversations opening.
   await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
-  const cpuBefore = cpuMs(server.child.pid!);
+  const cpuBefore = processCpuMs(server.child.pid!);
   const firsts: number[] = [];
   const frames: number[] = [];
   await Promise.all(
@@ -375,7 +361,7 @@ async function run(
       }
     }),
   );
-  const cpu = cpuMs(server.child.pid!) - cpuBefore;
+  const cpu = processCpuMs(server.child.pid!) - cpuBefore;
   const rss = rssMiB(server.child.pid!);
   for (const s of sessions) s.close();
   firsts.sort((a, b) => a - b);
