@@ -480,7 +480,6 @@ async function seedConversation(
 
 // ---- 1. start-up ----
 
-/** Spawn to exit of `node …args`, plainly or through the same pty wrapper as the client. */
 /**
  * CPU time a process has used so far, every thread, in ms (Linux: /proc; elsewhere NaN).
  * Its clock ticks are 10 ms, so only a sum over many keys or a long window says
@@ -499,6 +498,7 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/** Spawn to exit of `node …args`, plainly or through the same pty wrapper as the client. */
 export async function timeToExit(args: string[], env: Record<string, string>, pty: boolean) {
   const t0 = performance.now();
   const child = pty
@@ -1007,7 +1007,7 @@ async function benchHistory(): Promise<string[]> {
       "",
       `Aim frame-done ratio ≤ 1.5x: p50 ${verdict(p50Ratio <= 1.5)} (${ratio(median(big.last), median(small.last))}), p90 ${verdict(p90Ratio <= 1.5)} (${ratio(percentile(big.last, 0.9), percentile(small.last, 0.9))}).`,
       "",
-      'Loading the history. A round is one g: the key, its page, the bench\'s 30 ms quiet waits; "unanswered" counts g presses with no output within 1 s.',
+      'Loading the history. A round is one g: the key, its page, the bench\'s 30 ms quiet waits; "unanswered" counts g presses with no output within 1 s; "client CPU s" is the client\'s CPU time (every thread) while its whole history loaded.',
       "",
       "| messages | g presses (unanswered) | load all s | client CPU s | round p50, first 10 pages, ms | round p50, last 10 pages, ms |",
       "|---|---:|---:|---:|---:|---:|",
