@@ -136,7 +136,10 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
 
     // Typed, in the composer: the same, as the text is edited.
     pane.send("Tab");
-    await pane.waitFor((s) => s.includes("Enter send"), "the composer focused");
+    // The status bar's hints, not the composer's placeholder ("Enter sends"), which shows
+    // whatever pane has the focus: typed before the focus moves, the text would be keys
+    // of the messages pane.
+    await pane.waitFor((s) => s.includes("Ctrl+J newline"), "the composer focused");
     pane.type(`${FAMILY.repeat(12)} 中文 e\u0301 🇫`);
     await pane.waitFor((s) => s.includes("中文"), "the typed text");
     expect(drift(await steady(pane, "the composer"))).toEqual([]);
@@ -186,7 +189,7 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
       cleanups.push(() => pane.kill());
       await pane.waitFor((s) => s.includes("● online") && /^[│║]▸/m.test(s), "the list", 30_000);
       pane.send("Enter");
-      await pane.waitFor((s) => s.includes("Enter send"), "the composer");
+      await pane.waitFor((s) => s.includes("Ctrl+J newline"), "the composer");
       pane.type(`${FAMILY.repeat(150)} 中文字符 e\u0301 🇫 🧑🏽‍💻 ${"a\u0308".repeat(20)}`);
       await pane.waitFor((s) => s.includes("字符 e\u0301 F"), "the typed text");
       expect(drift(await steady(pane, "the composer"))).toEqual([]);
