@@ -160,10 +160,10 @@ export async function typeIntoComposer(s: Shell, text: string, timeoutMs = 30_00
   await s.waitFor("▸", "a selected row");
   // Enter on a list still settling can be dropped: again, until the composer shows.
   const deadline = Date.now() + timeoutMs;
-  while (!s.text().includes("Enter send")) {
+  while (!s.text().includes("Ctrl+J newline")) {
     s.channel.write("\r");
     try {
-      await s.waitFor("Enter send", "the composer", 3000);
+      await s.waitFor("Ctrl+J newline", "the composer", 3000);
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }

@@ -61,7 +61,7 @@ export function visit(
               step = 1;
               stream.write("\r");
               again = setInterval(() => stream.write("\r"), 2000);
-            } else if (step === 1 && now.includes("Enter send")) {
+            } else if (step === 1 && now.includes("Ctrl+J newline")) {
               step = 2;
               clearInterval(again);
               atComposer = screen;

@@ -72,7 +72,7 @@ describe("the search prompt", () => {
     await harness.press(KEYS.tab);
     await harness.waitFor((s) => s.includes("↑↓ select"), "Tab: the messages");
     await harness.press(KEYS.tab);
-    await harness.waitFor((s) => s.includes("Enter send"), "Tab: the composer");
+    await harness.waitFor((s) => s.includes("Ctrl+J newline"), "Tab: the composer");
     await harness.press(KEYS.shiftTab, KEYS.shiftTab, "1");
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "1: the whole list");
   });
