@@ -171,6 +171,8 @@ async function client(args: string[]): Promise<void> {
   // renders for every session, and CPU is what runs out first. Set once the first frame
   // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
   setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
+  // Before anything reads Node's Headers, Request or Response, which would load undici.
+  (await import("./api/fetch-classes.ts")).installFetchClasses();
   const { runClient } = await import("./client/main.ts");
   const code = await runClient({ baseUrl: values["base-url"], tokenFile: values["token-file"] });
   // Exit now, even if a socket or timer lingers: a dropped SSH session must not leave us running.
