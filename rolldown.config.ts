@@ -212,6 +212,104 @@ export default {
   };
 }
 
+/**
+ * An `import` of node:http makes Node build the module's ESM face from every export, and
+ * three of them (WebSocket, CloseEvent, MessageEvent) are getters that load undici, Node's
+ * fetch, whole: some 5 MB that the client never uses (src/api/fetch-classes.ts). The
+ * bundle's imports of node:http, @hono/node-server's among them, read the module through
+ * `process.getBuiltinModule` instead, and only its plain values. A name that is not one
+ * stops the build.
+ */
+function nodeHttpWithoutGetters() {
+  const id = "\0node-http-without-getters";
+  return {
+    name: "parley-node-http-without-getters",
+    resolveId: (source: string) => (source === "node:http" || source === "http" ? id : null),
+    load(loaded: string) {
+      if (loaded !== id) return null;
+      const http = createRequire(import.meta.url)("node:http") as object;
+      const names = Object.entries(Object.getOwnPropertyDescriptors(http))
+        .filter(([name, descriptor]) => !descriptor.get && /^[A-Za-z_$][\w$]*$/.test(name))
+        .map(([name]) => name);
+      return `const http = process.getBuiltinModule("node:http");
+export default http;
+export const { ${names.join(", ")} } = http;
+`;
+    },
+  };
+}
+
+/**
+ * @hono/node-server's WebSocket helper, which parley does not use, reads `globalThis.CloseEvent`
+ * as its module loads, to fall back on a class of its own; the bundle leaves the helper
+ * out but keeps the read, and that read loads undici (see nodeHttpWithoutGetters). Made a
+ * pure call, it goes with the helper. The build stops if the helper no longer reads it so.
+ */
+function honoWithoutEventGlobals() {
+  const file = /[\\/]@hono[\\/]node-server[\\/]dist[\\/]index\.mjs$/;
+  const reads = /globalThis\.(CloseEvent|ErrorEvent) \?\?/g;
+  return {
+    name: "parley-hono-without-event-globals",
+    transform(code: string, id: string) {
+      if (!file.test(id)) return null;
+      if ((code.match(reads) ?? []).length !== 2) {
+        throw new Error(
+          "rolldown.config.ts: @hono/node-server no longer reads globalThis.CloseEvent and ErrorEvent as honoWithoutEventGlobals expects: check it.",
+        );
+      }
+      // On their lines, so that the mappings stay as they were.
+      return {
+        code: code.replace(reads, "/* @__PURE__ */ (() => globalThis.$1)() ??"),
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * @hono/node-server imports node:http2 for two things: to tell an HTTP/2 request apart
+ * (`instanceof Http2ServerRequest`) and one of its constants, read only for such a request.
+ * parley's servers are node:http's (HTTP/1.1), so no request is ever one; and loading
+ * node:http2 (and node:tls with it) costs some 4 MB resident in a bare `node`, 1.5 MB in
+ * the idle client. The adapter is given a stand-in: nothing is an instance of its class,
+ * and its constants come from node:http2 if anything ever reads one. The build stops if
+ * the adapter imports anything else of node:http2.
+ */
+function honoWithoutHttp2() {
+  const id = "\0hono-without-http2";
+  const adapter = /[\\/]@hono[\\/]node-server[\\/]dist[\\/]index\.mjs$/;
+  return {
+    name: "parley-hono-without-http2",
+    resolveId: (source: string, importer?: string) =>
+      source === "node:http2" && importer && adapter.test(importer) ? id : null,
+    load: (loaded: string) =>
+      loaded === id
+        ? `export class Http2ServerRequest {
+  static [Symbol.hasInstance]() {
+    return false;
+  }
+}
+export const constants = new Proxy({}, {
+  get: (_, name) => process.getBuiltinModule("node:http2").constants[name],
+});
+`
+        : null,
+    transform(code: string, file: string) {
+      if (!adapter.test(file)) return null;
+      const imports = code.match(/import \{([^}]*)\} from "node:http2"/g) ?? [];
+      if (
+        imports.length !== 1 ||
+        !/^import \{ Http2ServerRequest, constants \}/.test(imports[0]!)
+      ) {
+        throw new Error(
+          `rolldown.config.ts: @hono/node-server imports ${imports.join("; ") || "nothing"} of node:http2, not only Http2ServerRequest and constants: check honoWithoutHttp2.`,
+        );
+      }
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
   input: {
@@ -227,6 +325,9 @@ export default defineConfig({
     yogaCompiledInPlace(),
     graphemesWithoutIcuAtLoad(),
     emojilibNamesOnly(),
+    nodeHttpWithoutGetters(),
+    honoWithoutEventGlobals(),
+    honoWithoutHttp2(),
   ],
   // Production React and friends only: their development builds are most of the bundle
   // and render several times slower. The tests run the sources, with development React.

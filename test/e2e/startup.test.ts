@@ -9,7 +9,9 @@ import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
 const PROBE = join(ROOT, "test/e2e/first-frame-probe.mjs");
 
-type Loaded = { files: string[]; builtins: string[] };
+type Loaded = { when: "frame" | "exit"; files: string[]; builtins: string[] };
+
+const UNDICI = "NativeModule internal/deps/undici/undici";
 
 /** The bundle's files that hold a module from this package (rolldown marks each with its path). */
 function filesHolding(loaded: Loaded, pkg: string): string[] {
@@ -35,7 +37,7 @@ afterEach(() => {
 });
 
 describe.skipIf(!hasTmux())("start-up", () => {
-  it("draws a usual start's first frame before loading Ink, fetch or the server", async () => {
+  it("draws a usual start's first frame before loading Ink, ofetch or the server, and never loads undici", async () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
     const probe = join(home, "probe.jsonl");
     const client = `PARLEY_PROBE_FILE=${probe} node --import ${PROBE} ${CLI}`;
@@ -55,16 +57,24 @@ describe.skipIf(!hasTmux())("start-up", () => {
     await pane.waitFor((s) => s.includes("usual done"), "the usual start to end");
 
     expect(existsSync(probe)).toBe(true);
-    const [first, usual] = readFileSync(probe, "utf8")
+    const records = readFileSync(probe, "utf8")
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Loaded);
+    const [first, usual] = records.filter((r) => r.when === "frame");
+    const exits = records.filter((r) => r.when === "exit");
+    expect(exits).toHaveLength(2);
     // The probe sees what it should: the first run (no kept cache) asks the server first.
-    expect(first!.builtins).toContain("NativeModule internal/deps/undici/undici");
     expect(filesHolding(first!, "ofetch")).not.toEqual([]);
+    expect(filesHolding(first!, "hono")).not.toEqual([]);
     expect(filesHolding(first!, "ink")).not.toEqual([]);
-    // A usual start draws from the kept cache first.
-    expect(usual!.builtins).not.toContain("NativeModule internal/deps/undici/undici");
+    // Node's fetch (undici) is never loaded, nor node:http2, though the client and its
+    // embedded server have talked over HTTP all along (src/api/fetch-classes.ts).
+    for (const loaded of [first!, ...exits]) {
+      expect(loaded.builtins).toContain("NativeModule http");
+      expect(loaded.builtins).not.toContain(UNDICI);
+      expect(loaded.builtins).not.toContain("NativeModule http2");
+    }
     // Drawn from the start screen kept at the last quit: before React and Ink load.
     for (const pkg of ["react", "ink", "ofetch", "hono", "@hono/node-server", "ssh2", "postgres"]) {
       expect(filesHolding(usual!, pkg), pkg).toEqual([]);
