@@ -51,9 +51,9 @@ export type Http = {
 };
 
 /**
- * ofetch, loaded with the first request: loading it reads `globalThis.Headers`, which loads
- * Node's fetch (undici, some 25 ms), and a start that draws from the kept cache has then
- * drawn its first frame already.
+ * ofetch, loaded with the first request: a start that draws from the kept cache has then
+ * drawn its first frame already. (Loading it reads `globalThis.Headers`: in the client's
+ * process parley's own, fetch-classes.ts; elsewhere Node's, which loads undici.)
  */
 let ofetchModule: Promise<typeof import("ofetch")> | undefined;
 type $Fetch = ReturnType<typeof import("ofetch")["ofetch"]["create"]>;
@@ -62,7 +62,7 @@ const loadOfetch = () => {
   return ofetchModule;
 };
 
-/** Loads ofetch (and Node's fetch) ahead of the first request, when that is known to come. */
+/** Loads ofetch ahead of the first request, when that is known to come. */
 export function prepareHttp(): void {
   void loadOfetch();
 }
