@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpError } from "../../src/server/errors.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
 
 let harness: Harness | undefined;
 const cleanups: (() => unknown)[] = [];
@@ -122,6 +122,40 @@ describe("the outbox", () => {
     expect(
       before?.attachments.filter((a) => a.file_url === "https://x.test/later.pdf"),
     ).toHaveLength(1);
+  });
+
+  it("keeps the cursor on a conversation muted and then listed under Muted before the server has it", async () => {
+    // The server turns the mute away for a while (503: the outbox tries again), so its
+    // "Muted" list comes without #team at first.
+    let holdUpdates = false;
+    const server = await startServer({
+      port: 0,
+      demo: true,
+      demoReplies: false,
+      faults: ({ method, path }) => {
+        if (holdUpdates && method === "PUT" && path.startsWith("/v1/conversations/"))
+          throw new HttpError(503, "internal", "Try again soon.");
+      },
+    });
+    cleanups.push(() => server.close());
+    harness = await startHarness({ server, pollPace });
+    await selectRow(harness, "#team");
+    holdUpdates = true;
+    await harness.press("m");
+    await harness.waitFor((s) => /│▸🔕 #team/u.test(s), "the mute shown at once");
+    await harness.press("3");
+    // The server's list, without #team: the cursor shows on a row of it meanwhile.
+    await harness.waitFor(
+      (s) => sidebarNames(s).includes("#lunch") && !sidebarNames(s).includes("#team"),
+      "the Muted filter, as the server has it",
+    );
+    holdUpdates = false;
+    await harness.waitFor((s) => /│▸🔕 #team/u.test(s), "#team listed and selected", 20_000);
+    await harness.press("1");
+    await harness.waitFor(
+      (s) => s.includes("#design") && /│▸🔕 #team/u.test(s),
+      "All again, still on #team",
+    );
   });
 
   it("shows the server's reason for a refusal and keeps a refused send's text", async () => {

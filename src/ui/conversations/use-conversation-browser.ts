@@ -10,6 +10,7 @@ import {
   useEveryConversation,
 } from "../queries/conversations.ts";
 import { useFindUnread } from "../queries/previews.ts";
+import { useQueuedChanges } from "../queries/use-outbox.ts";
 import { useContacts, useMe } from "../screen/session-context.tsx";
 import { fuzzyFilter } from "./fuzzy.ts";
 import { conversationName } from "./names.ts";
@@ -54,9 +55,25 @@ export function useConversationBrowser() {
       : selectedAt >= 0
         ? selectedId
         : (inPlace ?? best ?? selectedId);
+  // A row that took the selected one's place is only shown, not made the selection, while
+  // the list may not have the last word on it: a pin, mute, archive or delete of it still
+  // on its way to the server, or an answer on its way. Muted and then listed under
+  // "Muted" at once, a conversation can be missing from the server's first answer, and
+  // the cursor stayed on another row once the next answer had it.
+  const changes = useQueuedChanges();
+  const settling =
+    selectedAt < 0 &&
+    !(followBest && searching) &&
+    (list.isFetching ||
+      changes.some(
+        ({ change, status }) =>
+          status !== "failed" &&
+          change.conversationId === selectedId &&
+          (change.kind === "updateConversation" || change.kind === "deleteConversation"),
+      ));
   useEffect(() => {
-    if (shownId !== selectedId) setSelectedId(shownId);
-  }, [shownId, selectedId]);
+    if (shownId !== selectedId && !settling) setSelectedId(shownId);
+  }, [shownId, selectedId, settling]);
 
   return {
     list,

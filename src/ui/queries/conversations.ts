@@ -100,6 +100,8 @@ function useLoadAll(pages: ReturnType<typeof useConversationPages>, enabled: boo
 export type ConversationList = {
   conversations: Conversation[];
   isLoading: boolean;
+  /** An answer is on its way: what is listed may be about to change. */
+  isFetching: boolean;
   error: unknown;
   hasMore: boolean;
   loadMore: () => void;
@@ -154,6 +156,7 @@ export function useConversationList(filter: Filter): ConversationList {
   return {
     conversations,
     isLoading: !fromAll && (first.isLoading || (isAll && rest.isLoading)),
+    isFetching: first.isFetching || (isAll && rest.isFetching),
     error: first.error ?? (isAll ? rest.error : null),
     hasMore: Boolean(tail.hasNextPage),
     loadMore: () => {
@@ -183,6 +186,7 @@ export function useEveryConversation(enabled: boolean): ConversationList {
   return {
     conversations,
     isLoading: all.some((q) => q.isLoading),
+    isFetching: all.some((q) => q.isFetching),
     error: all.find((q) => q.error)?.error ?? null,
     hasMore: all.some((q) => q.hasNextPage),
     loadMore: () => {},
