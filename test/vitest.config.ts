@@ -9,6 +9,12 @@ import { postgresBin } from "./postgres/cluster.ts";
 // Files of long sessions and soaks (minutes each): their own project, the "soak" one.
 const SOAK = "test/**/*.soak.test.{ts,tsx}";
 const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
+const CLIENT_CLASSES = [
+  "test/api/client.test.ts",
+  "test/api/client.foreign.test.ts",
+  "test/api/events.test.ts",
+  "test/api/transport.test.ts",
+];
 if (!postgresBin() && process.env.PARLEY_REQUIRE_POSTGRES) {
   throw new Error("PARLEY_REQUIRE_POSTGRES is set, but PostgreSQL is not installed.");
 }
@@ -37,6 +43,17 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "postgres", ...postgresProject } },
+      // The API client once more, with the Headers, Request and Response the client's
+      // process has (src/api/fetch-classes.ts), not Node's: against the real server and
+      // against foreign and hostile ones (an endless body, a stall, a huge length).
+      {
+        extends: true,
+        test: {
+          name: "client-classes",
+          include: CLIENT_CLASSES,
+          setupFiles: ["test/api/install-fetch-classes.ts"],
+        },
+      },
       // Long sessions and soaks (minutes each): `npm run test:soak`, not `npm test`.
       {
         extends: true,
