@@ -13,10 +13,14 @@
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** Answers that have no body whatever their headers say (the Fetch standard's null body statuses). */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 const NORMALISED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+// Neither keeps state between calls (no `stream` option): one of each serves every body.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 function headerName(name: unknown): string {
   const text = String(name);
@@ -122,11 +126,11 @@ type BodySource = Uint8Array | ReadableStream<Uint8Array> | null;
 function extractBody(body: unknown): { source: BodySource; type?: string } {
   if (body === undefined || body === null) return { source: null };
   if (typeof body === "string") {
-    return { source: new TextEncoder().encode(body), type: "text/plain;charset=UTF-8" };
+    return { source: encoder.encode(body), type: "text/plain;charset=UTF-8" };
   }
   if (body instanceof URLSearchParams) {
     return {
-      source: new TextEncoder().encode(body.toString()),
+      source: encoder.encode(body.toString()),
       type: "application/x-www-form-urlencoded;charset=UTF-8",
     };
   }
@@ -201,7 +205,7 @@ abstract class Body {
   }
 
   async text(): Promise<string> {
-    return new TextDecoder().decode(await this.bytes());
+    return decoder.decode(await this.bytes());
   }
 
   async json(): Promise<unknown> {

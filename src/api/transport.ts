@@ -10,9 +10,7 @@
 // a token is never sent on to another address), cookies, caches, a `Request` as input.
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-
-/** Answers that have no body whatever their headers say (the Fetch standard's null body statuses). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+import { NULL_BODY_STATUSES } from "./fetch-classes.ts";
 
 /** fetch's answer to `input`, made with node:http (node:https for an https: address). */
 export const httpFetch: typeof globalThis.fetch = async (input, init = {}) => {
@@ -47,7 +45,9 @@ export const httpFetch: typeof globalThis.fetch = async (input, init = {}) => {
       answer = response;
       response.once("close", settled);
       const stream =
-        NULL_BODY.has(response.statusCode ?? 0) || method === "HEAD" ? null : decoded(response);
+        NULL_BODY_STATUSES.has(response.statusCode ?? 0) || method === "HEAD"
+          ? null
+          : decoded(response);
       if (stream === null) response.resume();
       try {
         resolve(
