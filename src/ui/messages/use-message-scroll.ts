@@ -3,7 +3,7 @@
 // Following the newest message is a state of its own: news keeps the view at the bottom.
 // While the newest messages are not loaded (history scrolled far back, queries/history.ts)
 // the last item is not the newest: the view does not follow it, and G fetches the newest.
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import {
   type Anchor,
@@ -37,18 +37,28 @@ const FOLLOWING: Scroll = { follow: true };
 export type Newest = { loaded: boolean; show: () => void };
 
 export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Newest) {
-  const [scroll, setScroll] = useState<Scroll>(FOLLOWING);
+  const [scroll, setScrollState] = useState<Scroll>(FOLLOWING);
+  // What the last key set, before the render that shows it: the keys of one read can come
+  // before React has rendered the one before (keys/dispatcher.tsx), and each must move on
+  // from where that one left the selection (↑↑↑ moved two now and then), as use-row-chooser
+  // keeps its index.
+  const latest = useRef(scroll);
+  const setScroll = (next: Scroll) => {
+    latest.current = next;
+    setScrollState(next);
+  };
   const indexOf = useMemo(() => new Map(items.map((item, i) => [item.key, i])), [items]);
   const last = items.length - 1;
 
-  let position: Position = { selected: last, anchor: endAnchor(g) };
-  if (!scroll.follow && last >= 0) {
-    const selected = indexOf.get(scroll.selectedKey) ?? last;
-    const kept: Anchor = { bottom: indexOf.get(scroll.bottomKey) ?? last, clip: scroll.clip };
+  const positionOf = (at: Scroll): Position => {
+    if (at.follow || last < 0) return { selected: last, anchor: endAnchor(g) };
+    const selected = indexOf.get(at.selectedKey) ?? last;
+    const kept: Anchor = { bottom: indexOf.get(at.bottomKey) ?? last, clip: at.clip };
     // The remembered view, moved if it no longer shows the selection (the pane got
     // shorter or narrower, or messages above grew).
-    position = { selected, anchor: reveal(selected, scrollLines(kept, 0, g), g) };
-  }
+    return { selected, anchor: reveal(selected, scrollLines(kept, 0, g), g) };
+  };
+  const position = positionOf(scroll);
   const view = last >= 0 ? viewportAt(position.anchor, g) : null;
   const newestSeen = scroll.follow ? undefined : indexOf.get(scroll.newestSeenKey);
   const newBelow = newestSeen === undefined ? 0 : last - newestSeen;
@@ -64,7 +74,7 @@ export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Ne
       selectedKey: items[next.selected]!.key,
       bottomKey: items[next.anchor.bottom]!.key,
       clip: next.anchor.clip,
-      newestSeenKey: scroll.follow ? items[last]!.key : scroll.newestSeenKey,
+      newestSeenKey: latest.current.follow ? items[last]!.key : latest.current.newestSeenKey,
     });
   };
   return {
@@ -79,13 +89,14 @@ export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Ne
         setScroll(FOLLOWING);
         return;
       }
-      if (last >= 0) go(move(position, key, g));
+      if (last >= 0) go(move(positionOf(latest.current), key, g));
     },
     /** Selects item `index`, its line `line` at the top of the pane (as far as it goes). */
     showFrom: (index: number, line = 0) =>
       go({ selected: index, anchor: anchorForTop(index, line, g) }),
     /** Selects item `index` with the least movement. */
-    select: (index: number) => go({ selected: index, anchor: reveal(index, position.anchor, g) }),
+    select: (index: number) =>
+      go({ selected: index, anchor: reveal(index, positionOf(latest.current).anchor, g) }),
     /** To the newest message, and following it (fetched first if far back). */
     follow: () => {
       if (!newest.loaded) newest.show();
