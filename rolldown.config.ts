@@ -1,6 +1,9 @@
 // `npm run build`: the CLI as one bundle in dist/, loaded in a few files instead of the
 // ~800 modules of its dependencies (start-up time), with Ink's frame rendering sped up by
-// scripts/ink-plugin.ts. ssh2 is bundled too, without its optional native parts (sshcrypto,
+// scripts/ink-plugin.ts. The bundle is CommonJS (dist/parley.cjs, dist/ssh-worker.cjs and
+// dist/chunks/), run by dist/cli.js (src/launch.ts), which keeps V8's cache of the code
+// once it has run: Node can do that for a script it is given, not for an ES module
+// (src/code-cache.ts). ssh2 is bundled too, without its optional native parts (sshcrypto,
 // cpu-features): it falls back to JavaScript when they are missing, as they always are here
 // (package.json's allowScripts never builds them). So the package has no dependencies.
 import { readFileSync } from "node:fs";
@@ -87,15 +90,20 @@ function yogaCompiledInPlace() {
       const wasm = payload(readFileSync(loader, "utf8"))[1];
       return `import loadYoga from ${JSON.stringify(loader)};
 const wasm = ${JSON.stringify(wasm)};
+// Emscripten's module is the object it is given, ready as the call returns when the
+// WebAssembly is instantiated synchronously: yoga-layout's top-level await is not needed.
 export default function loadYogaCompiledInPlace(options) {
-  return loadYoga({
+  const yoga = {
     ...options,
     instantiateWasm(imports, receive) {
       const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(wasm, "base64")), imports);
       receive(instance);
       return instance.exports;
     },
-  });
+  };
+  loadYoga(yoga);
+  if (!yoga.calledRun) throw new Error("yoga-layout did not start synchronously");
+  return yoga;
 }
 `;
     },
@@ -310,45 +318,93 @@ export const constants = new Proxy({}, {
   };
 }
 
-export default defineConfig({
-  // dist/cli.js, and dist/ssh-worker.js for `parley ssh`'s worker threads.
-  input: {
-    cli: "src/cli.ts",
-    "ssh-worker": "src/ssh/worker.ts",
-  },
-  platform: "node",
-  external: ["react-devtools-core", "cpu-features", /sshcrypto\.node$/],
-  plugins: [
-    inkPlugin(),
-    noRestoreCursor(),
-    ofetchWithoutFallback(),
-    yogaCompiledInPlace(),
-    graphemesWithoutIcuAtLoad(),
-    emojilibNamesOnly(),
-    nodeHttpWithoutGetters(),
-    honoWithoutEventGlobals(),
-    honoWithoutHttp2(),
-  ],
-  // Production React and friends only: their development builds are most of the bundle
-  // and render several times slower. The tests run the sources, with development React.
-  // ssh2 is CommonJS and names __dirname (for a Windows helper it never runs here).
-  transform: {
-    define: {
-      "process.env.NODE_ENV": JSON.stringify("production"),
-      __dirname: "import.meta.dirname",
+/**
+ * CommonJS has no top-level await, and three modules of the bundle have one:
+ * yoga-layout's index awaits its WebAssembly, which yogaCompiledInPlace makes synchronous;
+ * Ink's reconciler awaits its devtools and its package.json, only when DEV=true, which
+ * parley never is. The build stops if any of them changes.
+ */
+function withoutTopLevelAwait() {
+  const yogaIndex = /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/;
+  const reconciler = /[\\/]ink[\\/]build[\\/]reconciler\.js$/;
+  const replace = (code: string, file: string, pairs: [string, string][]) => {
+    for (const [from, to] of pairs) {
+      if (code.split(from).length !== 2) {
+        throw new Error(
+          `rolldown.config.ts: ${file} no longer holds \`${from}\` once: check withoutTopLevelAwait.`,
+        );
+      }
+      code = code.replace(from, to);
+    }
+    return { code, map: null };
+  };
+  return {
+    name: "parley-without-top-level-await",
+    transform(code: string, file: string) {
+      if (yogaIndex.test(file)) {
+        return replace(code, file, [
+          ["wrapAssembly(await loadYoga())", "wrapAssembly(loadYoga())"],
+        ]);
+      }
+      if (reconciler.test(file)) {
+        return replace(code, file, [
+          ["import.meta.resolve('react-devtools-core');", "throw 0;"],
+          ["await import('./devtools.js');", ""],
+          ["await loadPackageJson()", "{}"],
+        ]);
+      }
+      return null;
+    },
+  };
+}
+
+export default defineConfig([
+  {
+    // dist/parley.cjs, and dist/ssh-worker.cjs for `parley ssh`'s worker threads.
+    input: {
+      parley: "src/cli.ts",
+      "ssh-worker": "src/ssh/worker.ts",
+    },
+    platform: "node",
+    external: ["react-devtools-core", "cpu-features", /sshcrypto\.node$/],
+    plugins: [
+      inkPlugin(),
+      noRestoreCursor(),
+      ofetchWithoutFallback(),
+      yogaCompiledInPlace(),
+      withoutTopLevelAwait(),
+      graphemesWithoutIcuAtLoad(),
+      emojilibNamesOnly(),
+      nodeHttpWithoutGetters(),
+      honoWithoutEventGlobals(),
+      honoWithoutHttp2(),
+    ],
+    // Production React and friends only: their development builds are most of the bundle
+    // and render several times slower. The tests run the sources, with development React.
+    transform: {
+      define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    },
+    logLevel: "warn",
+    checks: { moduleLevelDirective: false },
+    output: {
+      dir: "dist",
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "chunks/[name]-[hash].cjs",
+      // V8 keeps each module's source for as long as it runs, two bytes a character as
+      // soon as one character is not Latin-1 (a "—" in a doc comment will do). Non-ASCII
+      // escaped and doc comments left out, the client's chunk is held in some 1.4 MB, not 3.2.
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
+      sourcemap: true,
+      cleanDir: true,
     },
   },
-  logLevel: "warn",
-  checks: { moduleLevelDirective: false },
-  output: {
-    dir: "dist",
-    chunkFileNames: "chunks/[name]-[hash].js",
-    // V8 keeps each module's source for as long as it runs, two bytes a character as soon
-    // as one character is not Latin-1 (a "—" in a doc comment will do). Non-ASCII escaped
-    // and doc comments left out, the client's chunk is held in some 1.4 MB, not 3.2.
-    charset: "ascii",
-    comments: { legal: true, annotation: true, jsdoc: false },
-    sourcemap: true,
-    cleanDir: true,
+  {
+    // dist/cli.js, the command: an ES module of its own, built after the bundle it runs.
+    input: { cli: "src/launch.ts" },
+    platform: "node",
+    logLevel: "warn",
+    output: { dir: "dist", format: "esm", sourcemap: true, cleanDir: false },
   },
-});
+]);

@@ -1,9 +1,8 @@
 // `npm run dist`: parley as one executable file for machines without Node, with Node's
 // single executable applications (https://nodejs.org/api/single-executable-applications.html):
 //   dist/sea/parley   (the node running this script, with parley inside)
-// Node 24 runs only a CommonJS script as the executable's main, and parley's bundle is ES
-// modules (Ink's layout engine awaits at its top level), split into chunks, with a worker
-// script for `parley ssh`. So the executable carries dist/ as assets, and its main (below)
+// Node 24 runs only one CommonJS script as the executable's main, and parley's bundle is
+// split into chunks, with an ES module to start it and a worker script for `parley ssh`. So the executable carries dist/ as assets, and its main (below)
 // writes them once, per build, to $XDG_CACHE_HOME/parley/sea-<hash>/ (0700), then imports
 // dist/cli.js from there with Node's own loader: the same code as `npm install -g`, worker
 // threads included. Linux and macOS. Then test/release/sea.test.ts runs it (not in npm test).

@@ -15,6 +15,7 @@ import {
   SSH_OPTIONS,
   USERS_OPTIONS,
 } from "./cli-options.ts";
+import { CODE_CACHE, type CodeCache } from "./code-cache.ts";
 import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
 
 // An older Node fails deep inside (node:sqlite, module hooks) with a stack trace; say it
@@ -26,7 +27,9 @@ if (refusal !== undefined) {
 }
 hideSqliteWarning();
 
-// Compiled code is cached on disk between runs: start-up is mostly module loading.
+// Compiled code is cached on disk between runs: start-up is mostly module loading. The
+// bundle's own files have V8's cache made after they ran (src/code-cache.ts); Node's is
+// for the rest (the sources under test, or where that cache is off).
 nodeModule.enableCompileCache?.();
 
 class UsageError extends Error {}
@@ -69,7 +72,7 @@ function version(): string {
 /** `parley serve`'s database: --db, else PARLEY_DATABASE_URL, else server.db in the data folder. */
 async function serverDb(flag: string | undefined): Promise<string> {
   if (flag !== undefined) return flag;
-  const { join } = await import("node:path");
+  const { join } = process.getBuiltinModule("node:path");
   const { parleyPaths } = await import("./paths.ts");
   return process.env.PARLEY_DATABASE_URL || join(parleyPaths().data, "server.db");
 }
@@ -101,7 +104,7 @@ async function ssh(args: string[]): Promise<void> {
   const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
   // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
   // source there is none, and sessions run on the main thread.
-  const workerScript = new URL("./ssh-worker.js", import.meta.url);
+  const workerScript = new URL("./ssh-worker.cjs", import.meta.url);
   const hostScript = existsSync(workerScript) ? workerScript : undefined;
   // With worker threads, glibc malloc set to give memory back (this may start the process
   // again, in place).
@@ -170,7 +173,12 @@ async function client(args: string[]): Promise<void> {
   // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
   // renders for every session, and CPU is what runs out first. Set once the first frame
   // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
-  setTimeout(() => setFlagsFromString("--optimize-for-size"), 1000).unref();
+  // V8's cache of the code the start ran is kept first: made with other flags, the next
+  // start would refuse it (src/code-cache.ts).
+  setTimeout(() => {
+    (globalThis as { [CODE_CACHE]?: CodeCache })[CODE_CACHE]?.save();
+    setFlagsFromString("--optimize-for-size");
+  }, 1000).unref();
   // Before anything reads Node's Headers, Request or Response, which would load undici.
   (await import("./api/fetch-classes.ts")).installFetchClasses();
   const { runClient } = await import("./client/main.ts");

@@ -55,7 +55,7 @@ export type SshServerOptions = SshLimits & {
   /** How long a connection has from accept to sign in. Default 20 s. */
   signInMs?: number;
   /**
-   * The built worker script (dist/ssh-worker.js) that runs sessions' clients on worker
+   * The built worker script (dist/ssh-worker.cjs) that runs sessions' clients on worker
    * threads; without it they run on this thread (running from source, some tests).
    */
   hostScript?: URL;

@@ -10,12 +10,13 @@ const port = parentPort;
 // on before the client's modules load, they are read from it rather than compiled again.
 // Sessions sent meanwhile wait in the port until its listener is on.
 nodeModule.enableCompileCache?.();
-const [{ createSessionHost }, { giveBackWhenIdle }] = await Promise.all([
-  import("./host.ts"),
-  import("./idle-gc.ts"),
-]);
-// Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance: one per session.
-process.setMaxListeners(0);
-const idle = giveBackWhenIdle(() => host.size() === 0);
-const host = createSessionHost((message) => port.postMessage(message), idle);
-port.on("message", (message: ToHost) => host.handle(message));
+// No top-level await: the bundle is CommonJS (rolldown.config.ts).
+void Promise.all([import("./host.ts"), import("./idle-gc.ts")]).then(
+  ([{ createSessionHost }, { giveBackWhenIdle }]) => {
+    // Ink's waitUntilExit adds a 'beforeExit' listener per mounted instance: one per session.
+    process.setMaxListeners(0);
+    const idle = giveBackWhenIdle(() => host.size() === 0);
+    const host = createSessionHost((message) => port.postMessage(message), idle);
+    port.on("message", (message: ToHost) => host.handle(message));
+  },
+);

@@ -58,7 +58,12 @@ describe(`the package ${pkg.name}`, () => {
     expect(pkg.scripts.prepack).toMatch(/\bbuild\b/);
     const files = packed.map((f) => f.path);
     expect(files).toEqual(
-      expect.arrayContaining(["dist/cli.js", "dist/ssh-worker.js", "README.md"]),
+      expect.arrayContaining([
+        "dist/cli.js",
+        "dist/parley.cjs",
+        "dist/ssh-worker.cjs",
+        "README.md",
+      ]),
     );
     expect(files.filter((f) => f.endsWith(".map") || f.startsWith("src/"))).toEqual([]);
   });
@@ -146,7 +151,7 @@ describe(`the package ${pkg.name}`, () => {
     expect(paths).toContain("dist/cli.js");
     const others = paths.filter(
       (p) =>
-        !/^dist\/[\w/.-]+\.js$/.test(p) && !["README.md", "package.json", "LICENSE"].includes(p),
+        !/^dist\/[\w/.-]+\.c?js$/.test(p) && !["README.md", "package.json", "LICENSE"].includes(p),
     );
     expect(others).toEqual([]);
     // The Node 24 that `npm ci` brings to a clone (devDependency `node`, 190 MB) never

@@ -9,7 +9,12 @@ import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
 const PROBE = join(ROOT, "test/e2e/first-frame-probe.mjs");
 
-type Loaded = { when: "frame" | "exit"; files: string[]; builtins: string[] };
+type Loaded = {
+  when: "frame" | "exit";
+  files: string[];
+  builtins: string[];
+  compiled?: { file: string; kept: boolean }[];
+};
 
 const UNDICI = "NativeModule internal/deps/undici/undici";
 
@@ -37,10 +42,11 @@ afterEach(() => {
 });
 
 describe.skipIf(!hasTmux())("start-up", () => {
-  it("draws a usual start's first frame before loading Ink, ofetch or the server, and never loads undici", async () => {
+  it("draws a usual start's first frame before loading Ink, ofetch or the server, with the code the last run compiled, and never loads undici", async () => {
     home = mkdtempSync(join(tmpdir(), "parley-startup-"));
     const probe = join(home, "probe.jsonl");
-    const client = `PARLEY_PROBE_FILE=${probe} node --import ${PROBE} ${CLI}`;
+    // V8's code cache of the bundle in a folder of this test's own (src/code-cache.ts).
+    const client = `PARLEY_PROBE_FILE=${probe} NODE_COMPILE_CACHE=${join(home, "v8")} node --import ${PROBE} ${CLI}`;
     const gate = join(home, "next");
     // The first run creates the demo database and keeps the cache when it quits.
     pane = startPane({
@@ -75,6 +81,11 @@ describe.skipIf(!hasTmux())("start-up", () => {
       expect(loaded.builtins).not.toContain(UNDICI);
       expect(loaded.builtins).not.toContain("NativeModule http2");
     }
+    // The bundle's code as the first run compiled it, kept at its quit, serves the next.
+    expect(first!.compiled!.length).toBeGreaterThan(5);
+    expect(first!.compiled!.filter((c) => c.kept)).toEqual([]);
+    expect(usual!.compiled!.length).toBeGreaterThan(5);
+    expect(usual!.compiled!.filter((c) => !c.kept)).toEqual([]);
     // Drawn from the start screen kept at the last quit: before React and Ink load.
     for (const pkg of ["react", "ink", "ofetch", "hono", "@hono/node-server", "ssh2", "postgres"]) {
       expect(filesHolding(usual!, pkg), pkg).toEqual([]);

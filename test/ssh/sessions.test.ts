@@ -1,5 +1,5 @@
 // `parley ssh` in this process, with ssh2 clients. Sessions run on worker threads (the
-// built dist/ssh-worker.js, as `parley ssh` runs them), and a worker that dies ends its
+// built dist/ssh-worker.cjs, as `parley ssh` runs them), and a worker that dies ends its
 // sessions with a message instead of leaving them hanging. (That a session frees what it
 // held is a soak: heap.soak.test.ts.)
 
@@ -25,7 +25,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const WORKER_SCRIPT = new URL("../../dist/ssh-worker.js", import.meta.url);
+const WORKER_SCRIPT = new URL("../../dist/ssh-worker.cjs", import.meta.url);
 
 /** Opens alice's session (id 1) on `pool`; resolves when it ends, with its crash if any. */
 function openAlice(
