@@ -586,7 +586,7 @@ async function benchStartup(): Promise<string[]> {
     return [
       "### 1. Start-up: spawn to the first frame listing conversations",
       "",
-      `Embedded demo server, ${COLUMNS}x${ROWS} pty answering as a terminal does (DA1); the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits. A usual start has the demo database and the query cache the last run kept, and draws the list from it while the embedded server starts on its own thread; without the kept cache the first frame waits for the server's first answers; a first run also creates and seeds the database.`,
+      `Embedded demo server, ${COLUMNS}x${ROWS} pty answering as a terminal does (DA1); the time is the arrival of the output chunk that completes the first conversation row ("#team"). The floor is \`node -e 0\` spawned the same way (through \`script\` and \`stty\`) until it exits. A usual start has the demo database, the query cache and the start screen the last run kept, and draws the list from them while the embedded server starts; without the kept cache (the XDG cache folder removed; V8's code cache, kept in the temp folder as Node's compile cache is, stays) the first frame waits for the server's first answers; a first run also creates and seeds the database.`,
       "",
       "| what | runs | median ms | min ms | max ms | vs floor | aim |",
       "|---|---:|---:|---:|---:|---:|---|",
