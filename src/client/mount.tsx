@@ -64,6 +64,8 @@ export function mountClient(
     mouse?: boolean;
     /** When the client ends, before its cache is let go (to save what is worth keeping). */
     onExit?: () => void;
+    /** After each render Ink makes of the tree (the tests count them). */
+    onRender?: () => void;
   },
 ): MountedClient {
   const { queryClient, stdout } = options;
@@ -111,6 +113,7 @@ export function mountClient(
       patchConsole: false,
       exitOnCtrlC: false,
       maxFps: 60,
+      onRender: options.onRender,
       // Asks the terminal (CSI ? u) and turns the kitty keyboard protocol on only if it
       // answers within 200 ms, so that Shift+Enter can be told from Enter there; any other
       // terminal ignores the question and keeps its usual keys. Only disambiguation: keys

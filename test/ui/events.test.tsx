@@ -110,6 +110,28 @@ describe("without an event stream", () => {
     expect(relay.seen.filter((r) => r.url.startsWith("/v1/events"))).toHaveLength(1);
   });
 
+  it("renders nothing for polls that bring nothing new", async () => {
+    const { server, relay } = await serverWithoutEvents();
+    harness = await startHarness({
+      server,
+      baseUrl: relay.url,
+      pollPace: { openMs: 300, listMs: 300 },
+    });
+    const h = harness;
+    await openFirst(h, "bob");
+    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    // Past the polls that mark bob's conversation read and bring it back so.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const renders = h.renders();
+    const asked = relay.seen.length;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const lists = relay.seen.slice(asked).filter((r) => r.url.startsWith("/v1/conversations?"));
+    expect(lists.length).toBeGreaterThanOrEqual(4);
+    // The minute clock may tick once in the window; a poll's answer, or its being on its
+    // way (a list's isFetching read as it renders), must not render the screen again.
+    expect(h.renders() - renders).toBeLessThanOrEqual(1);
+  });
+
   it("marks news read as it arrives, without polling the open conversation itself", async () => {
     const { server, relay } = await serverWithoutEvents();
     // The lists' pace (which the open conversation also follows) never comes in the test.

@@ -105,6 +105,8 @@ export type Harness = {
   handOvers: number[];
   /** What the client wrote to the terminal outside of frames: OSC 52, bells, notifications. */
   sequences: string[];
+  /** How many times Ink has rendered the tree, written frame or not. */
+  renders(): number;
   close(): Promise<void>;
 };
 
@@ -195,6 +197,7 @@ export async function startHarness(
   // from a clean screen and a full frame.
   let mounted: MountedClient | undefined;
   const handOvers: number[] = [];
+  let renders = 0;
   mounted = mountClient({
     session,
     queryClient,
@@ -205,6 +208,9 @@ export async function startHarness(
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new EventEmitter() as unknown as NodeJS.WriteStream,
+    onRender: () => {
+      renders++;
+    },
   });
   const { instance } = mounted;
 
@@ -225,6 +231,7 @@ export async function startHarness(
     sequences,
     bytes: () => stdout.bytes,
     written: () => stdout.written,
+    renders: () => renders,
     screen,
     async screenOf(bytes) {
       const blank = headlessTerminal(term.cols, term.rows);

@@ -8,6 +8,7 @@ import {
   type Filter,
   useConversationList,
   useEveryConversation,
+  useListsFetching,
 } from "../queries/conversations.ts";
 import { useFindUnread } from "../queries/previews.ts";
 import { useQueuedChanges } from "../queries/use-outbox.ts";
@@ -61,10 +62,11 @@ export function useConversationBrowser() {
   // "Muted" at once, a conversation can be missing from the server's first answer, and
   // the cursor stayed on another row once the next answer had it.
   const changes = useQueuedChanges();
+  const missing = selectedAt < 0 && !(followBest && searching);
+  const fetching = useListsFetching(missing);
   const settling =
-    selectedAt < 0 &&
-    !(followBest && searching) &&
-    (list.isFetching ||
+    missing &&
+    (fetching ||
       changes.some(
         ({ change, status }) =>
           status !== "failed" &&
