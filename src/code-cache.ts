@@ -37,6 +37,9 @@ export type CodeCache = {
   loaded(): { file: string; kept: boolean }[];
 };
 
+/** In each folder: the path of the bundle its cache is for. */
+const BUNDLE_FILE = "bundle";
+
 /** When the cache is kept if nothing keeps it sooner (cli.ts does, for the client). */
 const SAVE_AFTER_MS = 10_000;
 
@@ -82,6 +85,9 @@ export function cacheFolder(
     // Per install: each tidies away only its own earlier builds' files.
     const folder = join(root, `${cachedDataVersionTag()}-${pathName(bundle)}`);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // Which bundle it is for: the folder goes once that bundle has (src/code-cache.ts).
+    const owner = join(folder, BUNDLE_FILE);
+    if (!existsSync(owner)) writeFileSync(owner, bundle, { mode: 0o600 });
     return folder;
   } catch {
     return undefined;
@@ -138,20 +144,43 @@ export function installCodeCache(bundle: string, folder: string | undefined): Co
         // a full disk costs the next start its cache, nothing more
       }
     }
-    // Earlier builds' files (each name carries its content's hash).
-    try {
-      for (const name of readdirSync(folder)) {
-        const source = name.replace(/\.cache$/, "");
-        const built = [join(bundle, source), join(bundle, "chunks", source)];
-        if (!built.some((path) => existsSync(path))) rmSync(join(folder, name), { force: true });
-      }
-    } catch {
-      // nothing to tidy
-    }
+    tidy(bundle, folder);
   };
   process.once("exit", save);
   // A server is seldom quit; by then what its start runs has run.
   setTimeout(save, SAVE_AFTER_MS).unref();
   const loaded = () => compiled.map(({ file, kept }) => ({ file, kept }));
   return { save, folder, loaded };
+}
+
+/**
+ * Removes earlier builds' files (each name carries its content's hash) from this bundle's
+ * folder, and the folders of bundles that are gone (a package installed in a temporary
+ * folder, a build moved away).
+ */
+function tidy(bundle: string, folder: string): void {
+  try {
+    for (const name of readdirSync(folder)) {
+      if (name === BUNDLE_FILE) continue;
+      const source = name.replace(/\.cache$/, "");
+      const built = [join(bundle, source), join(bundle, "chunks", source)];
+      if (!built.some((path) => existsSync(path))) rmSync(join(folder, name), { force: true });
+    }
+    const root = dirname(folder);
+    for (const name of readdirSync(root)) {
+      const other = join(root, name);
+      if (other === folder) continue;
+      let owner: string | undefined;
+      try {
+        owner = readFileSync(join(other, BUNDLE_FILE), "utf8");
+      } catch {
+        // not a folder of this kind
+      }
+      if (owner === undefined || !existsSync(owner)) {
+        rmSync(other, { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // nothing to tidy
+  }
 }

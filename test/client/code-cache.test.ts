@@ -88,7 +88,7 @@ describe.skipIf(process.getuid === undefined)("V8's code cache of the bundle", (
     expect(first.answer).toBe(42);
     expect(kept(first)).toEqual([false, false]);
     const folder = first.folder!;
-    expect(names(folder)).toEqual(["entry.cjs.cache", "helper-A1.cjs.cache"]);
+    expect(names(folder)).toEqual(["bundle", "entry.cjs.cache", "helper-A1.cjs.cache"]);
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     expect(statSync(join(folder, "entry.cjs.cache")).mode & 0o777).toBe(0o600);
 
@@ -110,7 +110,7 @@ describe.skipIf(process.getuid === undefined)("V8's code cache of the bundle", (
   it("is not kept once V8's flags have changed, which would make the next start refuse it", () => {
     const report = run({ flags: true });
     expect(report.answer).toBe(42);
-    expect(names(report.folder!)).toEqual([]);
+    expect(names(report.folder!)).toEqual(["bundle"]);
   });
 
   it("tidies away earlier builds' files, not files of this bundle that did not load", () => {
@@ -121,15 +121,23 @@ describe.skipIf(process.getuid === undefined)("V8's code cache of the bundle", (
     rmSync(join(folder, "entry.cjs.cache"));
     run();
     expect(names(folder)).toEqual([
+      "bundle",
       "entry.cjs.cache",
       "helper-A1.cjs.cache",
       "postgres-B2.cjs.cache",
     ]);
   });
 
-  it("is kept by each install in a folder of its own", () => {
+  it("is kept by each install in a folder of its own, gone once the install is", () => {
     const other = join(work, "other");
-    expect(cacheFolder({}, other, base)).not.toBe(cacheFolder({}, bundle, base));
+    const otherFolder = cacheFolder({}, other, base)!;
+    const gone = cacheFolder({}, join(work, "gone"), base)!;
+    expect(otherFolder).not.toBe(cacheFolder({}, bundle, base));
+    mkdirSync(other);
+    const folder = run().folder!;
+    expect(existsSync(folder)).toBe(true);
+    expect(existsSync(otherFolder)).toBe(true);
+    expect(existsSync(gone)).toBe(false);
   });
 
   it("is off, and Node loads the bundle, where the folder could be another user's", () => {
