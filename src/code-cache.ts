@@ -17,6 +17,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import Module from "node:module";
@@ -94,6 +95,16 @@ export function cacheFolder(
   }
 }
 
+/**
+ * The cache file for a file of the bundle, named by the file and its size and time. V8
+ * checks a cache against the length of its source, not its content: a rebuilt
+ * parley.cjs (the same length, other chunks' names in it) would run the old code.
+ */
+function cacheName(filename: string): string {
+  const { size, mtimeMs } = statSync(filename);
+  return `${basename(filename)}.${size}-${Math.round(mtimeMs * 1000)}.cache`;
+}
+
 function readCache(file: string): Buffer | undefined {
   try {
     return readFileSync(file);
@@ -118,7 +129,7 @@ export function installCodeCache(bundle: string, folder: string | undefined): Co
     if (!filename.startsWith(ours)) return nodeLoads(module, filename);
     // A #! line is only allowed at the very start of a script, not in Module.wrap's.
     const source = readFileSync(filename, "utf8").replace(/^#!/, "//");
-    const file = join(folder, `${basename(filename)}.cache`);
+    const file = join(folder, cacheName(filename));
     const cachedData = readCache(file);
     const wrapped = (Module as unknown as { wrap(source: string): string }).wrap(source);
     const script = new Script(wrapped, { filename, cachedData });
@@ -162,9 +173,11 @@ function tidy(bundle: string, folder: string): void {
   try {
     for (const name of readdirSync(folder)) {
       if (name === BUNDLE_FILE) continue;
-      const source = name.replace(/\.cache$/, "");
-      const built = [join(bundle, source), join(bundle, "chunks", source)];
-      if (!built.some((path) => existsSync(path))) rmSync(join(folder, name), { force: true });
+      const source = name.replace(/\.[0-9]+-[0-9]+\.cache$/, "");
+      const current = [join(bundle, source), join(bundle, "chunks", source)]
+        .filter((path) => existsSync(path))
+        .map(cacheName);
+      if (!current.includes(name)) rmSync(join(folder, name), { force: true });
     }
     const root = dirname(folder);
     for (const name of readdirSync(root)) {
