@@ -164,6 +164,35 @@ describe("without an event stream", () => {
     expect(retrievals.length).toBeLessThanOrEqual(3);
   });
 
+  it("follows the open conversation through its list, not by marking it opened again", async () => {
+    const { server, relay } = await serverWithoutEvents();
+    harness = await startHarness({
+      server,
+      baseUrl: relay.url,
+      pollPace: { openMs: 600_000, listMs: 200 },
+    });
+    const h = harness;
+    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    await openFirst(h, "bob");
+    const bob = apiFor(server, 1);
+    const withAlice = await conversationWith(bob, "alice");
+    const retrievals = () =>
+      relay.seen.filter((r) => r.url.split("?")[0] === `/v1/conversations/${withAlice.id}`);
+    const lists = () => relay.seen.filter((r) => r.url.startsWith("/v1/conversations?"));
+    const before = lists().length;
+    await until(() => lists().length >= before + 10 || undefined, "ten more polls of the lists");
+    // Retrieved when opened; each retrieval marks it opened (a write, and a new answer to
+    // its list): the lists' polls, which hold it, are how it is followed.
+    expect(retrievals()).toHaveLength(1);
+    // A pin bob makes comes with the list's poll to the open conversation's header.
+    const page = await bob.messages.list({ conversation_id: withAlice.id, limit: 1 });
+    const message = page.data[0]!;
+    await bob.conversations.update(withAlice.id, { pinned_message_id: message.id });
+    const words = message.message.split(" ").slice(0, 3).join(" ");
+    await h.waitFor((s) => s.includes(`📌 ${words}`), "bob's pin in the header");
+    expect(retrievals()).toHaveLength(1);
+  });
+
   it("polls a quiet conversation at half its pace, and its news still comes", async () => {
     const { server, relay } = await serverWithoutEvents();
     const openMs = 100;

@@ -241,11 +241,14 @@ function onlyReopened(before: Conversation, after: Conversation): boolean {
 
 /**
  * The open conversation, with the changes on their way laid over it. Retrieving it marks
- * it read on the server, so it is retrieved again as soon as its newest page (polled, or
- * kept by events) brings a message after its last opening: messages from others are read
- * as they arrive on screen. Otherwise it is polled at the lists' pace, for what changes
- * elsewhere (its name, pins, mutes): fetching it every 2 s to mark nothing read was a
- * third of an idle client's requests.
+ * it opened on the server (a new `last_opened_at`, and the others' messages read), so it
+ * is retrieved on opening and again as soon as its newest page (polled, or kept by
+ * events) brings a message after its last opening: messages from others are read as they
+ * arrive on screen. What changes elsewhere (pins, mutes, archiving) comes with the lists
+ * it is in; only one in no polled list (opened from search) is polled itself, at the
+ * lists' pace. Polling the retrieval, as parley did, marked it opened every 10 s for
+ * nothing: each time a write on the server, and a new answer to the list it is in instead
+ * of a 304.
  */
 export function useOpenConversation(id: string | undefined): Conversation | undefined {
   const queryClient = useQueryClient();
@@ -256,21 +259,29 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
     enabled: id !== undefined,
   });
   const { listMs } = usePollPace();
-  usePoll(keys.conversations.detail(id ?? ""), listMs, id !== undefined, true, 2 * listMs);
+  usePoll(keys.conversations.detail(id ?? ""), listMs, id !== undefined, {
+    quietMs: 2 * listMs,
+    skip: () => id !== undefined && inPolledList(queryClient, id) !== undefined,
+  });
   useEffect(() => {
     if (id === undefined) return;
     const latest = hashKey(keys.messages.latest(id));
     const detail = keys.conversations.detail(id);
     return queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== "updated" || event.action.type !== "success") return;
-      if (event.query.queryHash !== latest) return;
-      const page = event.query.state.data as Page<Message> | undefined;
       const state = queryClient.getQueryState<Conversation>(detail);
-      if (!page || !state?.data || state.fetchStatus === "fetching") return;
-      const opened = state.data.last_opened_at ?? 0;
-      const me = session.me.get();
-      if (page.data.some((m) => m.contact.username !== me && (m.created_at ?? 0) > opened)) {
-        void queryClient.refetchQueries({ queryKey: detail, exact: true });
+      if (!state?.data || state.fetchStatus === "fetching") return;
+      if (event.query.queryHash === latest) {
+        const page = event.query.state.data as Page<Message> | undefined;
+        const opened = state.data.last_opened_at ?? 0;
+        const me = session.me.get();
+        if (page?.data.some((m) => m.contact.username !== me && (m.created_at ?? 0) > opened)) {
+          void queryClient.refetchQueries({ queryKey: detail, exact: true });
+        }
+      } else if (isListKey(event.query.queryKey)) {
+        const listed = findIn(event.query.state.data as ConversationPages | undefined, id);
+        const changed = listed && changedElsewhere(state.data, listed);
+        if (changed) queryClient.setQueryData(detail, changed);
       }
     });
   }, [queryClient, session, id]);
@@ -281,6 +292,41 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
     () => (query.data ? (changedConversation(query.data, changes) ?? undefined) : undefined),
     [query.data, changes],
   );
+}
+
+const isListKey = (key: readonly unknown[]): boolean =>
+  keys.conversations.lists().every((part, i) => key[i] === part);
+
+function findIn(data: ConversationPages | undefined, id: string): Conversation | undefined {
+  for (const page of data?.pages ?? []) {
+    const found = page.data.find((c) => c.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The conversation as a list that is polled (on screen) has it. */
+function inPolledList(queryClient: QueryClient, id: string): Conversation | undefined {
+  for (const query of queryClient
+    .getQueryCache()
+    .findAll({ queryKey: keys.conversations.lists(), type: "active" })) {
+    const found = findIn(query.state.data as ConversationPages | undefined, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The list's copy of the open conversation, when it says more than that it was opened
+ * (a pin, a mute, news): the open conversation's own copy is then out of date. Its later
+ * opening of the two is kept.
+ */
+function changedElsewhere(held: Conversation, listed: Conversation): Conversation | undefined {
+  const opened = Math.max(held.last_opened_at ?? 0, listed.last_opened_at ?? 0);
+  const same =
+    JSON.stringify({ ...held, last_opened_at: 0 }) ===
+    JSON.stringify({ ...listed, last_opened_at: 0 });
+  return same ? undefined : { ...listed, last_opened_at: opened || null };
 }
 
 /** Puts `next` in place of conversation `id` in every loaded list (null: takes it out). */
@@ -331,10 +377,8 @@ export function useFindConversation(): (id: string) => Conversation | undefined 
       for (const [, data] of queryClient.getQueriesData<ConversationPages>({
         queryKey: keys.conversations.lists(),
       })) {
-        for (const page of data?.pages ?? []) {
-          const found = page.data.find((c) => c.id === id);
-          if (found) return found;
-        }
+        const found = findIn(data, id);
+        if (found) return found;
       }
       return undefined;
     },

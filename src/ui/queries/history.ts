@@ -99,13 +99,9 @@ export function useMessages(conversationId: string | undefined) {
   const enabled = conversationId !== undefined;
   const history = useInfiniteQuery({ ...historyOptions(session, id), enabled });
   const latest = useQuery({ ...latestOptions(session, id), enabled: enabled && history.isSuccess });
-  usePoll(
-    keys.messages.latest(id),
-    pace.openMs,
-    enabled && history.isSuccess,
-    true,
-    2 * pace.openMs,
-  );
+  usePoll(keys.messages.latest(id), pace.openMs, enabled && history.isSuccess, {
+    quietMs: 2 * pace.openMs,
+  });
 
   // A conversation opened again after it was read far back opens at its newest messages.
   useEffect(() => {

@@ -56,6 +56,15 @@ export function usePollPace(): PollPace {
   return useSession().pollPace ?? DEFAULT_POLL_PACE;
 }
 
+export type PollOptions = {
+  /** False for what is not on screen (the inbox): no refresh at all while live. */
+  onScreen?: boolean;
+  /** The pace once QUIET_POLLS polls in a row brought nothing new (polling only). */
+  quietMs?: number;
+  /** Asked at each turn: while it holds, the turn passes without a request. */
+  skip?: () => boolean;
+};
+
 /**
  * Refetches one query every `baseMs` (jittered, backed off while it fails) for as long
  * as `enabled` holds, or every LIVE_REFRESH_MS while the event stream is up. Renders and
@@ -65,16 +74,15 @@ export function usePoll(
   queryKey: QueryKey,
   pollMs: number,
   enabled: boolean,
-  /** False for what is not on screen (the inbox): no refresh at all while live. */
-  onScreen = true,
-  /** The pace once QUIET_POLLS polls in a row brought nothing new (polling only). */
-  quietMs = pollMs,
+  { onScreen = true, quietMs = pollMs, skip }: PollOptions = {},
 ): void {
   const queryClient = useQueryClient();
   const live = useIsLive();
   const baseMs = live ? LIVE_REFRESH_MS : pollMs;
   const restMs = live ? LIVE_REFRESH_MS : quietMs;
   enabled &&= onScreen || !live;
+  const skipNow = useRef(skip);
+  skipNow.current = skip;
   const hash = hashKey(queryKey);
   const wasLive = useRef(live);
   useEffect(() => {
@@ -102,6 +110,7 @@ export function usePoll(
       );
     };
     const tick = async () => {
+      if (skipNow.current?.()) return void schedule();
       const before = find()?.state.data;
       // An answer still on its way (a slow server) is waited for, never cancelled.
       await queryClient

@@ -114,6 +114,6 @@ export function inboxOptions(session: Session) {
  */
 export function useInbox(): Message[] | undefined {
   const { data } = useQuery(inboxOptions(useSession()));
-  usePoll(keys.messages.inbox(), usePollPace().listMs, true, false);
+  usePoll(keys.messages.inbox(), usePollPace().listMs, true, { onScreen: false });
   return data;
 }
