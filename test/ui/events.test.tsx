@@ -2,7 +2,7 @@
 // client session, with polls paced so slow that only an event can bring the news in time.
 // And the same client against a server without events, which polls as before.
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
@@ -66,6 +66,8 @@ describe("with the event stream", () => {
   });
 
   it("shows another conversation's news in its row, and rings the bell", async () => {
+    const errors = vi.spyOn(console, "error");
+    cleanups.push(() => errors.mockRestore());
     harness = await startHarness({ pollPace: NO_POLLS });
     const h = harness;
     await openFirst(h, "bob");
@@ -80,6 +82,10 @@ describe("with the event stream", () => {
     );
     expect(screen.split("\n").some((line) => line.includes("carol"))).toBe(true);
     await h.waitFor(() => h.sequences.filter((s) => s.includes("\x07")).length > bells, "the bell");
+    // A row's new preview query, added as the row renders, once updated the screen then.
+    expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(
+      expect.stringContaining("Cannot update a component"),
+    );
   });
 
   it("puts a conversation started elsewhere into the list", async () => {

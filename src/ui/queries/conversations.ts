@@ -5,6 +5,7 @@
 import {
   hashKey,
   infiniteQueryOptions,
+  notifyManager,
   type QueryClient,
   queryOptions,
   replaceEqualDeep,
@@ -197,8 +198,11 @@ export function useEveryConversation(enabled: boolean): ConversationList {
  */
 export function useListsFetching(watching: boolean): boolean {
   const queryClient = useQueryClient();
+  // As TanStack's useIsFetching: the cache tells of a query added while another component
+  // renders (a row's preview), and React refuses an update then; batchCalls defers it.
   const subscribe = useCallback(
-    (notify: () => void) => (watching ? queryClient.getQueryCache().subscribe(notify) : () => {}),
+    (notify: () => void) =>
+      watching ? queryClient.getQueryCache().subscribe(notifyManager.batchCalls(notify)) : () => {},
     [queryClient, watching],
   );
   const fetching = () =>
