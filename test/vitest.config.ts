@@ -39,10 +39,20 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/**/*.test.{ts,tsx}"],
+          isolate: false,
+          setupFiles: ["test/node-classes.ts"],
           exclude: ["test/bench/**", "test/postgres/**", SOAK, "node_modules/**"],
         },
       },
-      { extends: true, test: { name: "postgres", ...postgresProject } },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          isolate: false,
+          setupFiles: ["test/node-classes.ts"],
+          ...postgresProject,
+        },
+      },
       // The API client once more, with the Headers, Request and Response the client's
       // process has (src/api/fetch-classes.ts), not Node's: against the real server and
       // against foreign and hostile ones (an endless body, a stall, a huge length).

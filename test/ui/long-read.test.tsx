@@ -1,7 +1,8 @@
 // Reading what a conversation holds, against the embedded server: a message taller than the
 // pane from its first word to its last, the "new" divider and the next unread conversation,
 // and search through the whole history of the open conversation.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import chalk from "chalk";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { isUnread } from "../../src/ui/messages/unread.ts";
@@ -10,9 +11,14 @@ import { pause } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, paneText, titleLine } from "./helpers.ts";
 
-// Styles as a terminal gets them (the highlight is in reverse video), whatever runs the tests.
-vi.hoisted(() => {
-  process.env.FORCE_COLOR = "1";
+// Styles as a terminal gets them (the highlight is in reverse video), whatever runs the
+// tests; put back after, for the files that run next in this worker (not isolated).
+const level = chalk.level;
+beforeAll(() => {
+  chalk.level = 1;
+});
+afterAll(() => {
+  chalk.level = level;
 });
 
 let harness: Harness | undefined;
