@@ -72,8 +72,17 @@ describe("the client against the embedded server", () => {
     await harness.type("half a thought");
     await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
     await harness.waitFor((s) => s.includes("Message #design"), "the second conversation");
+    // Where the draft waits shows in bob's row, in place of his last message.
+    const elsewhere = await harness.waitFor(
+      (s) => s.includes("draft: half a thought"),
+      "the draft in bob's row",
+    );
+    expect(elsewhere.split("\n").filter((line) => line.includes("draft:"))).toHaveLength(1);
     await harness.press(KEYS.escape, KEYS.escape, KEYS.up, KEYS.enter);
-    await harness.waitFor((s) => s.includes("half a thought"), "the draft back");
+    await harness.waitFor(
+      (s) => s.includes("half a thought") && !s.includes("draft:"),
+      "the draft back in the composer, and not in the row",
+    );
   });
 
   it("reacts with the picker and removes the reaction with the same pick", async () => {

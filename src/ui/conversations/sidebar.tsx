@@ -4,6 +4,7 @@ import { Box, type DOMElement, type Key, Text } from "ink";
 import { memo, useRef } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
+import { useDrafts, useDraftValue } from "../composer/use-drafts.ts";
 import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { senderColor } from "../look/sender-color.ts";
@@ -280,6 +281,12 @@ const Row = memo(function Row({
   const theme = useTheme();
   const contacts = useContacts();
   const preview = usePreview(c, me);
+  // A draft waiting in a conversation not open shows in place of its preview, as in the
+  // chat apps people know; the open one's is in the composer (and a key there changes no
+  // row: the value stays "").
+  const draft = useDraftValue(useDrafts(), c.id, (d) =>
+    open ? "" : d.value.replace(/\s+/g, " ").trim(),
+  );
   const name = conversationName(c, contacts);
   const icons = conversationIcons(c);
   const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
@@ -322,11 +329,18 @@ const Row = memo(function Row({
         <Text color={theme.dim}>{when}</Text>
         {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
       </Text>
-      <PreviewLine
-        text={truncate(`   ${previewText}`, width)}
-        sender={c.group_id && newest && newest.contact.username !== me ? who : ""}
-        username={newest?.contact.username ?? ""}
-      />
+      {draft ? (
+        <Text wrap="truncate-end">
+          <Text color={theme.warning}>{"   draft: "}</Text>
+          <Text color={theme.dim}>{truncate(screenText(draft), Math.max(1, width - 10))}</Text>
+        </Text>
+      ) : (
+        <PreviewLine
+          text={truncate(`   ${previewText}`, width)}
+          sender={c.group_id && newest && newest.contact.username !== me ? who : ""}
+          username={newest?.contact.username ?? ""}
+        />
+      )}
     </Box>
   );
 });
