@@ -167,13 +167,15 @@ export class Watcher {
 
   /**
    * What `e`'s latency counts from: the send, or the server's return when an outage
-   * overlapped its two periods (then it had RECOVER_MS from the return).
+   * overlapped its two periods (then it had RECOVER_MS from the return). An outage that
+   * began once `e` was on screen changes nothing (the report's medians went negative).
    */
-  baseline(e: Pick<Expectation, "kind" | "sentAt">): number {
+  baseline(e: Pick<Expectation, "kind" | "sentAt" | "seenAt">): number {
     let from = e.sentAt;
     let due = e.sentAt + (e.kind === "list" ? LIST_MS : OPEN_MS);
     for (const o of this.outages) {
       if (o.start > due || o.end === undefined) continue;
+      if (e.seenAt !== undefined && e.seenAt <= o.start) continue;
       from = Math.max(from, o.end);
       due = Math.max(due, o.end + RECOVER_MS);
     }
