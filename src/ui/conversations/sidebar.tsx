@@ -283,9 +283,9 @@ const Row = memo(function Row({
   const preview = usePreview(c, me);
   // A draft waiting in a conversation not open shows in place of its preview, as in the
   // chat apps people know; the open one's is in the composer (and a key there changes no
-  // row: the value stays "").
+  // row: the value stays ""). Only its start is read: every key asks every row again.
   const draft = useDraftValue(useDrafts(), c.id, (d) =>
-    open ? "" : d.value.replace(/\s+/g, " ").trim(),
+    open ? "" : d.value.slice(0, 500).replace(/\s+/g, " ").trim(),
   );
   const name = conversationName(c, contacts);
   const icons = conversationIcons(c);
