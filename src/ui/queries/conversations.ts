@@ -5,6 +5,7 @@
 import {
   hashKey,
   infiniteQueryOptions,
+  matchQuery,
   notifyManager,
   type QueryClient,
   queryOptions,
@@ -238,10 +239,13 @@ function onlyReopened(before: Conversation, after: Conversation): boolean {
     opened !== null &&
     (after.last_active_at ?? 0) <= opened &&
     (after.last_opened_at ?? 0) >= opened &&
-    JSON.stringify({ ...after, last_opened_at: 0 }) ===
-      JSON.stringify({ ...before, last_opened_at: 0 })
+    sameButOpening(before, after)
   );
 }
+
+/** The two copies say the same, but perhaps when it was last opened. */
+const sameButOpening = (a: Conversation, b: Conversation): boolean =>
+  JSON.stringify({ ...a, last_opened_at: 0 }) === JSON.stringify({ ...b, last_opened_at: 0 });
 
 /**
  * The open conversation, with the changes on their way laid over it. Retrieving it marks
@@ -282,7 +286,7 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
         if (page?.data.some((m) => m.contact.username !== me && (m.created_at ?? 0) > opened)) {
           void queryClient.refetchQueries({ queryKey: detail, exact: true });
         }
-      } else if (isListKey(event.query.queryKey)) {
+      } else if (matchQuery({ queryKey: keys.conversations.lists() }, event.query)) {
         const listed = findIn(event.query.state.data as ConversationPages | undefined, id);
         const changed = listed && changedElsewhere(state.data, listed);
         if (changed) queryClient.setQueryData(detail, changed);
@@ -297,9 +301,6 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
     [query.data, changes],
   );
 }
-
-const isListKey = (key: readonly unknown[]): boolean =>
-  keys.conversations.lists().every((part, i) => key[i] === part);
 
 function findIn(data: ConversationPages | undefined, id: string): Conversation | undefined {
   for (const page of data?.pages ?? []) {
@@ -326,11 +327,9 @@ function inPolledList(queryClient: QueryClient, id: string): Conversation | unde
  * opening of the two is kept.
  */
 function changedElsewhere(held: Conversation, listed: Conversation): Conversation | undefined {
+  if (sameButOpening(held, listed)) return undefined;
   const opened = Math.max(held.last_opened_at ?? 0, listed.last_opened_at ?? 0);
-  const same =
-    JSON.stringify({ ...held, last_opened_at: 0 }) ===
-    JSON.stringify({ ...listed, last_opened_at: 0 });
-  return same ? undefined : { ...listed, last_opened_at: opened || null };
+  return { ...listed, last_opened_at: opened || null };
 }
 
 /** Puts `next` in place of conversation `id` in every loaded list (null: takes it out). */
