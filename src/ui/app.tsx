@@ -1,7 +1,7 @@
 // The screen: header, sidebar, the open conversation with its composer, status bar. This
 // file makes the chat's state and intents and hands them to the panes through
-// screen/chat-context.tsx; what a key does lives with its pane (keys/bindings.ts names it,
-// conversations/actions.ts and messages/actions.ts do it), server state in queries/.
+// screen/chat-context.tsx; what a key does lives with its pane (keys/table/ names it, the
+// pane's handler record beside it does it), server state in queries/.
 import { Box, useApp, useWindowSize } from "ink";
 import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
@@ -10,8 +10,9 @@ import { useConversationActions } from "./conversations/actions.ts";
 import { Sidebar } from "./conversations/sidebar.tsx";
 import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
 import { useNotifications } from "./conversations/use-notifications.ts";
-import { hintsFor, matchBinding } from "./keys/bindings.ts";
-import { PRIORITY, useKeypress, useMouseOn } from "./keys/dispatcher.tsx";
+import { PRIORITY, useMouseOn } from "./keys/dispatcher.tsx";
+import { hintsFor } from "./keys/help-table.ts";
+import { useBindings } from "./keys/match.ts";
 import { useAnywhereKeys, useScreenKeys } from "./keys/use-screen-keys.ts";
 import { useMessageActions } from "./messages/actions.ts";
 import { ConversationView } from "./messages/conversation-view.tsx";
@@ -66,11 +67,9 @@ export function App() {
 }
 
 function TooSmallScreen(props: ScreenProps) {
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("not typing", input, key) === "app.quit") props.onQuit();
-      return true;
-    },
+  useBindings(
+    "too small",
+    { "tooSmall.quit": props.onQuit, "tooSmall.other": () => true },
     // Over the hidden chat's panes and dialogs: no key acts on what cannot be seen.
     { priority: PRIORITY.cover },
   );

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
 import { readmeCommandTable } from "../../src/ui/composer/commands.ts";
-import { readmeKeyTable } from "../../src/ui/keys/bindings.ts";
+import { readmeKeyTable } from "../../src/ui/keys/help-table.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -80,7 +80,7 @@ describe("each command's flags", () => {
 describe("the README's keys", () => {
   it("are the key-binding table's, row for row", () => {
     // The table under "## Keys", up to the next heading. To update it after a change in
-    // src/ui/keys/bindings.ts, paste in what this test expects.
+    // src/ui/keys/table/, paste in what this test expects.
     const section = readme.split(/^## Keys\n\n/m)[1]?.split(/\n## /)[0];
     expect(section, "README.md has a ## Keys section").toBeDefined();
     expect(section!.trimEnd()).toBe(readmeKeyTable().trimEnd());

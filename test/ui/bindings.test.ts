@@ -1,18 +1,13 @@
 // The key-binding table: what matchBinding answers for real key presses, that no scope
 // binds one key twice, and that the status-bar hints read as they always have (the help
 // overlay's text is guarded by the component tests, the README's table by e2e/help.test.ts).
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  BINDINGS,
-  type Binding,
-  HELP,
-  HINTS,
-  type Matcher,
-  matchBinding,
-  normalised,
-  type Scope,
-  SECTION,
-} from "../../src/ui/keys/bindings.ts";
+import type { Binding, Matcher, Scope } from "../../src/ui/keys/binding.ts";
+import { BINDINGS } from "../../src/ui/keys/bindings.ts";
+import { HELP, HINTS, SECTION } from "../../src/ui/keys/help-table.ts";
+import { matchBinding, normalised } from "../../src/ui/keys/match.ts";
 import { key } from "./ink-key.ts";
 
 describe("matchBinding", () => {
@@ -39,10 +34,9 @@ describe("matchBinding", () => {
     expect(matchBinding("anywhere", "c", key({ ctrl: true }))).toBe("global.quit");
     expect(matchBinding("anywhere", "c", key())).toBeUndefined();
     expect(matchBinding("anywhere", "z", key({ ctrl: true }))).toBe("global.suspend");
-    expect(matchBinding("anywhere", "\t", key({ tab: true }))).toBe("global.nextPane");
-    expect(matchBinding("anywhere", "", key({ tab: true, shift: true }))).toBe(
-      "global.previousPane",
-    );
+    expect(matchBinding("anywhere", "\t", key({ tab: true }))).toBeUndefined();
+    expect(matchBinding("panes", "\t", key({ tab: true }))).toBe("global.nextPane");
+    expect(matchBinding("panes", "", key({ tab: true, shift: true }))).toBe("global.previousPane");
     expect(matchBinding("composer", "\r", key({ return: true }))).toBe("composer.send");
     expect(matchBinding("composer", "\r", key({ return: true, meta: true }))).toBe(
       "composer.newLine",
@@ -170,5 +164,44 @@ describe("the table", () => {
       { keys: "y / any other key", does: "confirm / keep (delete questions)" },
       { keys: "help: ↑↓ PgUp PgDn", does: "scroll this help" },
     ]);
+  });
+});
+
+describe("the handlers", () => {
+  // Each pane or dialog hands useBindings a record keyed by its scope's binding ids (its
+  // type asks for every id of the scope), so a binding's handler is found by its id.
+  const root = resolve(import.meta.dirname, "../../src/ui");
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !file.startsWith("keys/table/"))
+    .map((file) => join(root, file));
+  const text = new Map(files.map((file) => [relative(root, file), readFileSync(file, "utf8")]));
+
+  it("give every binding exactly one handler, keyed by its id", () => {
+    const handled = new Map<string, string[]>();
+    for (const [file, source] of text) {
+      for (const [, id] of source.matchAll(/"([a-zA-Z]+\.[a-zA-Z]+)":/g)) {
+        handled.set(id!, [...(handled.get(id!) ?? []), file]);
+      }
+    }
+    const ids = BINDINGS.map((b) => b.id);
+    const notOnce = ids.filter((id) => handled.get(id)?.length !== 1);
+    expect(notOnce.map((id) => `${id}: ${handled.get(id)?.join(", ") ?? "no handler"}`)).toEqual(
+      [],
+    );
+    expect(handled.size).toBeGreaterThanOrEqual(ids.length);
+  });
+
+  it("leave matching a key to keys/, with no chain of ids", () => {
+    const outside = [...text]
+      .filter(([file, source]) => !file.startsWith("keys/") && /matchBinding\(/.test(source))
+      .map(([file]) => file);
+    expect(outside).toEqual([]);
+    const ids = new Set<string>(BINDINGS.map((b) => b.id));
+    const chains = [...text].flatMap(([file, source]) =>
+      [...source.matchAll(/[!=]== "([^"]+)"/g)]
+        .filter(([, compared]) => ids.has(compared!))
+        .map(([chain]) => `${file}: ${chain}`),
+    );
+    expect(chains).toEqual([]);
   });
 });

@@ -60,9 +60,14 @@ function OnChatScreen(props: { conversations: Conversation[]; children: ReactNod
       lastOpenedBefore: null,
     },
   } as unknown as ChatState;
+  // No key is pressed here: the panes' key handlers act on nothing.
+  const actions = {
+    conversations: { onKey: {} },
+    messages: { onKey: {} },
+  } as unknown as ChatActions;
   return (
     <ChatStateContext.Provider value={state}>
-      <ChatActionsContext.Provider value={{} as ChatActions}>
+      <ChatActionsContext.Provider value={actions}>
         {props.children}
       </ChatActionsContext.Provider>
     </ChatStateContext.Provider>

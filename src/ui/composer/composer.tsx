@@ -4,8 +4,8 @@
 // attachments (added with /attach) show above its text, one `📎 name · KIND` row each.
 import { type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
-import { matchBinding } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { Panel } from "../screen/panel.tsx";
 import { graphemes } from "../text/graphemes.ts";
@@ -87,50 +87,55 @@ export function Composer(props: Props) {
   const openEditor = useExternalEditor(drafts);
   // Ctrl+X was pressed: a Ctrl+E next opens the editor (as in bash).
   const afterCtrlX = useRef(false);
+  /** A key the editing model reads (a character, a move, a deletion), or text typed. */
+  const type = (input: string, key: Key): boolean => {
+    // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
+    // the text, then a send; only a bracketed paste makes a multi-line draft.
+    if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
+      const next = insert(draft, input.slice(0, -1));
+      edit(() => next);
+      if (next.value.trim()) props.onSubmit(next.value);
+      return true;
+    }
+    if (!applyKey(draft, input, key, { width: inner }).handled) return false;
+    edit((current) => applyKey(current, input, key, { width: inner }).state);
+    return true;
+  };
+  const keys = onBindings(
+    "composer",
+    {
+      "composer.send": () => {
+        if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
+      },
+      // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
+      "composer.newLine": () => edit((current) => insert(current, "\n")),
+      "composer.externalEditor": () => openEditor(conversationId),
+      "composer.editorPrefix": () => {
+        afterCtrlX.current = true;
+      },
+      "composer.back": props.onEscape,
+      // In a draft, ↑ goes up a line.
+      "composer.editLast": (input, key) => {
+        if (draft.value !== "") return type(input, key);
+        props.onEditLast();
+      },
+      "composer.move": type,
+      "composer.lineEdge": type,
+      "composer.nextLine": type,
+      "composer.delete": type,
+    },
+    type,
+  );
   useKeypress(
     (input: string, key: Key) => {
-      const action = matchBinding("composer", input, key);
       const prefixed = afterCtrlX.current;
-      afterCtrlX.current = action === "composer.editorPrefix";
+      afterCtrlX.current = false;
       // Ctrl+X Ctrl+E in one read (typed fast, a slow link) comes as one run of bytes.
-      const ctrlXctrlE = input === "\x18\x05" || (prefixed && key.ctrl && input === "e");
-      if (action === "composer.externalEditor" || ctrlXctrlE) {
+      if (input === "\x18\x05" || (prefixed && key.ctrl && input === "e")) {
         openEditor(conversationId);
         return true;
       }
-      if (action === "composer.editorPrefix") return true;
-      if (action === "composer.send") {
-        if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
-        return true;
-      }
-      if (action === "composer.back") {
-        props.onEscape();
-        return true;
-      }
-      if (action === "composer.editLast" && draft.value === "") {
-        props.onEditLast();
-        return true;
-      }
-      // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
-      if (action === "composer.newLine") {
-        edit((current) => insert(current, "\n"));
-        return true;
-      }
-      const anywhere = matchBinding("anywhere", input, key);
-      if (anywhere === "global.nextPane" || anywhere === "global.previousPane") return false;
-      // Typed text and Enter that arrive in one read (fast typing, a slow SSH link) are
-      // the text, then a send; only a bracketed paste makes a multi-line draft.
-      if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
-        const next = insert(draft, input.slice(0, -1));
-        edit(() => next);
-        if (next.value.trim()) props.onSubmit(next.value);
-        return true;
-      }
-      if (applyKey(draft, input, key, { width: inner }).handled) {
-        edit((current) => applyKey(current, input, key, { width: inner }).state);
-        return true;
-      }
-      return false;
+      return keys(input, key);
     },
     {
       priority: PRIORITY.pane,

@@ -1,10 +1,11 @@
-// A one-line prompt's text: its editing state (lineInput.ts, the composer's model on one
+// A one-line prompt's text: its editing state (line-editor.ts, the composer's model on one
 // line) and how it is drawn, cursor included. The prompt that owns it passes it the keys
 // it does not take itself, so every key goes through the app's one dispatcher.
 import { Box, type Key, Text } from "ink";
 import { useState } from "react";
-import { matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import type { Scope } from "../keys/binding.ts";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { type Handlers, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { createStore, useStore } from "../screen/observable.ts";
 import { displayWidth } from "../text/width.ts";
@@ -95,20 +96,15 @@ export function LineInput(props: LineInputProps) {
 }
 
 /**
- * A prompt's keys, above everything but Ctrl+C: `act` takes the prompt's own keys (Enter,
- * Esc, ↑↓…) and answers "type" for the rest, which edit the line; pastes go to the line.
+ * A prompt's keys, above the panes: `handlers` are those of its scope (Enter, Esc, ↑↓…, and
+ * `line.type` for the rest, which edit the line); pastes go to the line.
  */
-export function usePromptKeys(
+export function usePromptKeys<S extends Scope>(
   line: LineInputState,
-  act: (input: string, key: Key) => "type" | undefined,
+  scope: S,
+  handlers: Handlers<S>,
 ): void {
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      return act(input, key) === "type" ? line.type(input, key) : true;
-    },
-    { priority: PRIORITY.dialog, onPaste: line.paste },
-  );
+  useBindings(scope, handlers, { priority: PRIORITY.dialog, onPaste: line.paste });
 }
 
 /** A search prompt's line: `/ ` and the text being typed (the list's and the messages'). */

@@ -9,7 +9,6 @@ import type { PeopleFound } from "../../api/client.ts";
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
-import { matchBinding } from "../keys/bindings.ts";
 import { useTheme } from "../look/theme.ts";
 import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
 import { useContacts } from "../screen/session-context.tsx";
@@ -78,30 +77,21 @@ export function NewConversation({ width, me, onSubmit, onCancel, origin }: Props
     else setNote({ kind: "unknown", text: target.unknown });
   };
 
-  usePromptKeys(line, (input, key) => {
-    switch (matchBinding("new conversation", input, key)) {
-      case "newConversation.cancel":
-        onCancel();
-        return;
-      case "newConversation.down":
-        setPicked(suggestions[Math.min(suggestions.length - 1, at + 1)]?.id);
-        return;
-      case "newConversation.up":
-        setPicked(at > 0 ? suggestions[at - 1]?.id : undefined);
-        return;
-      case "newConversation.start": {
-        // Enter again while a name is being looked up would start it twice.
-        if (note?.kind === "finding") return;
-        const text = latest.current.trim();
-        // A pick holds for the text it was made on (text and Enter may come in one read).
-        if (at >= 0 && latest.current === value) onSubmit(suggestions[at]!.id);
-        else if (text !== "") void submitTyped(text);
-        return;
-      }
-      // Everything else is typing, for the text input only: no global key may see it.
-      case "newConversation.type":
-        return "type";
-    }
+  usePromptKeys(line, "new conversation", {
+    "newConversation.cancel": onCancel,
+    "newConversation.down": () =>
+      setPicked(suggestions[Math.min(suggestions.length - 1, at + 1)]?.id),
+    "newConversation.up": () => setPicked(at > 0 ? suggestions[at - 1]?.id : undefined),
+    "newConversation.start": () => {
+      // Enter again while a name is being looked up would start it twice.
+      if (note?.kind === "finding") return;
+      const text = latest.current.trim();
+      // A pick holds for the text it was made on (text and Enter may come in one read).
+      if (at >= 0 && latest.current === value) onSubmit(suggestions[at]!.id);
+      else if (text !== "") void submitTyped(text);
+    },
+    // Everything else is typing, for the text input only: no global key may see it.
+    "newConversation.type": line.type,
   });
 
   const listsPeople = search.supported !== false;

@@ -1,12 +1,12 @@
 // Filter tabs, search, and the conversation list (pinned first, two lines a row:
 // name, time and unread count; then a preview of the newest message).
-import { Box, type DOMElement, type Key, Text } from "ink";
+import { Box, type DOMElement, Text } from "ink";
 import { memo, useRef } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { useDrafts, useDraftValue } from "../composer/use-drafts.ts";
-import { matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
+import { onSelected, useBindings } from "../keys/match.ts";
 import { senderColor } from "../look/sender-color.ts";
 import { useTheme } from "../look/theme.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
@@ -82,43 +82,20 @@ export function Sidebar({ width, height }: Props) {
     { isActive: onFocus !== undefined },
   );
 
-  useKeypress(
-    (input: string, key: Key) => {
-      const action = matchBinding("conversations", input, key);
-      switch (action) {
-        case "conversation.up":
-          move(-1);
-          return true;
-        case "conversation.down":
-          move(1);
-          return true;
-        case "conversation.pageUp":
-          move(-visibleRows);
-          return true;
-        case "conversation.pageDown":
-          move(visibleRows);
-          return true;
-        case "conversation.halfUp":
-          move(-Math.max(1, Math.floor(visibleRows / 2)));
-          return true;
-        case "conversation.halfDown":
-          move(Math.max(1, Math.floor(visibleRows / 2)));
-          return true;
-        case "conversation.first":
-          move(-conversations.length);
-          return true;
-        case "conversation.last":
-          move(conversations.length);
-          return true;
-        // The search prompt is opened by the screen's keys (the browser holds the search).
-        case "conversation.search":
-        case undefined:
-          return false;
-      }
-      const current = conversations[index];
-      if (!current) return false;
-      actions.onKey[action](current);
-      return true;
+  const half = Math.max(1, Math.floor(visibleRows / 2));
+  useBindings(
+    "conversations",
+    {
+      "conversation.up": () => move(-1),
+      "conversation.down": () => move(1),
+      "conversation.pageUp": () => move(-visibleRows),
+      "conversation.pageDown": () => move(visibleRows),
+      "conversation.halfUp": () => move(-half),
+      "conversation.halfDown": () => move(half),
+      "conversation.first": () => move(-conversations.length),
+      "conversation.last": () => move(conversations.length),
+      "conversation.search": browser.openSearch,
+      ...onSelected(actions.onKey, () => conversations[index]),
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
@@ -206,24 +183,13 @@ function SearchPrompt(props: {
   onDone: (open: boolean) => void;
 }) {
   const line = useLineInput(props.initial, props.onChange);
-  usePromptKeys(line, (input, key) => {
-    switch (matchBinding("search", input, key)) {
-      case "search.clear":
-        props.onDone(false);
-        return;
-      case "search.up":
-        props.onMove(-1);
-        return;
-      case "search.down":
-        props.onMove(1);
-        return;
-      case "search.open":
-        props.onDone(true);
-        return;
-      // Everything else is typing, for the search only: no global key may see it.
-      case "search.type":
-        return "type";
-    }
+  usePromptKeys(line, "search", {
+    "search.clear": () => props.onDone(false),
+    "search.up": () => props.onMove(-1),
+    "search.down": () => props.onMove(1),
+    "search.open": () => props.onDone(true),
+    // Everything else is typing, for the search only: no global key may see it.
+    "search.type": line.type,
   });
   return (
     <SearchLine

@@ -232,45 +232,55 @@ export function useMessageActions(ui: MessageUi) {
       });
     },
   };
-  /** What a key does to an unsent message: most of what works on a sent one does not. */
-  const onUnsent = (entry: OutboxEntry, action: ItemBinding): boolean => {
-    if (action === "message.retry") actions.retry(entry);
-    else if (action === "message.delete") actions.drop(entry);
-    else if (action === "message.copy") actions.copyUnsent(entry);
-    else if (action === "message.open" || action === "message.copyLink")
-      links({ message: entry.text, attachments: [] }, action === "message.open" ? "open" : "copy");
-    else if (action === "message.attach")
-      status.note("Not sent yet: A adds attachments to a sent message.");
-    else if (entry.status === "pending") status.note("Still sending…");
-    return true;
-  };
-  const onSent: Record<ItemBinding, (message: Message) => unknown> = {
-    "message.react": actions.react,
-    "message.reactors": (message) => ui.dialogs.show({ kind: "reactors", message }),
-    "message.edit": actions.startEdit,
-    "message.delete": actions.remove,
-    "message.pin": actions.togglePin,
-    "message.copy": actions.copy,
-    "message.open": (message) => links(message, "open"),
-    "message.copyLink": (message) => links(message, "copy"),
-    "message.attach": (message) => {
-      if (!isMine(message))
-        return status.error("Cannot attach", new Error("only your own messages take attachments"));
-      ui.dialogs.show({ kind: "attach", message });
-    },
-    // Only an unsent message can be sent again.
-    "message.retry": () => false,
-  };
-  const onKey = Object.fromEntries(
-    (Object.keys(onSent) as ItemBinding[]).map((id) => [
-      id,
-      (item: Item): boolean => {
-        if (id !== "message.retry") status.clear();
-        if (item.kind === "outbox") return onUnsent(item.entry, id);
-        return onSent[id](item.message) !== false;
+  // A key on a message clears the last notice first (but a retry: its failure stays in view).
+  /** A key for either kind of message: a sent one, or one still in the outbox. */
+  const either =
+    (unsent: (entry: OutboxEntry) => unknown, sent: (message: Message) => unknown) =>
+    (item: Item): boolean => {
+      status.clear();
+      if (item.kind === "message") return sent(item.message) !== false;
+      unsent(item.entry);
+      return true;
+    };
+  /** A key that works on a sent message; on an unsent one it can only say it is sending. */
+  const sentOnly = (act: (message: Message) => unknown) =>
+    either((entry) => {
+      if (entry.status === "pending") status.note("Still sending…");
+    }, act);
+  /** `o` or `Y`: an unsent message's links are in its text. */
+  const linksOf = (verb: "open" | "copy") =>
+    either(
+      (entry) => links({ message: entry.text, attachments: [] }, verb),
+      (message) => links(message, verb),
+    );
+  /** What each key of the messages pane does to the selected message, sent or not. */
+  const onKey: Record<ItemBinding, (item: Item) => boolean> = {
+    "message.react": sentOnly(actions.react),
+    "message.reactors": sentOnly((message) => ui.dialogs.show({ kind: "reactors", message })),
+    "message.edit": sentOnly(actions.startEdit),
+    "message.delete": either(actions.drop, actions.remove),
+    "message.pin": sentOnly(actions.togglePin),
+    "message.copy": either(actions.copyUnsent, actions.copy),
+    "message.open": linksOf("open"),
+    "message.copyLink": linksOf("copy"),
+    "message.attach": either(
+      () => status.note("Not sent yet: A adds attachments to a sent message."),
+      (message) => {
+        if (!isMine(message))
+          return status.error(
+            "Cannot attach",
+            new Error("only your own messages take attachments"),
+          );
+        ui.dialogs.show({ kind: "attach", message });
       },
-    ]),
-  ) as Record<ItemBinding, (item: Item) => boolean>;
+    ),
+    // Only an unsent message can be sent again; on a sent one Enter goes on down.
+    "message.retry": (item) => {
+      if (item.kind === "message") return false;
+      actions.retry(item.entry);
+      return true;
+    },
+  };
   return { ...actions, onKey };
 }
 

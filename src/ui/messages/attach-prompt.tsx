@@ -4,7 +4,6 @@
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
-import { matchBinding } from "../keys/bindings.ts";
 
 type Props = {
   width: number;
@@ -16,18 +15,13 @@ type Props = {
 
 export function AttachPrompt({ width, onSubmit, onCancel, origin }: Props) {
   const line = useLineInput("");
-  usePromptKeys(line, (input, key) => {
-    switch (matchBinding("attach", input, key)) {
-      case "attach.cancel":
-        onCancel();
-        return;
-      case "attach.add":
-        if (line.state.value.trim()) onSubmit(line.state.value);
-        return;
-      // Everything else is typing, for the text input only: no global key may see it.
-      case "attach.type":
-        return "type";
-    }
+  usePromptKeys(line, "attach", {
+    "attach.cancel": onCancel,
+    "attach.add": () => {
+      if (line.state.value.trim()) onSubmit(line.state.value);
+    },
+    // Everything else is typing, for the text input only: no global key may see it.
+    "attach.type": line.type,
   });
   return (
     <PromptBox

@@ -1,19 +1,12 @@
 // A message's links in a row, to choose the one `o` opens or `Y` copies: ←→ (or the digit)
 // picks, Enter takes it, Esc closes. Long labels are cut; the row scrolls to the chosen one.
 import { Box, Text } from "ink";
-import type { ScopeBinding } from "../keys/bindings.ts";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";
 import type { MessageLink } from "./message-links.ts";
-import { type ChooserMove, useRowChooser } from "./use-row-chooser.ts";
-
-const MOVES: Record<ScopeBinding<"links">, ChooserMove> = {
-  "link.previous": "previous",
-  "link.next": "next",
-  "link.pick": "pick",
-  "link.pickNumber": "pickNumber",
-  "link.close": "close",
-};
+import { useRowChooser } from "./use-row-chooser.ts";
 
 type Props = {
   width: number;
@@ -38,13 +31,19 @@ export function visibleChips(chips: readonly string[], chosen: number, room: num
 
 export function LinkPicker({ width, links, verb, onPick, onClose }: Props) {
   const theme = useTheme();
-  const index = useRowChooser({
-    choices: links,
-    scope: "links",
-    moves: MOVES,
-    onPick,
-    onClose,
-  });
+  const chooser = useRowChooser(links, onPick);
+  const { index } = chooser;
+  useBindings(
+    "links",
+    {
+      "link.previous": chooser.previous,
+      "link.next": chooser.next,
+      "link.pick": chooser.pick,
+      "link.pickNumber": chooser.pickNumber,
+      "link.close": onClose,
+    },
+    { priority: PRIORITY.dialog },
+  );
   const chips = links.map(
     (link, i) => ` ${i < 9 ? `${i + 1} ` : ""}${truncate(terminalForm(link.label), LABEL_MAX)} `,
   );

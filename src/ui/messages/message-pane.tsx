@@ -6,12 +6,12 @@
 // the unread messages started; / searches the conversation (n, N: older, newer match).
 // Scrolled far back, only a window of history is kept (queries/history.ts): reaching its
 // bottom loads the newer page below it, and G goes straight to the newest.
-import { Box, type DOMElement, type Key, Text } from "ink";
+import { Box, type DOMElement, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
-import { matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
+import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { Panel } from "../screen/panel.tsx";
@@ -25,7 +25,7 @@ import { MessageSearchPrompt } from "./search-prompt.tsx";
 import { useMessageScroll } from "./use-message-scroll.ts";
 import { type HistoryPaging, useMessageSearch } from "./use-message-search.ts";
 import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps.ts";
-import type { Geometry, Move } from "./window.ts";
+import type { Geometry } from "./window.ts";
 
 type Props = {
   /** The screen cell of the pane's top-left corner (for the search prompt's cursor). */
@@ -45,17 +45,6 @@ type Props = {
   lastOpenedAt: number | null;
   toNewest: () => void;
 } & HistoryPaging;
-
-const MOVES = {
-  "message.up": "up",
-  "message.down": "down",
-  "message.pageUp": "pageUp",
-  "message.pageDown": "pageDown",
-  "message.halfUp": "halfUp",
-  "message.halfDown": "halfDown",
-  "message.first": "first",
-  "message.last": "last",
-} as const satisfies Record<string, Move>;
 
 export function MessagePane(props: Props) {
   const { width, height, items, focused } = props;
@@ -138,41 +127,30 @@ export function MessagePane(props: Props) {
     }
   });
 
-  useKeypress(
-    (input: string, key: Key) => {
-      const action = matchBinding("messages", input, key);
-      const searching = search.search !== null;
-      switch (action) {
-        case "message.up":
-        case "message.down":
-        case "message.pageUp":
-        case "message.pageDown":
-        case "message.halfUp":
-        case "message.halfDown":
-        case "message.first":
-        case "message.last":
-          scroll.press(MOVES[action]);
-          return true;
-        case "message.search":
-          search.start();
-          return true;
-        // n and N move between matches while a search is on; else n is a new conversation.
-        case "message.nextMatch":
-          if (searching) search.older();
-          return searching;
-        case "message.previousMatch":
-          if (searching) search.newer();
-          return searching;
-        case "message.back":
-          if (searching) search.cancel();
-          else setFocus("sidebar");
-          return true;
-        case undefined:
-          return false;
-      }
-      const item = items[selected];
-      if (!item) return false;
-      return actions.onKey[action](item) !== false;
+  const searching = search.search !== null;
+  useBindings(
+    "messages",
+    {
+      "message.up": () => scroll.press("up"),
+      "message.down": () => scroll.press("down"),
+      "message.pageUp": () => scroll.press("pageUp"),
+      "message.pageDown": () => scroll.press("pageDown"),
+      "message.halfUp": () => scroll.press("halfUp"),
+      "message.halfDown": () => scroll.press("halfDown"),
+      "message.first": () => scroll.press("first"),
+      "message.last": () => scroll.press("last"),
+      "message.search": search.start,
+      // n and N move between matches while a search is on; else n is a new conversation.
+      "message.nextMatch": () => {
+        if (!searching) return false;
+        search.older();
+      },
+      "message.previousMatch": () => {
+        if (!searching) return false;
+        search.newer();
+      },
+      "message.back": () => (searching ? search.cancel() : setFocus("sidebar")),
+      ...onSelected(actions.onKey, () => items[selected]),
     },
     { priority: PRIORITY.pane, isActive: focused },
   );

@@ -3,22 +3,13 @@
 // conversation and every short code node-emoji knows; any valid name may be used.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { matchBinding, type ScopeBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { terminalForm } from "../text/width.ts";
 import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
 import { completeReaction, reactionNameChar } from "./reaction-names.ts";
-import { type ChooserMove, useRowChooser } from "./use-row-chooser.ts";
-
-const MOVES: Record<ScopeBinding<"reactions">, ChooserMove> = {
-  "reaction.previous": "previous",
-  "reaction.next": "next",
-  "reaction.toggle": "pick",
-  "reaction.toggleNumber": "pickNumber",
-  "reaction.close": "close",
-  "reaction.name": "own",
-};
+import { useRowChooser } from "./use-row-chooser.ts";
 
 type Props = {
   width: number;
@@ -44,56 +35,49 @@ export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
   const completions = query === null ? [] : completeReaction(query, used);
   const chosen = completions[Math.min(choice, completions.length - 1)];
 
-  const typeName = (input: string, key: Parameters<typeof matchBinding>[2]) => {
-    switch (matchBinding("reaction name", input, key)) {
-      case "reactionName.next":
-        setChoice((c) => (completions.length ? (c + 1) % completions.length : 0));
-        break;
-      case "reactionName.previous":
+  // The row of common reactions is a chooser like the link chooser; `:` hands the keys to
+  // the name prompt until it goes back.
+  const chooser = useRowChooser(choices, onPick);
+  const index = chooser.index;
+  useBindings(
+    "reactions",
+    {
+      "reaction.previous": chooser.previous,
+      "reaction.next": chooser.next,
+      "reaction.toggle": chooser.pick,
+      "reaction.toggleNumber": chooser.pickNumber,
+      "reaction.close": onClose,
+      "reaction.name": () => {
+        setQuery("");
+        setChoice(0);
+      },
+    },
+    { priority: PRIORITY.dialog, isActive: query === null },
+  );
+  useBindings(
+    "reaction name",
+    {
+      "reactionName.next": () =>
+        setChoice((c) => (completions.length ? (c + 1) % completions.length : 0)),
+      "reactionName.previous": () =>
         setChoice((c) =>
           completions.length ? (c + completions.length - 1) % completions.length : 0,
-        );
-        break;
-      case "reactionName.pick":
+        ),
+      "reactionName.pick": () => {
         if (chosen) onPick(chosen);
-        break;
-      case "reactionName.erase":
+      },
+      "reactionName.erase": () => {
         setQuery((q) => (q ? q.slice(0, -1) : null));
         setChoice(0);
-        break;
-      case "reactionName.back":
-        setQuery(null);
-        break;
-      case "reactionName.type": {
+      },
+      "reactionName.back": () => setQuery(null),
+      "reactionName.type": (input) => {
         const typed = [...input].map(reactionNameChar);
         if (typed.every((ch) => ch !== undefined) && typed.length > 0) {
           setQuery((q) => `${q ?? ""}${typed.join("")}`.slice(0, 32));
           setChoice(0);
         }
-        break;
-      }
-    }
-  };
-
-  // The row of common reactions is a chooser like the link chooser; `:` hands the keys to
-  // the name prompt below until it goes back.
-  const index = useRowChooser({
-    choices,
-    scope: "reactions",
-    moves: MOVES,
-    onPick,
-    onClose,
-    onOwn: () => {
-      setQuery("");
-      setChoice(0);
-    },
-    isActive: query === null,
-  });
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      typeName(input, key);
-      return true;
+      },
     },
     { priority: PRIORITY.dialog, isActive: query !== null },
   );

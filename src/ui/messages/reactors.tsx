@@ -2,8 +2,8 @@
 // code and the user names (you as "you"). Any key closes it.
 import { Box, Text } from "ink";
 import type { Message } from "../../api/schema.ts";
-import { matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { sanitize } from "../text/sanitize.ts";
 import { terminalForm } from "../text/width.ts";
@@ -44,14 +44,7 @@ export function Reactors({
   onClose: () => void;
 }) {
   const theme = useTheme();
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      if (matchBinding("reactors", input, key) === "reactors.close") onClose();
-      return true;
-    },
-    { priority: PRIORITY.dialog },
-  );
+  useBindings("reactors", { "reactors.close": onClose }, { priority: PRIORITY.dialog });
   let lines = reactorLines(message, me);
   if (lines.length === 0) lines = ["No reactions yet. r reacts."];
   if (lines.length > MAX_REACTOR_LINES) {

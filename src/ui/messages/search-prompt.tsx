@@ -1,6 +1,5 @@
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
-import { matchBinding } from "../keys/bindings.ts";
 
 export function MessageSearchPrompt(props: {
   /** The screen cell of the `/`. */
@@ -12,18 +11,11 @@ export function MessageSearchPrompt(props: {
   onCancel: () => void;
 }) {
   const line = useLineInput(props.query, props.onChange);
-  usePromptKeys(line, (input, key) => {
-    switch (matchBinding("message search", input, key)) {
-      case "messageSearch.run":
-        props.onSubmit();
-        return;
-      case "messageSearch.cancel":
-        props.onCancel();
-        return;
-      // Everything else is typing, for the prompt only: no other key handler may see it.
-      case "messageSearch.type":
-        return "type";
-    }
+  usePromptKeys(line, "message search", {
+    "messageSearch.run": props.onSubmit,
+    "messageSearch.cancel": props.onCancel,
+    // Everything else is typing, for the prompt only: no other key handler may see it.
+    "messageSearch.type": line.type,
   });
   return (
     <SearchLine

@@ -2,8 +2,9 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { HELP, MOUSE_HELP, matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { HELP, MOUSE_HELP } from "../keys/help-table.ts";
+import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { useNewsMode } from "../queries/live.ts";
 import { padEnd, truncate } from "../text/width.ts";
@@ -51,26 +52,14 @@ export function Help({
   const longest = Math.max(...columns.map((c) => c.length));
   const maxOffset = Math.max(0, longest - rows);
   const scroll = (delta: number) => setOffset((o) => Math.max(0, Math.min(maxOffset, o + delta)));
-  useKeypress(
-    (input, key) => {
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      switch (matchBinding("help", input, key)) {
-        case "help.up":
-          scroll(-1);
-          break;
-        case "help.down":
-          scroll(1);
-          break;
-        case "help.pageUp":
-          scroll(-rows);
-          break;
-        case "help.pageDown":
-          scroll(rows);
-          break;
-        default:
-          onClose();
-      }
-      return true;
+  useBindings(
+    "help",
+    {
+      "help.up": () => scroll(-1),
+      "help.down": () => scroll(1),
+      "help.pageUp": () => scroll(-rows),
+      "help.pageDown": () => scroll(rows),
+      "help.close": onClose,
     },
     { priority: PRIORITY.dialog },
   );

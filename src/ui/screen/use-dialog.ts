@@ -3,8 +3,8 @@
 // owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
-import { matchBinding } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { useBindings } from "../keys/match.ts";
 import type { MessageLink } from "../messages/message-links.ts";
 import type { StatusLine } from "./status-line.ts";
 
@@ -22,15 +22,15 @@ export function useDialog(status: StatusLine) {
   const [dialog, setDialog] = useState<Dialog>(null);
 
   // A confirmation owns the next key: y does it, anything else keeps things as they are.
-  useKeypress(
-    (input, key) => {
-      if (dialog?.kind !== "confirm") return false;
-      if (matchBinding("anywhere", input, key) === "global.quit") return false;
-      setDialog(null);
-      if (matchBinding("confirm", input, key) === "confirm.yes") dialog.run();
-      else status.info("Kept.");
-      return true;
-    },
+  const answer = (yes: boolean) => {
+    if (dialog?.kind !== "confirm") return;
+    setDialog(null);
+    if (yes) dialog.run();
+    else status.info("Kept.");
+  };
+  useBindings(
+    "confirm",
+    { "confirm.yes": () => answer(true), "confirm.keep": () => answer(false) },
     { priority: PRIORITY.dialog, isActive: dialog?.kind === "confirm" },
   );
 
