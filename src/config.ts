@@ -6,7 +6,7 @@ import { closest, distance } from "fastest-levenshtein";
 import { writePrivateFile } from "./client/files.ts";
 import type { Paths } from "./paths.ts";
 import type { ThemeSetting } from "./ui/look/theme.ts";
-import type { NotifyLevel } from "./ui/messages/mentions.ts";
+import type { NotifyLevel } from "./ui/model/mentions.ts";
 import { z } from "./zod.ts";
 
 export { type Paths, parleyPaths } from "./paths.ts";

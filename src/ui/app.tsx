@@ -1,26 +1,10 @@
 // The screen: header, sidebar, the open conversation with its composer, status bar. This
 // file makes the chat's state and intents and hands them to the panes through
-// screen/chat-context.tsx; what a key does lives with its pane (keys/table/ names it, the
+// chat/chat-context.tsx; what a key does lives with its pane (keys/table/ names it, the
 // pane's handler record beside it does it), server state in queries/.
 import { Box, useApp, useWindowSize } from "ink";
 import { useCallback } from "react";
 import type { Conversation } from "../api/schema.ts";
-import { useDrafts } from "./composer/use-drafts.ts";
-import { useConversationActions } from "./conversations/actions.ts";
-import { Sidebar } from "./conversations/sidebar.tsx";
-import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
-import { useNotifications } from "./conversations/use-notifications.ts";
-import { PRIORITY, useMouseOn } from "./keys/dispatcher.tsx";
-import { hintsFor } from "./keys/help-table.ts";
-import { useBindings } from "./keys/match.ts";
-import { useAnywhereKeys, useScreenKeys } from "./keys/use-screen-keys.ts";
-import { useMessageActions } from "./messages/actions.ts";
-import { ConversationView } from "./messages/conversation-view.tsx";
-import { useOpenConversation } from "./queries/conversations.ts";
-import { useRecoverAfterOutage } from "./queries/polling.ts";
-import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
-import { useServerEvents } from "./queries/use-server-events.ts";
-import { Blocker } from "./screen/blocker.tsx";
 import {
   type ChatActions,
   ChatActionsContext,
@@ -28,17 +12,33 @@ import {
   ChatStateContext,
   useChatActions,
   useChatState,
-} from "./screen/chat-context.tsx";
-import { Header } from "./screen/header.tsx";
-import { Help } from "./screen/help.tsx";
+} from "./chat/chat-context.tsx";
+import { useDialog } from "./chat/use-dialog.ts";
+import { usePaneFocus } from "./chat/use-pane-focus.ts";
+import { useDrafts } from "./composer/use-drafts.ts";
+import { useConversationActions } from "./conversations/actions.ts";
+import { Sidebar } from "./conversations/sidebar.tsx";
+import { useConversationBrowser } from "./conversations/use-conversation-browser.ts";
+import { useNotifications } from "./conversations/use-notifications.ts";
+import { Blocker } from "./frame/blocker.tsx";
+import { Header } from "./frame/header.tsx";
+import { Help } from "./frame/help.tsx";
+import { hintsFor } from "./frame/help-table.ts";
+import { StatusBar } from "./frame/status-bar.tsx";
+import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./frame/too-small.tsx";
+import { useNotice } from "./frame/use-notice.ts";
+import { useAnywhereKeys, useScreenKeys } from "./frame/use-screen-keys.ts";
+import { PRIORITY, useMouseOn } from "./keys/dispatcher.tsx";
+import { useBindings } from "./keys/match.ts";
+import { useMessageActions } from "./messages/actions.ts";
+import { ConversationView } from "./messages/conversation-view.tsx";
+import { useOpenConversation } from "./queries/conversations.ts";
+import { useRecoverAfterOutage } from "./queries/polling.ts";
+import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
+import { useServerEvents } from "./queries/use-server-events.ts";
 import { BODY_TOP, screenColumns } from "./screen/layout.ts";
 import { useStore } from "./screen/observable.ts";
 import { useMe, useSession } from "./screen/session-context.tsx";
-import { StatusBar } from "./screen/status-bar.tsx";
-import { MIN_COLUMNS, MIN_ROWS, TooSmall } from "./screen/too-small.tsx";
-import { useDialog } from "./screen/use-dialog.ts";
-import { useNotice } from "./screen/use-notice.ts";
-import { usePaneFocus } from "./screen/use-pane-focus.ts";
 
 export function App() {
   const { columns, rows } = useWindowSize();

@@ -44,6 +44,14 @@ function reach(start: string[]): Map<string, string[]> {
   return seen;
 }
 
+/** The source files `file` imports by relative path for their values (not `import type`). */
+function valueImportsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export) (?!type )[^;]*?from "(\.[^"]+)";/gms)]
+    .map((match) => resolve(dirname(file), match[1]!))
+    .filter((target) => existsSync(target));
+}
+
 /** The source files `file` imports by relative path. */
 function localImportsOf(file: string): string[] {
   return importsOf(file)
@@ -125,5 +133,118 @@ describe("src/", () => {
 
   it("has no import cycle", () => {
     expect(cycles(graph).map((cycle) => cycle.map(name).join(" → "))).toEqual([]);
+  });
+});
+
+// src/ui's folders are layers, top to bottom: a file imports from its own folder and from
+// the folders below it, never from one above (docs/architecture.md names what each holds).
+const LAYERS = [
+  "", // root.tsx and app.tsx
+  "frame",
+  "messages",
+  "conversations",
+  "composer",
+  "chat",
+  "queries",
+  "keys",
+  "screen",
+  "model",
+  "look",
+  "text",
+  "ink",
+];
+
+/**
+ * The imports that still go up, each for a reason; no other may. `types`: the file only
+ * names types from above (erased at run time: nothing above runs first).
+ */
+const UPWARD: Record<string, { to: string[]; types?: true; why: string }> = {
+  "src/ui/chat/chat-context.tsx": {
+    to: [
+      "src/ui/composer/drafts.ts",
+      "src/ui/conversations/actions.ts",
+      "src/ui/conversations/use-conversation-browser.ts",
+      "src/ui/messages/actions.ts",
+    ],
+    types: true,
+    why: "the context's shape is the panes' own intents, which the panes read back",
+  },
+  "src/ui/screen/session.ts": {
+    to: [
+      "src/ui/composer/commands.ts",
+      "src/ui/composer/drafts.ts",
+      "src/ui/queries/changes.ts",
+      "src/ui/queries/outbox.ts",
+    ],
+    why: "it makes the session's drafts and outbox; it moves up once the queries that read it no longer import it",
+  },
+  "src/ui/ink/string-width.ts": {
+    to: ["src/ui/text/graphemes.ts"],
+    why: "Ink's stand-in must stay in ink/ (scripts/ink-plugin.ts resolves its packages as Ink's) and measures by text/'s graphemes",
+  },
+};
+
+describe("src/ui's layers", () => {
+  const ui = join(ROOT, "src/ui");
+  const layerOf = (file: string) => {
+    const path = relative(ui, file);
+    return path.includes("/") ? path.split("/")[0]! : "";
+  };
+  const files = sources(ui);
+  const name = (file: string) => relative(ROOT, file);
+  const upward = files.flatMap((file) =>
+    localImportsOf(file)
+      .filter((target) => target.startsWith(`${ui}/`))
+      .filter((target) => LAYERS.indexOf(layerOf(target)) < LAYERS.indexOf(layerOf(file)))
+      .map((target) => [name(file), name(target)] as const),
+  );
+
+  it("names every folder in its order", () => {
+    const folders = readdirSync(ui, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !LAYERS.includes(folder))).toEqual([]);
+    expect(LAYERS.filter((layer) => layer && !folders.includes(layer))).toEqual([]);
+  });
+
+  it("lets no folder import one above it, but the imports listed and why", () => {
+    const unexplained = upward
+      .filter(([file, target]) => !UPWARD[file]?.to.includes(target))
+      .map(([file, target]) => `${file} → ${target}`);
+    expect(unexplained).toEqual([]);
+    // A listed import that is gone comes off the list.
+    const listed = Object.entries(UPWARD).flatMap(([file, { to }]) =>
+      to.map((target) => `${file} → ${target}`),
+    );
+    expect(upward.map(([file, target]) => `${file} → ${target}`).sort()).toEqual(listed.sort());
+  });
+
+  it("takes only types from above where the list says so", () => {
+    const values = Object.entries(UPWARD)
+      .filter(([, entry]) => entry.types)
+      .flatMap(([file, { to }]) =>
+        valueImportsOf(join(ROOT, file))
+          .filter((target) => to.includes(name(target)))
+          .map((target) => `${file} → ${name(target)}`),
+      );
+    expect(values).toEqual([]);
+  });
+
+  it("keeps the outbox and the drafts free of React: nothing they run imports it", () => {
+    for (const start of ["src/ui/queries/outbox.ts", "src/ui/composer/drafts.ts"]) {
+      const seen = new Set<string>();
+      const queue = [join(ROOT, start)];
+      const react: string[] = [];
+      while (queue.length > 0) {
+        const file = queue.pop()!;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const text = readFileSync(file, "utf8");
+        if (/^import (?!type )[^;]*from "(react|ink)";/m.test(text)) react.push(name(file));
+        queue.push(...valueImportsOf(file));
+      }
+      expect(react, start).toEqual([]);
+      expect(seen.size, start).toBeGreaterThan(1);
+    }
   });
 });

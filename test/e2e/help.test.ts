@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
 import { readmeCommandTable } from "../../src/ui/composer/commands.ts";
-import { readmeKeyTable } from "../../src/ui/keys/help-table.ts";
+import { readmeKeyTable } from "../../src/ui/frame/help-table.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { HELP, HINTS, SECTION } from "../../src/ui/frame/help-table.ts";
 import type { Binding, Matcher, Scope } from "../../src/ui/keys/binding.ts";
 import { BINDINGS } from "../../src/ui/keys/bindings.ts";
-import { HELP, HINTS, SECTION } from "../../src/ui/keys/help-table.ts";
 import { matchBinding, normalised } from "../../src/ui/keys/match.ts";
 import { key } from "./ink-key.ts";
 

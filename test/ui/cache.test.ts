@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { Message, Page } from "../../src/api/schema.ts";
-import { toggledReactors, withReactors } from "../../src/ui/messages/reactions.ts";
+import { toggledReactors, withReactors } from "../../src/ui/model/reactions.ts";
 import {
   chronological,
   HISTORY_PAGES_KEPT,

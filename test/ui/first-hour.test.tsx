@@ -2,7 +2,7 @@
 // whole client against the real embedded server, read back from the screen.
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { offlineLine } from "../../src/ui/screen/status-bar.tsx";
+import { offlineLine } from "../../src/ui/frame/status-bar.tsx";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import {
   apiFor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuzzyFilter, fuzzyMatch } from "../../src/ui/conversations/fuzzy.ts";
+import { fuzzyFilter, fuzzyMatch } from "../../src/ui/text/fuzzy.ts";
 
 describe("fuzzyMatch", () => {
   it("finds the query's characters in order, ignoring case and spaces in the query", () => {

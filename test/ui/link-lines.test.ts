@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
 import { type Line, layoutItem } from "../../src/ui/messages/message-lines.ts";
-import { messageLinks } from "../../src/ui/messages/message-links.ts";
+import { messageLinks } from "../../src/ui/model/message-links.ts";
 
 function message(
   text: string,

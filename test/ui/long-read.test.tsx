@@ -5,7 +5,7 @@ import chalk from "chalk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { isUnread } from "../../src/ui/messages/unread.ts";
+import { isUnread } from "../../src/ui/model/unread.ts";
 import { relayTo, startForeignServer } from "../api/foreign-server.ts";
 import { pause } from "../wait.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";

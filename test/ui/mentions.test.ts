@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentions, notifyLevel, shouldNotify } from "../../src/ui/messages/mentions.ts";
+import { mentions, notifyLevel, shouldNotify } from "../../src/ui/model/mentions.ts";
 
 describe("mentions", () => {
   it("finds @you as a whole name, in any case", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
 import { type Item, type Line, layoutItem } from "../../src/ui/messages/message-lines.ts";
 import { highlight, newerMatch, olderMatch } from "../../src/ui/messages/search.ts";
-import { firstUnreadKey } from "../../src/ui/messages/unread.ts";
+import { firstUnreadKey } from "../../src/ui/messages/use-pane-jumps.ts";
 
 const item = (id: string, text: string, from = "bob", at = 100): Item => ({
   kind: "message",

@@ -8,16 +8,16 @@ import type { ReactElement, ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { Conversation, Message } from "../../src/api/schema.ts";
-import { Sidebar } from "../../src/ui/conversations/sidebar.tsx";
-import { KeypressProvider } from "../../src/ui/keys/dispatcher.tsx";
-import { cachedLayout, type Item } from "../../src/ui/messages/message-lines.ts";
-import { MessagePane } from "../../src/ui/messages/message-pane.tsx";
 import {
   type ChatActions,
   ChatActionsContext,
   type ChatState,
   ChatStateContext,
-} from "../../src/ui/screen/chat-context.tsx";
+} from "../../src/ui/chat/chat-context.tsx";
+import { Sidebar } from "../../src/ui/conversations/sidebar.tsx";
+import { KeypressProvider } from "../../src/ui/keys/dispatcher.tsx";
+import { cachedLayout, type Item } from "../../src/ui/messages/message-lines.ts";
+import { MessagePane } from "../../src/ui/messages/message-pane.tsx";
 import {
   createSessionState,
   DEFAULT_POLL_PACE,
@@ -67,9 +67,7 @@ function OnChatScreen(props: { conversations: Conversation[]; children: ReactNod
   } as unknown as ChatActions;
   return (
     <ChatStateContext.Provider value={state}>
-      <ChatActionsContext.Provider value={actions}>
-        {props.children}
-      </ChatActionsContext.Provider>
+      <ChatActionsContext.Provider value={actions}>{props.children}</ChatActionsContext.Provider>
     </ChatStateContext.Provider>
   );
 }
@@ -149,24 +147,20 @@ describe("the minute clock", () => {
       <KeypressProvider>
         <OnChatScreen conversations={[]}>
           <MessagePane
-            title="bob"
-            icons=""
             width={50}
             height={12}
-            focused={false}
-            marked={false}
             items={items}
-            me="alice"
             pinned={null}
-            loading={false}
-            lastOpenedAt={null}
-            hasOlder={false}
-            isLoadingOlder={false}
-            loadOlder={noop}
-            hasNewer={false}
-            isLoadingNewer={false}
-            loadNewer={noop}
-            toNewest={noop}
+            history={{
+              isLoading: false,
+              hasOlder: false,
+              isLoadingOlder: false,
+              loadOlder: noop,
+              hasNewer: false,
+              isLoadingNewer: false,
+              loadNewer: noop,
+              toNewest: noop,
+            }}
           />
         </OnChatScreen>
       </KeypressProvider>,

@@ -1,11 +1,7 @@
 // Who the new-conversation prompt offers, and what typed text there means (contacts.ts).
 import { describe, expect, it } from "vitest";
 import type { Contact } from "../../src/api/schema.ts";
-import {
-  createContactBook,
-  suggestPeople,
-  typedTarget,
-} from "../../src/ui/conversations/contacts.ts";
+import { createContactBook, suggestPeople, typedTarget } from "../../src/ui/model/contact-book.ts";
 
 const person = (username: string, id = `ct_${username}`) => ({ id, username });
 const contact = (username: string, id = `ct_${username}`): Contact => ({

@@ -4,6 +4,7 @@
 // attachments (added with /attach) show above its text, one `📎 name · KIND` row each.
 import { type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
+import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
@@ -12,7 +13,6 @@ import { graphemes } from "../text/graphemes.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { attachmentLabel, type DraftAttachment } from "./commands.ts";
-import type { Drafts } from "./drafts.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
 import { type ScreenCell, TerminalCursor } from "./terminal-cursor.tsx";
 import { useDraft, useShownAttachments } from "./use-drafts.ts";
@@ -22,16 +22,8 @@ export const COMPOSER_MAX_LINES = 5;
 
 type Props = {
   width: number;
-  focused: boolean;
-  drafts: Drafts;
-  conversationId: string;
-  label: string | undefined;
-  placeholder: string;
-  onSubmit: (text: string) => void;
-  onEscape: () => void;
+  /** ↑ on an empty draft: edit your last message. */
   onEditLast: () => void;
-  /** A click on the composer focuses it; absent while a dialog is open. */
-  onFocus?: () => void;
   /**
    * The screen cell of the composer's top-left corner. With it, the focused composer puts
    * the terminal's cursor where it types; without it, it draws an inverse cell there.
@@ -76,9 +68,20 @@ function splitAtColumn(line: string, column: number): [string, string, string] {
   return [line.slice(0, index), under, rest.slice(under.length)];
 }
 
+/** The open conversation's composer: what it shows and does comes from the chat's context. */
 export function Composer(props: Props) {
   const theme = useTheme();
-  const { drafts, conversationId, focused } = props;
+  const { open, focus, dialog, editing } = useChatState();
+  const { drafts, messages, conversations, setFocus, endEdit } = useChatActions();
+  const conversationId = open?.id ?? "";
+  const focused = focus === "composer" && dialog === null;
+  // A click focuses the composer; not while a dialog holds the keys.
+  const onFocus = dialog === null ? () => setFocus("composer") : undefined;
+  const label = editing ? "editing" : undefined;
+  const placeholder = editing
+    ? "Enter saves · Esc cancels"
+    : `Message ${open ? conversations.nameOf(open) : ""} · Enter sends · /attach URL adds a file`;
+  const onSubmit = messages.submit;
   const draft = useDraft(drafts, conversationId);
   const attachments = useShownAttachments(drafts, conversationId);
   const edit = (change: (current: EditorState) => EditorState) =>
@@ -94,7 +97,7 @@ export function Composer(props: Props) {
     if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
       const next = insert(draft, input.slice(0, -1));
       edit(() => next);
-      if (next.value.trim()) props.onSubmit(next.value);
+      if (next.value.trim()) onSubmit(next.value);
       return true;
     }
     if (!applyKey(draft, input, key, { width: inner }).handled) return false;
@@ -105,7 +108,7 @@ export function Composer(props: Props) {
     "composer",
     {
       "composer.send": () => {
-        if (draft.value.trim() || attachments.length > 0) props.onSubmit(draft.value);
+        if (draft.value.trim() || attachments.length > 0) onSubmit(draft.value);
       },
       // Ctrl+J, Alt+Enter, Shift+Enter: a new line in the draft.
       "composer.newLine": () => edit((current) => insert(current, "\n")),
@@ -113,7 +116,10 @@ export function Composer(props: Props) {
       "composer.editorPrefix": () => {
         afterCtrlX.current = true;
       },
-      "composer.back": props.onEscape,
+      "composer.back": () => {
+        endEdit();
+        setFocus("messages");
+      },
       // In a draft, ↑ goes up a line.
       "composer.editLast": (input, key) => {
         if (draft.value !== "") return type(input, key);
@@ -151,9 +157,9 @@ export function Composer(props: Props) {
   useMouse(
     box,
     (event) => {
-      if (event.kind === "press" && event.button === 0) props.onFocus?.();
+      if (event.kind === "press" && event.button === 0) onFocus?.();
     },
-    { isActive: props.onFocus !== undefined && !focused },
+    { isActive: onFocus !== undefined && !focused },
   );
 
   const layout = layoutDraft(draft, inner);
@@ -190,8 +196,8 @@ export function Composer(props: Props) {
         <Text wrap="truncate-end">
           {drawnCursor ? <Text inverse> </Text> : focused ? " " : null}
           <Text color={theme.placeholder} dimColor={theme.faint}>
-            {props.label ? `${props.label} · ` : ""}
-            {props.placeholder}
+            {label ? `${label} · ` : ""}
+            {placeholder}
           </Text>
         </Text>
       ) : (

@@ -7,7 +7,7 @@
 // rows it needs. A keystroke then re-renders the composer, not the sidebar and the message
 // pane (this matters most for `parley ssh`, where one process renders every session).
 import type { Message } from "../../api/schema.ts";
-import { createStore } from "../screen/observable.ts";
+import { createStore } from "../model/store.ts";
 import type { DraftAttachment } from "./commands.ts";
 import { type EditorState, fromText } from "./editor.ts";
 

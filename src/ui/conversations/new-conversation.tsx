@@ -10,11 +10,11 @@ import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { useTheme } from "../look/theme.ts";
+import { personName, suggestPeople, typedTarget } from "../model/contact-book.ts";
 import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
 import { useContacts } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
-import { personName, suggestPeople, typedTarget } from "./contacts.ts";
 
 type Props = {
   width: number;

@@ -3,6 +3,7 @@
 import { Box, type DOMElement, Text } from "ink";
 import { memo, useRef } from "react";
 import type { Conversation } from "../../api/schema.ts";
+import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { useDrafts, useDraftValue } from "../composer/use-drafts.ts";
 import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
@@ -11,7 +12,6 @@ import { senderColor } from "../look/sender-color.ts";
 import { useTheme } from "../look/theme.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
-import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { BODY_TOP } from "../screen/layout.ts";
 import { Panel } from "../screen/panel.tsx";
 import { useContacts } from "../screen/session-context.tsx";

@@ -13,7 +13,7 @@ import {
 import { useFindUnread } from "../queries/previews.ts";
 import { useQueuedChanges } from "../queries/use-outbox.ts";
 import { useContacts, useMe } from "../screen/session-context.tsx";
-import { fuzzyFilter } from "./fuzzy.ts";
+import { fuzzyFilter } from "../text/fuzzy.ts";
 import { conversationName } from "./names.ts";
 
 export function useConversationBrowser() {

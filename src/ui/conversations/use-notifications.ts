@@ -5,7 +5,7 @@
 // mentions, none; per conversation in `notifyConversations`) says which news counts.
 import { useEffect, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
-import { shouldNotify } from "../messages/mentions.ts";
+import { shouldNotify } from "../model/mentions.ts";
 import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
 import { useInbox } from "../queries/previews.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";

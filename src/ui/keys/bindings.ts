@@ -1,7 +1,7 @@
 // Every key binding, once, gathered from table/ (one file by part of the screen). A pane or
 // dialog hands `useBindings` (match.ts) one record of handlers keyed by its scope's binding
 // ids, so no handler names a key and no binding goes without its handler; the help
-// overlay, the status bar's hints and the README's key table (help-table.ts) are read from
+// overlay, the status bar's hints and the README's key table (frame/help-table.ts) are read from
 // the same table.
 import type { Binding, Scope } from "./binding.ts";
 import { COMPOSER_BINDINGS } from "./table/composer.ts";

@@ -2,6 +2,7 @@
 // a link, and retry or drop a failed send. Each intent builds its own request and its own
 // status wording.
 import type { Conversation, Message } from "../../api/schema.ts";
+import type { Dialogs } from "../chat/use-dialog.ts";
 import {
   attachmentFromLine,
   detach,
@@ -12,15 +13,14 @@ import {
 import type { Drafts } from "../composer/drafts.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
+import { type MessageLink, messageLinks } from "../model/message-links.ts";
+import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
-import type { Dialogs } from "../screen/use-dialog.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
-import { type MessageLink, messageLinks } from "./message-links.ts";
-import { toggledReactors } from "./reactions.ts";
 
 export type MessageUi = {
   conversation: Conversation | undefined;

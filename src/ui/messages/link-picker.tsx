@@ -4,8 +4,8 @@ import { Box, Text } from "ink";
 import { PRIORITY } from "../keys/dispatcher.tsx";
 import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
+import type { MessageLink } from "../model/message-links.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";
-import type { MessageLink } from "./message-links.ts";
 import { useRowChooser } from "./use-row-chooser.ts";
 
 type Props = {

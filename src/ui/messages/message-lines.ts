@@ -3,6 +3,9 @@
 // Lines are cached per message object and width: scrolling a long history only lays out
 // the messages that come into view.
 import type { Message } from "../../api/schema.ts";
+import { mentions } from "../model/mentions.ts";
+import { attachmentLabel, attachmentTarget } from "../model/message-links.ts";
+import { includesMe } from "../model/reactions.ts";
 import { isPending, WAITING } from "../queries/changes.ts";
 import type { OutboxEntry } from "../queries/outbox.ts";
 import { clockTime, dayLabel } from "../text/format.ts";
@@ -11,9 +14,6 @@ import { sanitize } from "../text/sanitize.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";
 import { wrapSpans } from "../text/wrap.ts";
 import { emojiFor } from "./emoji.ts";
-import { mentions } from "./mentions.ts";
-import { attachmentLabel, attachmentTarget } from "./message-links.ts";
-import { includesMe } from "./reactions.ts";
 
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "mention" | "plain";
 /** A hyperlink (OSC 8): `url` is a `linkTarget`; pieces of one link share its `id`. */

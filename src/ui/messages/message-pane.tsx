@@ -9,11 +9,12 @@
 import { Box, type DOMElement, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
+import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
+import { conversationIcons } from "../conversations/names.ts";
 import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
 import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
-import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { Panel } from "../screen/panel.tsx";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -27,29 +28,30 @@ import { type HistoryPaging, useMessageSearch } from "./use-message-search.ts";
 import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps.ts";
 import type { Geometry } from "./window.ts";
 
+/** The open conversation's history as the pane pages through it. */
+export type PaneHistory = HistoryPaging & { isLoading: boolean; toNewest: () => void };
+
 type Props = {
   /** The screen cell of the pane's top-left corner (for the search prompt's cursor). */
   origin?: ScreenCell;
-  title: string;
-  icons: string;
   width: number;
   height: number;
-  focused: boolean;
-  /** Whether the selection shows: while focused, and under a question or picker about it. */
-  marked: boolean;
   items: Item[];
-  me: string | undefined;
   pinned: Message | null | undefined;
-  loading: boolean;
-  /** When the conversation was last opened before now: where its unread messages start. */
-  lastOpenedAt: number | null;
-  toNewest: () => void;
-} & HistoryPaging;
+  history: PaneHistory;
+};
 
 export function MessagePane(props: Props) {
-  const { width, height, items, focused } = props;
-  const { dialog } = useChatState();
-  const { messages: actions, setFocus } = useChatActions();
+  const { width, height, items, history } = props;
+  const { open, focus, dialog, me, browser } = useChatState();
+  const { messages: actions, conversations, setFocus } = useChatActions();
+  const focused = focus === "messages" && dialog === null;
+  // A question or the picker is about the selected message: it stays marked.
+  const marked =
+    focus === "messages" &&
+    (dialog === null || dialog.kind === "confirm" || dialog.kind === "react");
+  const icons = open ? conversationIcons(open) : "";
+  const title = open ? `${conversations.nameOf(open)}${icons ? ` ${icons}` : ""}` : "";
   // A click focuses the pane; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("messages") : undefined;
   const theme = useTheme();
@@ -61,29 +63,24 @@ export function MessagePane(props: Props) {
   const readMarkerId = useMemo(() => {
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i]!;
-      if (item.kind !== "message" || item.message.contact.username !== props.me) continue;
+      if (item.kind !== "message" || item.message.contact.username !== me) continue;
       if (item.message.read_at !== null) return item.message.id;
     }
     return undefined;
-  }, [items, props.me]);
-  const unread = useUnreadStart(
-    items,
-    { ...props, isLoading: props.loading },
-    props.lastOpenedAt,
-    props.me,
-  );
+  }, [items, me]);
+  const unread = useUnreadStart(items, history, browser.lastOpenedBefore, me);
   const { unreadKey } = unread;
   // Day separators ("Today", "Yesterday") move on with the clock.
   const now = useMinuteClock();
   const ctx: LayoutContext = useMemo(
     () => ({
       width: lineWidth,
-      me: props.me,
+      me: me,
       now,
       readMarkerId,
       unreadKey,
     }),
-    [lineWidth, props.me, now, readMarkerId, unreadKey],
+    [lineWidth, me, now, readMarkerId, unreadKey],
   );
   const layout = (i: number) => cachedLayout(items[i]!, items[i - 1], ctx);
   const geometry: Geometry = {
@@ -91,11 +88,11 @@ export function MessagePane(props: Props) {
     height: viewHeight,
     heightOf: (i) => layout(i).length,
   };
-  const { hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer } = props;
-  const scroll = useMessageScroll(items, geometry, { loaded: !hasNewer, show: props.toNewest });
+  const { hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer } = history;
+  const scroll = useMessageScroll(items, geometry, { loaded: !hasNewer, show: history.toNewest });
   const { selected, view, newBelow } = scroll;
   const last = items.length - 1;
-  const search = useMessageSearch(items, props);
+  const search = useMessageSearch(items, history);
   const query = search.search?.query ?? "";
   const matchKey = search.search?.matchKey;
 
@@ -166,7 +163,7 @@ export function MessagePane(props: Props) {
       const to = lines.length - (i === view.bottom ? view.clipBottom : 0);
       if (from > 0 || to < lines.length) lines = lines.slice(from, to);
       if (item.key === matchKey) lines = highlight(lines, query);
-      const isSelected = props.marked && i === selected;
+      const isSelected = marked && i === selected;
       lines.forEach((line, n) => {
         rowItems.push(i);
         rows.push(
@@ -201,7 +198,7 @@ export function MessagePane(props: Props) {
     { isActive: onFocus !== undefined },
   );
 
-  const status = props.loading
+  const status = history.isLoading
     ? "loading…"
     : search.status
       ? search.status
@@ -229,7 +226,7 @@ export function MessagePane(props: Props) {
       ) : (
         <Box height={1} justifyContent="space-between">
           <Text bold wrap="truncate-end">
-            {truncate(`${props.title}${props.icons ? ` ${props.icons}` : ""}`, titleRoom)}
+            {truncate(title, titleRoom)}
           </Text>
           <Text color={newBelow > 0 && !search.status ? theme.unread : theme.dim}>{status}</Text>
         </Box>
@@ -243,7 +240,7 @@ export function MessagePane(props: Props) {
         </Text>
       ) : null}
       <Box flexDirection="column" height={viewHeight} justifyContent="flex-end" overflow="hidden">
-        {items.length === 0 && !props.loading ? (
+        {items.length === 0 && !history.isLoading ? (
           <Text color={theme.dim}>No messages yet. Say hello below.</Text>
         ) : (
           rows

@@ -1,9 +1,9 @@
 // Where the message pane goes by itself, rather than by a key: to the first unread message
 // when a conversation opens, to the bottom when you send, to a search's match.
 import { useEffect, useRef, useState } from "react";
+import { isUnread } from "../model/unread.ts";
 import type { Item, Line } from "./message-lines.ts";
 import { firstMatchingLine } from "./search.ts";
-import { firstUnreadKey, isUnread } from "./unread.ts";
 import type { useMessageScroll } from "./use-message-scroll.ts";
 import { endAnchor, type Geometry, viewportAt } from "./window.ts";
 
@@ -100,4 +100,14 @@ export function useShowMatch(
     else scroll.showFrom(index, Math.max(0, firstMatchingLine(lines, match.query) - 1));
   });
   return match.key !== shown.current;
+}
+
+/** The key of the first unread item, or undefined when none is (or none is loaded). */
+export function firstUnreadKey(
+  items: readonly Item[],
+  lastOpenedAt: number | null,
+  me: string | undefined,
+): string | undefined {
+  return items.find((item) => item.kind === "message" && isUnread(item.message, lastOpenedAt, me))
+    ?.key;
 }

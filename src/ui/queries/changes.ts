@@ -11,7 +11,7 @@ import {
   UpdateConversationParams,
 } from "../../api/schema.ts";
 import { z } from "../../zod.ts";
-import { withReactors } from "../messages/reactions.ts";
+import { withReactors } from "../model/reactions.ts";
 
 /** A change that cannot reach the server yet, in the status bar and on its message. */
 export const WAITING = "Not sent yet, goes out when the server answers";

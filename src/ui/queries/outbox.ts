@@ -16,7 +16,7 @@
 // read it and use-outbox-runner.ts the hook that works through it.
 import { newIdempotencyKey } from "../../api/client.ts";
 import type { NewAttachment } from "../../api/schema.ts";
-import { createStore, type Store } from "../screen/observable.ts";
+import { createStore, type Store } from "../model/store.ts";
 import type { Change, QueuedChange } from "./changes.ts";
 
 export type Outbox = {

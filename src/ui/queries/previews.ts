@@ -4,7 +4,7 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import type { Conversation, Message, Page } from "../../api/schema.ts";
-import { isUnread } from "../messages/unread.ts";
+import { isUnread } from "../model/unread.ts";
 import { learnIdentityFrom, type Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import { usePoll, usePollPace } from "./polling.ts";

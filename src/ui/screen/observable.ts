@@ -1,30 +1,8 @@
-// A tiny external store for client-side state that several components read
-// (status line, connection state, contacts seen). Server state lives in TanStack Query.
+// A store (model/store.ts) as React reads it: the component renders again when it changes.
 import { useSyncExternalStore } from "react";
+import type { Store } from "../model/store.ts";
 
-export type Store<T> = {
-  get(): T;
-  set(next: T | ((prev: T) => T)): void;
-  subscribe(listener: () => void): () => void;
-};
-
-export function createStore<T>(initial: T): Store<T> {
-  let value = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next) {
-      const resolved = typeof next === "function" ? (next as (prev: T) => T)(value) : next;
-      if (Object.is(resolved, value)) return;
-      value = resolved;
-      for (const listener of listeners) listener();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+export { createStore, type Store } from "../model/store.ts";
 
 export function useStore<T>(store: Store<T>): T {
   return useSyncExternalStore(store.subscribe, store.get, store.get);

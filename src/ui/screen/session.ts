@@ -8,11 +8,11 @@ import type { Api } from "../../api/client.ts";
 import type { Conversation, Message } from "../../api/schema.ts";
 import type { DraftAttachment } from "../composer/commands.ts";
 import { createDrafts, type Drafts } from "../composer/drafts.ts";
-import { type ContactBook, createContactBook } from "../conversations/contacts.ts";
-import type { NotifySettings } from "../messages/mentions.ts";
+import { type ContactBook, createContactBook } from "../model/contact-book.ts";
+import type { NotifySettings } from "../model/mentions.ts";
+import { createStore, type Store } from "../model/store.ts";
 import type { QueuedChange } from "../queries/changes.ts";
 import { createOutbox, type Outbox } from "../queries/outbox.ts";
-import { createStore, type Store } from "./observable.ts";
 import { createStatusLine, type StatusLine } from "./status-line.ts";
 import type { TerminalOut } from "./terminal-out.ts";
 

@@ -1,7 +1,7 @@
 // What the status bar says: the connection state (from every query's outcome) and the
 // last thing that happened (an error a person can act on, or a short confirmation).
 import { isApiError } from "../../api/errors.ts";
-import { createStore, type Store } from "./observable.ts";
+import { createStore, type Store } from "../model/store.ts";
 
 export type Connection =
   | { state: "connecting" }

@@ -5,8 +5,8 @@ import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
 import { PRIORITY } from "../keys/dispatcher.tsx";
 import { useBindings } from "../keys/match.ts";
-import type { MessageLink } from "../messages/message-links.ts";
-import type { StatusLine } from "./status-line.ts";
+import type { MessageLink } from "../model/message-links.ts";
+import type { StatusLine } from "../screen/status-line.ts";
 
 export type Dialog =
   | { kind: "help" }

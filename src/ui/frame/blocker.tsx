@@ -1,9 +1,9 @@
 // Shown instead of the messages while nothing can be loaded: what is wrong, and what to do.
 
+import { useStore } from "../screen/observable.ts";
+import { CenteredNote } from "../screen/panel.tsx";
+import { useSession } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
-import { useStore } from "./observable.ts";
-import { CenteredNote } from "./panel.tsx";
-import { useSession } from "./session-context.tsx";
 
 export function Blocker({ width, height }: { width: number; height: number }) {
   const session = useSession();

@@ -3,11 +3,11 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
 import { PRIORITY } from "../keys/dispatcher.tsx";
-import { HELP, MOUSE_HELP } from "../keys/help-table.ts";
 import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { useNewsMode } from "../queries/live.ts";
 import { padEnd, truncate } from "../text/width.ts";
+import { HELP, MOUSE_HELP } from "./help-table.ts";
 
 type HelpLine = { text: string; heading?: boolean };
 

@@ -2,8 +2,8 @@
 // key pressed once they have been seen, so an old error does not hide the key hints.
 import { useEffect } from "react";
 import { PRIORITY, useKeypress } from "../keys/dispatcher.tsx";
-import { useStore } from "./observable.ts";
-import type { Notice, StatusLine } from "./status-line.ts";
+import { useStore } from "../screen/observable.ts";
+import type { Notice, StatusLine } from "../screen/status-line.ts";
 
 export const INFO_MS = 5000;
 export const ERROR_MS = 8000;

@@ -6,12 +6,12 @@
 // filters, new, the next unread conversation, help, quit. Esc from the messages and / in
 // the list are their panes' own.
 import { useStdout } from "ink";
+import { useChatActions, useChatState } from "../chat/chat-context.tsx";
+import { PRIORITY } from "../keys/dispatcher.tsx";
+import { useBindings } from "../keys/match.ts";
 import { FILTERS } from "../queries/conversations.ts";
 import { useRefreshAll } from "../queries/polling.ts";
-import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { useSession } from "../screen/session-context.tsx";
-import { PRIORITY } from "./dispatcher.tsx";
-import { useBindings } from "./match.ts";
 
 /** Ctrl+C, Ctrl+L, Ctrl+R and Ctrl+Z: also on the too-small screen. */
 export function useAnywhereKeys(quit: () => void): void {

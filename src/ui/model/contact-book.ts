@@ -4,8 +4,8 @@
 // new-conversation prompt offers and what typed text there means: the people a parley
 // server lists (queries/contacts.ts) with the contacts seen.
 import type { Contact, Message, Person } from "../../api/schema.ts";
-import { createStore, type Store } from "../screen/observable.ts";
-import { fuzzyFilter } from "./fuzzy.ts";
+import { fuzzyFilter } from "../text/fuzzy.ts";
+import { createStore, type Store } from "./store.ts";
 
 export type ContactBook = Store<ReadonlyMap<string, Contact>> & {
   learn(messages: readonly Message[]): void;

@@ -1,9 +1,9 @@
 // The top line: who you are, on which server (as a person knows it), and where help is.
 import { Box, Text } from "ink";
 import { useTheme } from "../look/theme.ts";
+import { useMe, useSession } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
-import { useMe, useSession } from "./session-context.tsx";
 
 export function Header({ width }: { width: number }) {
   const theme = useTheme();

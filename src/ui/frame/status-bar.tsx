@@ -4,12 +4,12 @@ import { Box, Text } from "ink";
 import { useTheme } from "../look/theme.ts";
 import { waitingCount } from "../queries/changes.ts";
 import { useQueuedChanges } from "../queries/use-outbox.ts";
+import { useStore } from "../screen/observable.ts";
+import { useStatusLine } from "../screen/session-context.tsx";
+import { connectionLabel, syncedLabel } from "../screen/status-labels.ts";
+import type { Connection, Notice } from "../screen/status-line.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, truncate } from "../text/width.ts";
-import { useStore } from "./observable.ts";
-import { useStatusLine } from "./session-context.tsx";
-import { connectionLabel, syncedLabel } from "./status-labels.ts";
-import type { Connection, Notice } from "./status-line.ts";
 
 const NOTICE_LOOK = {
   error: { mark: "✗ ", color: "error" },

@@ -9,8 +9,8 @@
 // Where a binding lives is independent of where the help shows it: `SECTION` maps scopes to
 // the help's headings, `SECTIONS` orders them.
 import { COMPOSER_COMMANDS } from "../composer/commands.ts";
-import type { Binding, HintLine, Scope } from "./binding.ts";
-import { BINDINGS, type BindingId } from "./bindings.ts";
+import type { Binding, HintLine, Scope } from "../keys/binding.ts";
+import { BINDINGS, type BindingId } from "../keys/bindings.ts";
 
 export const SECTIONS = [
   "anywhere",
