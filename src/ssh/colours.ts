@@ -2,7 +2,7 @@
 // (TERM and COLORTERM, which the client's ssh sends) and which theme (PARLEY_THEME, or its
 // background as it answers OSC 11). Colour depth is one setting per process in chalk, so
 // sessions are drawn in true colour and each session's frames are rewritten to what its
-// terminal shows, with the same rounding chalk would do (src/ui/contrast.ts).
+// terminal shows, with the same rounding chalk would do (src/ui/look/contrast.ts).
 import { ansi256Index } from "../ui/look/contrast.ts";
 import type { ThemeSetting } from "../ui/look/theme.ts";
 

@@ -2,7 +2,7 @@
 // every conversation, whatever the filter, matching names loosely, best match first), the
 // selected row (kept on a conversation that exists as the list changes) and the open one,
 // with when it was last opened before (where its unread messages start).
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Conversation } from "../../api/schema.ts";
 import {
   type Filter,
@@ -47,8 +47,11 @@ export function useConversationBrowser() {
   // than only in an effect, so no frame shows a list without a selection.
   const best = conversations[0]?.id;
   const selectedAt = conversations.findIndex((c) => c.id === selectedId);
+  // Where the selected row was when last drawn in the list.
   const lastAt = useRef(0);
-  if (selectedAt >= 0) lastAt.current = selectedAt;
+  useLayoutEffect(() => {
+    if (selectedAt >= 0) lastAt.current = selectedAt;
+  });
   const inPlace = conversations[Math.min(lastAt.current, conversations.length - 1)]?.id;
   const shownId =
     best !== undefined && followBest && searching

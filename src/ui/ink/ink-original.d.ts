@@ -1,4 +1,4 @@
-// Ink's own internal modules, reached through plugin.ts (Ink's package exports
+// Ink's own internal modules, reached through scripts/ink-plugin.ts (Ink's package exports
 // only its index): the originals that src/ui/ink wraps or is tested against.
 declare module "ink-original/sanitize-ansi.js" {
   const sanitizeAnsi: (text: string) => string;

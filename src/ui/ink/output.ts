@@ -6,7 +6,7 @@
 // with these caches the unchanged lines cost a lookup.
 //
 // What it draws is the same as Ink's: test/ui/ink-output.test.ts renders the client's
-// frames through both and compares them. plugin.ts (beside it) puts this file in place of
+// frames through both and compares them. scripts/ink-plugin.ts puts this file in place of
 // Ink's, in the bundle and in the tests, and refuses any Ink version but the one ported.
 import {
   type StyledChar,

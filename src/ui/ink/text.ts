@@ -6,7 +6,7 @@
 // provider is there only when this Text sets a background (the only case where what it
 // provides differs from what it inherits), the style is one shared object, and an
 // unstyled Text has no transform (Ink's would return its text unchanged). Stands in for
-// Ink's Text inside Ink and for `import { Text } from "ink"` (plugin.ts).
+// Ink's Text inside Ink and for `import { Text } from "ink"` (scripts/ink-plugin.ts).
 import chalk from "chalk";
 import type { TextProps as Props } from "ink";
 import colorize from "ink-original/colorize.js";

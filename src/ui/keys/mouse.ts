@@ -35,7 +35,7 @@ export function splitMouse(text: string): { rest: string; reports: MouseEvent[];
   return { rest, reports, partial };
 }
 
-/** Who hears the mouse: the key dispatcher (input.tsx) subscribes. */
+/** Who hears the mouse: the key dispatcher (dispatcher.tsx) subscribes. */
 export type MouseSource = { subscribe(listener: (event: MouseEvent) => void): () => void };
 
 /** The mouse event in `input`, or undefined when it is not one. */

@@ -220,11 +220,11 @@ export function useMessageActions(ui: MessageUi) {
     takeLink,
     links,
     retry: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.note("Still sending…");
+      if (entry.status === "sending") return status.note("Still sending…");
       outbox.retry(entry.id);
     },
     drop: (entry: OutboxEntry) => {
-      if (entry.status === "pending") return status.note("Still sending…");
+      if (entry.status === "sending") return status.note("Still sending…");
       // Asked as deleting a sent message is: the text goes for good.
       ui.dialogs.confirm("Drop this unsent message? y drops, any other key keeps it", () => {
         outbox.remove(entry.id);
@@ -245,7 +245,7 @@ export function useMessageActions(ui: MessageUi) {
   /** A key that works on a sent message; on an unsent one it can only say it is sending. */
   const sentOnly = (act: (message: Message) => unknown) =>
     either((entry) => {
-      if (entry.status === "pending") status.note("Still sending…");
+      if (entry.status === "sending") status.note("Still sending…");
     }, act);
   /** `o` or `Y`: an unsent message's links are in its text. */
   const linksOf = (verb: "open" | "copy") =>

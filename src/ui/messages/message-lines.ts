@@ -18,7 +18,7 @@ import { emojiFor } from "./emoji.ts";
 export type Tone = "self" | "other" | "dim" | "error" | "accent" | "unread" | "mention" | "plain";
 /** A hyperlink (OSC 8): `url` is a `linkTarget`; pieces of one link share its `id`. */
 export type Link = { url: string; id: string };
-/** `sender`: a person's name, drawn in that person's colour (senderColor.ts). */
+/** `sender`: a person's name, drawn in that person's colour (look/sender-color.ts). */
 export type Segment = {
   text: string;
   tone?: Tone;
@@ -153,7 +153,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
   if (item.kind === "outbox") {
     const { entry } = item;
     const state: Segment =
-      entry.status === "pending"
+      entry.status === "sending"
         ? { text: " · sending…", tone: "dim" }
         : entry.status === "waiting"
           ? { text: ` · ✗ ${WAITING.toLowerCase()} · d drops`, tone: "error" }
@@ -175,7 +175,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       previous?.kind === "outbox" &&
       previous.entry.status === entry.status &&
       previous.entry.error === entry.error;
-    if (entry.status !== "pending" && entry.error && !saidAbove) {
+    if (entry.status !== "sending" && entry.error && !saidAbove) {
       lines.push(...bodyLines(`✗ ${entry.error}`, width, "error").lines);
     }
     return truncateLines(lines, width);

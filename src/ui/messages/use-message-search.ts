@@ -1,9 +1,9 @@
 // Search in the open conversation: the text typed, the match shown, and the walk through
 // older pages while no older match is loaded yet (Esc stops it). n goes to the next older
-// match, N to the next newer one; the matching itself is pure (messageSearch.ts). Only a
+// match, N to the next newer one; the matching itself is pure (search.ts). Only a
 // window of history is kept (queries/history.ts): a walk far back drops the newest pages,
 // and N walks through newer pages the same way when the window no longer holds them.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Item } from "./message-lines.ts";
 import { newerMatch, olderMatch } from "./search.ts";
 
@@ -50,21 +50,22 @@ type Walk = { seeking: object; items: readonly Item[]; keys: Set<string>; count:
  * brings that the one before did not hold.
  */
 function useWalked(items: readonly Item[], seeking: object | undefined): number {
-  const walk = useRef<Walk | undefined>(undefined);
-  if (!seeking) {
-    walk.current = undefined;
-    return 0;
-  }
-  const keysOf = (list: readonly Item[]) => new Set(list.map((i) => i.key));
-  if (walk.current?.seeking !== seeking) {
-    walk.current = { seeking, items, keys: keysOf(items), count: items.length };
-  } else if (walk.current.items !== items) {
-    const before = walk.current.keys;
-    walk.current.count += items.filter((i) => !before.has(i.key)).length;
-    walk.current.items = items;
-    walk.current.keys = keysOf(items);
-  }
-  return walk.current.count;
+  const [walk, setWalk] = useState<Walk | undefined>(undefined);
+  // Counted after each render that brought a new window: the count a frame behind it.
+  useEffect(() => {
+    setWalk((last) => {
+      if (!seeking) return undefined;
+      const keysOf = (list: readonly Item[]) => new Set(list.map((i) => i.key));
+      if (last?.seeking !== seeking) {
+        return { seeking, items, keys: keysOf(items), count: items.length };
+      }
+      if (last.items === items) return last;
+      const added = items.filter((i) => !last.keys.has(i.key)).length;
+      return { seeking, items, keys: keysOf(items), count: last.count + added };
+    });
+  }, [items, seeking]);
+  if (!seeking) return 0;
+  return walk?.seeking === seeking ? walk.count : items.length;
 }
 
 export function useMessageSearch(items: readonly Item[], history: HistoryPaging) {

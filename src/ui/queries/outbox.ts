@@ -79,14 +79,18 @@ export function sendChange(
   };
 }
 
-/** A send shown below the history until it lands: on its way, waiting, or refused. */
+/**
+ * A send shown below the history until it lands: sending (queued or on its way), waiting
+ * (held up while the server cannot be reached; the change stays "queued"), or failed
+ * (refused for good), in the words of a change's own status (changes.ts).
+ */
 export type OutboxEntry = {
   id: string;
   conversationId: string;
   text: string;
   attachments: readonly NewAttachment[];
   idempotencyKey: string;
-  status: "pending" | "waiting" | "failed";
+  status: "sending" | "waiting" | "failed";
   error?: string;
   submittedAt: number;
 };
@@ -111,7 +115,7 @@ export function outboxEntries(
       text: c.change.text,
       attachments: c.change.attachments ?? [],
       idempotencyKey: c.change.idempotencyKey,
-      status: c.status === "failed" ? "failed" : waitingFor ? "waiting" : "pending",
+      status: c.status === "failed" ? "failed" : waitingFor ? "waiting" : "sending",
       error: c.error ?? waitingFor,
       submittedAt: c.queuedAt,
     });

@@ -13,7 +13,7 @@
 // anywhere refetches everything on screen at once: within 10 s of the server's return,
 // every list, the inbox and the open conversation follow news again.
 import { hashKey, type Query, type QueryKey, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent, useRef } from "react";
 import { backoffDelay } from "../../api/retry.ts";
 import { useStore } from "../screen/observable.ts";
 import { DEFAULT_POLL_PACE, type PollPace } from "../screen/session.ts";
@@ -81,8 +81,8 @@ export function usePoll(
   const baseMs = live ? LIVE_REFRESH_MS : pollMs;
   const restMs = live ? LIVE_REFRESH_MS : quietMs;
   enabled &&= onScreen || !live;
-  const skipNow = useRef(skip);
-  skipNow.current = skip;
+  // Asked at each poll, of the latest render's `skip`.
+  const skipNow = useEffectEvent(() => skip?.() ?? false);
   const hash = hashKey(queryKey);
   const wasLive = useRef(live);
   useEffect(() => {
@@ -110,7 +110,7 @@ export function usePoll(
       );
     };
     const tick = async () => {
-      if (skipNow.current?.()) return void schedule();
+      if (skipNow()) return void schedule();
       const before = find()?.state.data;
       // An answer still on its way (a slow server) is waited for, never cancelled.
       await queryClient

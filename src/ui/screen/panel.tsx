@@ -9,7 +9,7 @@ type PanelProps = {
   height?: number;
   focused: boolean;
   paddingX?: number;
-  /** The box on screen, for mouse events over it (input.tsx useMouse). */
+  /** The box on screen, for mouse events over it (keys/dispatcher.tsx useMouse). */
   boxRef?: RefObject<DOMElement | null>;
   children: ReactNode;
 };
