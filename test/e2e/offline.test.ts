@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { pause, until } from "../wait.ts";
+import { until } from "../wait.ts";
 import { clientIn, keptFolders } from "./kept-home.ts";
 import { CLI, hasTmux, type Pane } from "./tmux.ts";
 
@@ -129,7 +129,14 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     first.type("draft through a");
     await first.waitFor((s) => s.includes("draft through a"), "the draft");
     // A person killed a moment after typing: the draft is saved 0.5 s after the last change.
-    await pause(1500);
+    await until(
+      () =>
+        filesUnder(home).some((file) => {
+          const text = readFileSync(file, "utf8");
+          return text.includes("draft through a") && text.includes("queued through a");
+        }),
+      "the draft and the queued send saved",
+    );
     process.kill(first.nodePid()!, "SIGKILL");
     await first.waitFor((s) => s.includes("EXITED="), "the client gone");
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const skip = !hasTmux() || spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error !== undefined;
@@ -66,19 +67,21 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
       return p;
     };
     // carol, added after the start, is in within a few seconds (the list is read again).
-    let carol: Pane | undefined;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      carol = connect("carol");
-      const screen = await carol.waitFor(
-        (s) => s.includes("parley · carol") || s.includes("EXITED="),
-        "an answer",
-        15_000,
-      );
-      if (screen.includes("parley · carol")) break;
-      // Refused: parley ssh has not read the list again yet.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    await carol!.waitFor((s) => s.includes("No conversations"), "carol's empty list", 15_000);
+    // Refused until parley ssh has read the list again: connect again until let in.
+    const carol = await until(
+      async () => {
+        const pane = connect("carol");
+        const screen = await pane.waitFor(
+          (s) => s.includes("parley · carol") || s.includes("EXITED="),
+          "an answer",
+          15_000,
+        );
+        return screen.includes("parley · carol") ? pane : undefined;
+      },
+      "carol let in",
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    await carol.waitFor((s) => s.includes("No conversations"), "carol's empty list", 15_000);
     const dave = connect("dave");
     await dave.waitFor((s) => s.includes('no user "dave" here'), "dave refused", 15_000);
   }, 90_000);

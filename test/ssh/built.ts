@@ -11,6 +11,7 @@ import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
 import { afterAll, beforeAll, expect } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
+import { until } from "../wait.ts";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 export const built = existsSync(CLI);
@@ -72,18 +73,6 @@ export function rssMiB(pid: number): number {
   return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" })) / 1024;
 }
 
-export async function until(
-  predicate: () => boolean,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 export const demoKey = newHostKey().private;
 
 /** A signed-in ssh2 connection; rejects with the client's error (auth refused, closed). */
@@ -143,12 +132,13 @@ export function shell(
         screen: () => term?.screen() ?? text,
         bytes: () => bytes,
         closed,
-        waitFor: (wanted, what = String(wanted), timeoutMs = 30_000) =>
-          until(
+        waitFor: async (wanted, what = String(wanted), timeoutMs = 30_000) => {
+          await until(
             () => (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text)),
-            `${what} on screen: ${JSON.stringify(text.slice(-600))}`,
-            timeoutMs,
-          ),
+            `${what} on screen`,
+            { timeoutMs, detail: () => JSON.stringify(text.slice(-600)) },
+          );
+        },
       });
     });
   });
@@ -171,7 +161,7 @@ export async function typeIntoComposer(s: Shell, text: string, timeoutMs = 30_00
   const count = () => s.screen().split(text).length - 1;
   const before = count();
   s.channel.write(text);
-  await until(() => count() > before, `"${text}" echoed`, timeoutMs);
+  await until(() => count() > before, `"${text}" echoed`, { timeoutMs });
 }
 
 /** A raw TCP connection that says nothing; resolves once connected. */

@@ -3,15 +3,8 @@
 // cells for half a minute, or waits out the time a stuck client is allowed, so they are
 // soaks (`npm run test:soak`); the other limits are in public.test.ts.
 import { describe, expect, it } from "vitest";
-import {
-  built,
-  builtSshForFile,
-  connect,
-  rssMiB,
-  shell,
-  typeIntoComposer,
-  until,
-} from "./built.ts";
+import { until } from "../wait.ts";
+import { built, builtSshForFile, connect, rssMiB, shell, typeIntoComposer } from "./built.ts";
 import { startInProcessSsh } from "./visit.ts";
 
 // One worker: every session below shares it, so one taking it down would show.

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
+import { until } from "../wait.ts";
 import {
   built,
   builtSshForFile,
@@ -21,7 +22,6 @@ import {
   shell,
   silentSocket,
   startBuiltSsh,
-  until,
 } from "./built.ts";
 import { startInProcessSsh } from "./visit.ts";
 

@@ -3,20 +3,13 @@
 // embedded server stored.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { startServer } from "../../src/server/index.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, newestMessage, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const cleanups: (() => unknown)[] = [];
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const each = harnessEachTest();
 
 /**
  * Forwards every request to `target`, but the first PUT's answer never comes back: the
@@ -50,7 +43,7 @@ async function answerLostOnce(target: string): Promise<string> {
     res.end(body);
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+  each.afterTest(() => new Promise((resolve) => proxy.close(resolve)));
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
@@ -67,7 +60,7 @@ const sent = (text: string) => (s: string) =>
 
 describe("/attach in the composer", () => {
   it("adds several attachments above the draft, /detach removes one, Enter sends them", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
@@ -105,7 +98,7 @@ describe("/attach in the composer", () => {
   });
 
   it("sends attachments with nothing typed under their file names", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://x.test/a/report.csv");
@@ -120,7 +113,7 @@ describe("/attach in the composer", () => {
   });
 
   it("refuses a URL that is not http or https, and keeps the draft", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await enter(harness, "/attach javascript:alert(1)");
     await harness.waitFor(
@@ -132,7 +125,7 @@ describe("/attach in the composer", () => {
   });
 
   it("says an unknown command is unknown and keeps it; // sends a leading slash", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
     await enter(harness, "/shrug fine");
@@ -146,7 +139,7 @@ describe("/attach in the composer", () => {
   });
 
   it("keeps a draft's attachments when switching conversations", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await enter(harness, "/attach https://x.test/keep.txt");
     await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment");
@@ -162,7 +155,7 @@ describe("/attach in the composer", () => {
 
 describe("A on a message", () => {
   it("refuses on someone else's message: only the sender adds attachments", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => /[│║]▌/.test(s), "bob's newest message selected");
@@ -172,7 +165,7 @@ describe("A on a message", () => {
   });
 
   it("asks for a URL and adds it to your message by PUT, next to the ones it had", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const api = apiFor(harness.server);
     const conversation = await conversationWith(api, "bob");
     await api.messages.send({
@@ -212,12 +205,12 @@ describe("A on a message", () => {
 
   it("adds it once when the answer to the PUT was lost and it is tried again", async () => {
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    cleanups.push(() => server.close());
+    each.afterTest(() => server.close());
     const alice = apiFor(server);
     const chat = await conversationWith(alice, "bob");
     await alice.messages.send({ conversation_id: chat.id, message: "the file follows" });
     const baseUrl = await answerLostOnce(server.url);
-    harness = await startHarness({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
+    const harness = await each.start({ server, baseUrl, pollPace: { openMs: 300, listMs: 600 } });
     await openFirst(harness, "bob");
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => /[│║]▌/.test(s), "a message selected in the messages pane");

@@ -4,16 +4,11 @@
 // the cells that changed are written. Moving the selection one row costs a small part of
 // a full redraw. Byte counts do not depend on the machine's speed; the median of a few
 // keys leaves out one that shares its frame with a poll's change (a "3m" turning "4m").
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
+const each = harnessEachTest();
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** Bytes written for each key, once its effect shows. */
@@ -30,7 +25,7 @@ async function costs(h: Harness, keys: string[], shown: (screen: string, i: numb
 
 describe("bytes written per key", () => {
   it("a printable key in the composer costs at most 32 bytes", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("● online"), "the list");
     await openFirst(harness, "#team");
     await harness.type("h");
@@ -50,7 +45,7 @@ describe("bytes written per key", () => {
   });
 
   it("moving the selection a row in the messages costs under a tenth of a full redraw", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("● online"), "the list");
     await openFirst(harness, "#team");
     const composing = harness.screen();

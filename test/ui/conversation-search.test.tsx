@@ -1,19 +1,14 @@
 // The sidebar's search: every conversation whatever the filter shown (archived ones
 // marked 📦), by name, matching loosely and best match first.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { sidebarNames } from "./helpers.ts";
 
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const each = harnessEachTest();
 
 describe("the conversation search", () => {
   it("finds an archived conversation from All, marked, and opens it with Enter", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "the list");
     expect(sidebarNames(harness.screen())).not.toContain("#hiring");
     await harness.press("/");
@@ -28,7 +23,7 @@ describe("the conversation search", () => {
   });
 
   it("matches loosely, best first: tm finds #team, ra puts #random before frank", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "the list");
     await harness.press("/");
     await harness.type("tm");

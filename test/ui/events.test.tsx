@@ -2,23 +2,16 @@
 // client session, with polls paced so slow that only an event can bring the news in time.
 // And the same client against a server without events, which polls as before.
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
 import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
-import { type Harness, startHarness } from "./harness.tsx";
+import { type Harness, harnessEachTest } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
+const each = harnessEachTest();
 /** Ten minutes: no poll comes within a test, live or not. */
 const NO_POLLS = { openMs: 600_000, listMs: 600_000 };
 
@@ -32,7 +25,7 @@ async function helpSays(h: Harness, words: string) {
 /** The real server behind a relay that has no /v1/events, and what the relay saw. */
 async function serverWithoutEvents() {
   const server = await startServer({ port: 0, demo: true, demoReplies: false });
-  cleanups.push(() => server.close());
+  each.afterTest(() => server.close());
   const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
     if (req.url.startsWith("/v1/events")) {
       res.writeHead(404, { "content-type": "application/json" });
@@ -41,13 +34,13 @@ async function serverWithoutEvents() {
     }
     await relayTo(server.url, req, res);
   });
-  cleanups.push(() => relay.close());
+  each.afterTest(() => relay.close());
   return { server, relay };
 }
 
 describe("with the event stream", () => {
   it("shows a message, its edit and its deletion in the open conversation", async () => {
-    harness = await startHarness({ pollPace: NO_POLLS });
+    const harness = await each.start({ pollPace: NO_POLLS });
     const h = harness;
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     await helpSays(h, "live");
@@ -67,8 +60,8 @@ describe("with the event stream", () => {
 
   it("shows another conversation's news in its row, and rings the bell", async () => {
     const errors = vi.spyOn(console, "error");
-    cleanups.push(() => errors.mockRestore());
-    harness = await startHarness({ pollPace: NO_POLLS });
+    each.afterTest(() => errors.mockRestore());
+    const harness = await each.start({ pollPace: NO_POLLS });
     const h = harness;
     await openFirst(h, "bob");
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
@@ -89,7 +82,7 @@ describe("with the event stream", () => {
   });
 
   it("puts a conversation started elsewhere into the list", async () => {
-    harness = await startHarness({ pollPace: NO_POLLS, user: 1 });
+    const harness = await each.start({ pollPace: NO_POLLS, user: 1 });
     const h = harness;
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     const frank = apiFor(h.server, 5);
@@ -104,7 +97,7 @@ describe("with the event stream", () => {
 describe("without an event stream", () => {
   it("polls as before, and says so", async () => {
     const { server, relay } = await serverWithoutEvents();
-    harness = await startHarness({ server, baseUrl: relay.url });
+    const harness = await each.start({ server, baseUrl: relay.url });
     const h = harness;
     await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
     await helpSays(h, "polling every 0.4 s");
@@ -118,7 +111,7 @@ describe("without an event stream", () => {
 
   it("renders nothing for polls that bring nothing new", async () => {
     const { server, relay } = await serverWithoutEvents();
-    harness = await startHarness({
+    const harness = await each.start({
       server,
       baseUrl: relay.url,
       pollPace: { openMs: 300, listMs: 300 },
@@ -141,7 +134,7 @@ describe("without an event stream", () => {
   it("marks news read as it arrives, without polling the open conversation itself", async () => {
     const { server, relay } = await serverWithoutEvents();
     // The lists' pace (which the open conversation also follows) never comes in the test.
-    harness = await startHarness({
+    const harness = await each.start({
       server,
       baseUrl: relay.url,
       pollPace: { openMs: 300, listMs: 600_000 },
@@ -172,7 +165,7 @@ describe("without an event stream", () => {
 
   it("follows the open conversation through its list, not by marking it opened again", async () => {
     const { server, relay } = await serverWithoutEvents();
-    harness = await startHarness({
+    const harness = await each.start({
       server,
       baseUrl: relay.url,
       pollPace: { openMs: 600_000, listMs: 200 },
@@ -202,7 +195,7 @@ describe("without an event stream", () => {
   it("polls a quiet conversation at half its pace, and its news still comes", async () => {
     const { server, relay } = await serverWithoutEvents();
     const openMs = 100;
-    harness = await startHarness({
+    const harness = await each.start({
       server,
       baseUrl: relay.url,
       pollPace: { openMs, listMs: 600_000 },
@@ -236,7 +229,7 @@ describe("without an event stream", () => {
 
   it("fetches what is on screen at once when the stream drops", async () => {
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    cleanups.push(() => server.close());
+    each.afterTest(() => server.close());
     // A stream that the relay holds open (live) until the test drops it; any stream asked
     // for after that is never answered.
     let stream: ServerResponse | undefined;
@@ -247,8 +240,8 @@ describe("without an event stream", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(": open\n\n");
     });
-    cleanups.push(() => relay.close());
-    harness = await startHarness({ server, baseUrl: relay.url, pollPace: NO_POLLS });
+    each.afterTest(() => relay.close());
+    const harness = await each.start({ server, baseUrl: relay.url, pollPace: NO_POLLS });
     const h = harness;
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     // What the stream's opening asked for has come back: nothing else is on its way.

@@ -5,22 +5,15 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, newestMessage, openFirst, sendOwn } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const each = harnessEachTest();
 
 function script(body: string): string {
   const dir = mkdtempSync(join(tmpdir(), "parley-editor-ui-"));
-  dirs.push(dir);
+  each.afterTest(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, "editor.sh");
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
   chmodSync(path, 0o755);
@@ -36,7 +29,7 @@ async function latest(h: Harness, name: string): Promise<string | undefined> {
 
 describe("the draft in $EDITOR", () => {
   it("hands the terminal over with Ctrl+G and takes back the saved text as the draft, unsent", async () => {
-    harness = await startHarness({ editorEnv: { EDITOR: script(APPEND) } });
+    const harness = await each.start({ editorEnv: { EDITOR: script(APPEND) } });
     await openFirst(harness, "bob");
     const before = await latest(harness, "bob");
     await harness.type("from the composer");
@@ -62,7 +55,7 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("opens with Ctrl+X Ctrl+E too, pressed apart or in one read; Ctrl+E alone is the line's end", async () => {
-    harness = await startHarness({ editorEnv: { VISUAL: script(APPEND), EDITOR: "false" } });
+    const harness = await each.start({ editorEnv: { VISUAL: script(APPEND), EDITOR: "false" } });
     await openFirst(harness, "bob");
     await harness.type("abc");
     await harness.press(KEYS.left, KEYS.left, "\x05", "X");
@@ -77,7 +70,7 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("edits the message being edited, and keeps the draft when the editor fails", async () => {
-    harness = await startHarness({
+    const harness = await each.start({
       editorEnv: { EDITOR: script('printf "ruined" > "$1"; exit 4') },
     });
     await openFirst(harness, "bob");
@@ -92,7 +85,7 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("puts the message being edited in the editor, and the saved text stays an edit", async () => {
-    harness = await startHarness({ editorEnv: { EDITOR: script(APPEND) } });
+    const harness = await each.start({ editorEnv: { EDITOR: script(APPEND) } });
     await openFirst(harness, "bob");
     await sendOwn(harness, "first version");
     await harness.press(KEYS.up);
@@ -108,7 +101,7 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("says it cannot where there is no editor at the person's end (parley ssh)", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await harness.type("stays");
     await harness.press(CTRL_G);

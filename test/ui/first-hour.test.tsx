@@ -1,9 +1,9 @@
 // What a new user tripped on in their first hour (issue 24), each where they met it: the
 // whole client against the real embedded server, read back from the screen.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { offlineLine } from "../../src/ui/frame/status-bar.tsx";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import {
   apiFor,
   conversationWith,
@@ -13,12 +13,7 @@ import {
   sidebarNames,
 } from "./helpers.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
+const each = harnessEachTest();
 /** The message lines marked as selected. */
 const marked = (s: string) =>
   s
@@ -28,7 +23,7 @@ const marked = (s: string) =>
 
 describe("a resize", () => {
   it("never loses your place: the open conversation, the focus, the selection, the draft", async () => {
-    harness = await startHarness({ columns: 120, rows: 40 });
+    const harness = await each.start({ columns: 120, rows: 40 });
     await openFirst(harness, "#team");
     await harness.type("half a thought");
     await harness.press(KEYS.escape);
@@ -56,7 +51,7 @@ describe("a resize", () => {
 describe("the status line", () => {
   it("says a refusal without the ✓ of a success", async () => {
     // No editor is given to this session, as in parley ssh.
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await harness.press("\x07");
     const screen = await harness.waitFor(
@@ -79,7 +74,7 @@ describe("the status line", () => {
 
 describe("your own row in the list", () => {
   it("shows the new text of your newest message once you edit it", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await sendOwn(harness, "first version");
     await harness.waitFor((s) => s.includes("you: first version"), "your row's preview");
@@ -95,7 +90,7 @@ describe("your own row in the list", () => {
 describe("an outage", () => {
   it("says one thing of every send that waits, and asks before dropping one", async () => {
     const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    harness = await startHarness({ server });
+    const harness = await each.start({ server });
     await openFirst(harness, "bob");
     await server.close();
     await harness.type("first while away");
@@ -130,7 +125,7 @@ describe("an outage", () => {
 
 describe("the list", () => {
   it("keeps the cursor among the neighbours of a row archived from it", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await selectRow(harness, "erin");
     const names = sidebarNames(harness.screen());
     const below = names[names.indexOf("erin") + 1]!;
@@ -143,7 +138,7 @@ describe("the list", () => {
   });
 
   it("shows a message of several lines as one line, and the reaction bar's numbers as its keys", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const bob = apiFor(harness.server, 1);
     const chat = await conversationWith(bob, "alice");
     await bob.messages.send({ conversation_id: chat.id, message: "line one\nline two" });

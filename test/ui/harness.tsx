@@ -4,6 +4,7 @@
 import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import type xterm from "@xterm/headless";
+import { afterEach } from "vitest";
 import { createExternalEditor } from "../../src/client/external-editor.ts";
 import { handOverTerminal } from "../../src/client/hand-over.ts";
 import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
@@ -109,6 +110,30 @@ export type Harness = {
   renders(): number;
   close(): Promise<void>;
 };
+
+/**
+ * A test file's harnesses: `start` one in a test, and it is closed after that test; then
+ * whatever the test gave `afterTest` (servers, folders) goes too, the last given first.
+ */
+export function harnessEachTest(): {
+  start: typeof startHarness;
+  afterTest(cleanup: () => unknown): void;
+} {
+  const started: Harness[] = [];
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const harness of started.splice(0).reverse()) await harness.close();
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    async start(...args) {
+      const harness = await startHarness(...args);
+      started.push(harness);
+      return harness;
+    },
+    afterTest: (cleanup) => cleanups.push(cleanup),
+  };
+}
 
 export async function startHarness(
   options: {
@@ -222,6 +247,7 @@ export async function startHarness(
     await instance.waitUntilRenderFlush();
     await flush();
   };
+  let closed = false;
   const harness: Harness = {
     server,
     session,
@@ -313,6 +339,8 @@ export async function startHarness(
       await flush();
     },
     async close() {
+      if (closed) return;
+      closed = true;
       instance.unmount();
       instance.cleanup();
       queryClient.clear();

@@ -2,9 +2,9 @@
 // first message and forward again, every message still shows, in order; G and a send go
 // to the newest at once; search walks newer pages too. Against the embedded server. Long
 // reads (hundreds of keys each): a soak, `npm run test:soak`.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startServer } from "../../src/server/index.ts";
 import {
   HISTORY_PAGES_KEPT,
   type MessagePages,
@@ -12,18 +12,10 @@ import {
 } from "../../src/ui/queries/cache.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { shouldKeepQuery } from "../../src/ui/queries/restore.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, paneText, titleLine } from "./helpers.ts";
 
-let harness: Harness | undefined;
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await server?.close();
-  server = undefined;
-});
+const each = harnessEachTest();
 
 /** More than the window holds: HISTORY_PAGES_KEPT pages of 50, and two more. */
 const COUNT = (HISTORY_PAGES_KEPT + 2) * 50;
@@ -42,11 +34,12 @@ async function seed(api: Api, conversationId: string, texts: (n: number) => stri
 }
 
 async function start(texts: (n: number) => string = token) {
-  server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
+  const server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
+  each.afterTest(() => server.close());
   const alice = apiFor(server);
   const withBob = (await conversationWith(alice, "bob")).id;
   await seed(alice, withBob, texts);
-  harness = await startHarness({ server, columns: 100, rows: 30 });
+  const harness = await each.start({ server, columns: 100, rows: 30 });
   await openFirst(harness, "bob");
   await harness.waitFor((s) => s.includes(token(COUNT)), "the newest message");
   await harness.press(KEYS.escape); // to the messages pane

@@ -1,22 +1,15 @@
 // The whole client against a server that means harm or is broken, as a person meets it: a
 // relay in front of the real server (a real socket, test/api/foreign-server.ts) that
 // answers some requests its own way.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { PINNED_FIRST } from "../../src/ui/queries/conversations.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { conversation, type Seen, startForeignServer } from "../api/foreign-server.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const fn of cleanups.splice(0)) await fn();
-});
-
+const each = harnessEachTest();
 /**
  * The real server behind a relay; `answer` may replace a request's answer (its body as the
  * real server sent it is given), or return undefined to pass it on as it came.
@@ -35,8 +28,8 @@ async function relay(answer: (req: Seen, body: string) => string | undefined) {
       res.end(answer(req, body) ?? body);
     })().catch(() => res.destroy());
   });
-  cleanups.push(() => front.close());
-  cleanups.push(() => real.close());
+  each.afterTest(() => front.close());
+  each.afterTest(() => real.close());
   return { real, front };
 }
 
@@ -58,7 +51,7 @@ describe("a server that repeats a page", () => {
       is_pinned: true,
     });
     const pinnedAsked = () => front.seen.filter(isPinnedList);
-    harness = await startHarness({ server: real, baseUrl: front.url });
+    const harness = await each.start({ server: real, baseUrl: front.url });
     await harness.waitFor((s) => s.includes("● online") && s.includes("bob"), "the list");
     // Three polls of the list have come and gone: time enough for a loop to show.
     await harness.waitFor(
@@ -85,7 +78,7 @@ describe("a page of thousands", () => {
     const { real, front } = await relay((req) =>
       isUnpinnedList(req) ? JSON.stringify({ has_more: false, data: many }) : undefined,
     );
-    harness = await startHarness({ server: real, baseUrl: front.url });
+    const harness = await each.start({ server: real, baseUrl: front.url });
     const cut =
       "Cut short: The server sent 5000 items in one list of conversations; parley kept the first 1010.";
     await harness.waitFor((s) => statusBar(s).includes(cut), "the cut said");
@@ -108,7 +101,7 @@ describe("answers that cannot be read", () => {
     const { real, front } = await relay((req) =>
       broken && req.url.startsWith("/v1/") ? unreadable : undefined,
     );
-    harness = await startHarness({ server: real, baseUrl: front.url });
+    const harness = await each.start({ server: real, baseUrl: front.url });
     await harness.waitFor((s) => s.includes("● online") && s.includes("bob"), "the list");
     broken = true;
     const screen = await harness.waitFor(
@@ -130,7 +123,7 @@ describe("answers that cannot be read", () => {
 
 describe("y on a message that hides escape sequences", () => {
   it("copies it without them: a paste cannot run a command (pastejacking)", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const bob = apiFor(harness.server, 1);
     await bob.messages.send({
       conversation_id: (await conversationWith(bob, "alice")).id,

@@ -1,16 +1,11 @@
 // Keys that page and keys that must not act: Ctrl+D / Ctrl+U page half a pane in the lists
 // and never delete or edit; the selection stays marked under a question about it; an error
 // in the status bar fades after a while or at the next key.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, newestMessage, openFirst, sendOwn, sidebarNames } from "./helpers.ts";
 
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const each = harnessEachTest();
 
 const CTRL_D = "\x04";
 const CTRL_U = "\x15";
@@ -32,7 +27,7 @@ const sidebarCursor = (s: string) =>
 
 describe("Ctrl+D and Ctrl+U", () => {
   it("page half the message pane and never delete or edit your own message", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "#team");
     await sendOwn(harness, "mine to keep");
     await harness.press(KEYS.escape);
@@ -58,7 +53,7 @@ describe("Ctrl+D and Ctrl+U", () => {
   });
 
   it("move half the conversation list", async () => {
-    harness = await startHarness({ rows: 30 });
+    const harness = await each.start({ rows: 30 });
     await harness.waitFor((s) => sidebarNames(s).length > 6 && sidebarCursor(s) === 0, "the list");
     await harness.press(CTRL_D);
     const down = await harness.waitFor((s) => sidebarCursor(s) > 1, "half the list down");
@@ -70,7 +65,7 @@ describe("Ctrl+D and Ctrl+U", () => {
 
 describe("a new line in the composer", () => {
   it("comes with Ctrl+J, and with Shift+Enter as the kitty keyboard protocol sends it", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await harness.type("one");
     await harness.press("\n"); // Ctrl+J: a line feed
@@ -94,7 +89,7 @@ describe("a new line in the composer", () => {
 
 describe("the selection under a question", () => {
   it("stays marked while the delete question is up", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await sendOwn(harness, "which one is it");
     await harness.press(KEYS.escape, "d");
@@ -110,7 +105,7 @@ describe("the selection under a question", () => {
 
 describe("an error in the status bar", () => {
   it("fades after 8 seconds", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("online"), "online");
     // As if it had been on screen for almost 8 s already.
     harness.session.status.notice.set({
@@ -126,7 +121,7 @@ describe("an error in the status bar", () => {
   });
 
   it("goes at the next key once it has been seen", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("online"), "online");
     // As if it had been on screen for a second already (more than the half second that
     // keeps a fresh error through a key).

@@ -1,16 +1,11 @@
 // Links in messages and attachments: OSC 8 hyperlinks in the bytes written, never for a
 // hostile address; `o` opens (or, over SSH, copies) and `Y` copies, with a chooser when a
 // message has several.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
+const each = harnessEachTest();
 const OSC8_OPEN = /\x1b\]8;([^;\x07\x1b]*);([^\x07\x1b]*)(?:\x1b\\|\x07)/g;
 
 /** Every OSC 8 link opened in `bytes`: its parameters (id=…) and address. */
@@ -49,7 +44,7 @@ async function openBob(h: Harness, shows: string) {
 
 describe("links in messages", () => {
   it("draws URLs and attachments as OSC 8 hyperlinks", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await bobSays(
       harness,
       "the doc is at https://example.com/docs?a=1. mail me: mailto:bob@example.com",
@@ -76,7 +71,7 @@ describe("links in messages", () => {
   });
 
   it("never makes a hostile address a link, and shows it sanitised", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await bobSays(
       harness,
       "a https://evil.example/\x1b]8;;https://bad.example\x07x b javascript:alert(1) c https://bell.example/\x07ring end",
@@ -94,7 +89,7 @@ describe("links in messages", () => {
   });
 
   it("keeps one link, with one id, where a long URL wraps", async () => {
-    harness = await startHarness({ columns: 80, rows: 30 });
+    const harness = await each.start({ columns: 80, rows: 30 });
     const url = `https://example.com/${"very-long-path-segment/".repeat(6)}end`;
     await bobSays(harness, `look: ${url}`);
     await openFirst(harness, "bob");
@@ -121,7 +116,7 @@ describe("links in messages", () => {
 describe("o opens, Y copies", () => {
   it("opens the one link with the platform's opener", async () => {
     const { opened, openUrl } = recordingOpener();
-    harness = await startHarness({ openUrl });
+    const harness = await each.start({ openUrl });
     await bobSays(harness, "see https://example.com/one");
     await openBob(harness, "see https://example.com/one");
     await harness.press("o");
@@ -131,7 +126,7 @@ describe("o opens, Y copies", () => {
   });
 
   it("says why when the opener fails", async () => {
-    harness = await startHarness({
+    const harness = await each.start({
       openUrl: async () => {
         throw new Error("xdg-open is not installed");
       },
@@ -147,7 +142,7 @@ describe("o opens, Y copies", () => {
 
   it("copies instead of opening over SSH, and says so", async () => {
     const { opened, openUrl } = recordingOpener();
-    harness = await startHarness({
+    const harness = await each.start({
       env: { SSH_CONNECTION: "10.0.0.2 52000 10.0.0.1 22" },
       openUrl,
     });
@@ -164,7 +159,7 @@ describe("o opens, Y copies", () => {
 
   it("asks which link when there are several", async () => {
     const { opened, openUrl } = recordingOpener();
-    harness = await startHarness({ openUrl });
+    const harness = await each.start({ openUrl });
     await bobSays(harness, "first https://example.com/a then https://example.com/b", [
       { file_url: "https://files.example.com/c.png", filename: "c.png", file_type: "image/png" },
     ]);
@@ -188,7 +183,7 @@ describe("o opens, Y copies", () => {
   });
 
   it("copies the link with Y, and the chosen one of several", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await bobSays(harness, "only https://example.com/copied");
     await openBob(harness, "only https://example.com/copied");
     await harness.press("Y");
@@ -208,7 +203,7 @@ describe("o opens, Y copies", () => {
   });
 
   it("says there is nothing to open in a message without links", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await bobSays(harness, "no links here");
     await openBob(harness, "no links here");
     await harness.press("o");

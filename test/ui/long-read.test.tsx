@@ -2,13 +2,13 @@
 // pane from its first word to its last, the "new" divider and the next unread conversation,
 // and search through the whole history of the open conversation.
 import chalk from "chalk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startServer } from "../../src/server/index.ts";
 import { isUnread } from "../../src/ui/model/unread.ts";
 import { relayTo, startForeignServer } from "../api/foreign-server.ts";
 import { pause } from "../wait.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, paneText, titleLine } from "./helpers.ts";
 
 // Styles as a terminal gets them (the highlight is in reverse video), whatever runs the
@@ -21,15 +21,7 @@ afterAll(() => {
   chalk.level = level;
 });
 
-let harness: Harness | undefined;
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await server?.close();
-  server = undefined;
-});
+const each = harnessEachTest();
 
 const words = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, "0")}`);
@@ -41,7 +33,7 @@ async function sendAll(api: Api, conversationId: string, texts: string[]) {
 
 describe("a message taller than the pane", () => {
   it("is read from its first word to its last, and your own long send shows its end", async () => {
-    harness = await startHarness({ columns: 100, rows: 30 });
+    const harness = await each.start({ columns: 100, rows: 30 });
     const bob = apiFor(harness.server, 1);
     const long = words("w", 800);
     await bob.messages.send({
@@ -83,7 +75,7 @@ describe("a message taller than the pane", () => {
 
 describe("unread", () => {
   it("marks where the unread messages start with a new divider", async () => {
-    harness = await startHarness({ columns: 100, rows: 30 });
+    const harness = await each.start({ columns: 100, rows: 30 });
     const alice = apiFor(harness.server);
     const team = await conversationWith(alice, "team");
     const page = await alice.messages.list({ conversation_id: team.id, limit: 50 });
@@ -98,7 +90,7 @@ describe("unread", () => {
   });
 
   it("finds where unread starts beyond the first page of history", async () => {
-    harness = await startHarness({ columns: 100, rows: 30 });
+    const harness = await each.start({ columns: 100, rows: 30 });
     const bob = apiFor(harness.server, 1);
     await sendAll(bob, (await conversationWith(bob, "alice")).id, words("unread", 70));
     await openFirst(harness, "bob");
@@ -109,7 +101,7 @@ describe("unread", () => {
   });
 
   it("u opens the next conversation with unread messages, at its messages", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const alice = apiFor(harness.server);
     await harness.waitFor((s) => /#team +\S+ ●5/.test(s), "#team's unread count");
     // After #team, in the list's order, the next with unread messages.
@@ -128,14 +120,20 @@ describe("unread", () => {
 
 describe("search in the open conversation", () => {
   it("finds a message 300 messages back, shows progress, highlights it, and n/N move", async () => {
-    server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
+    const server = await startServer({
+      port: 0,
+      demo: true,
+      demoReplies: false,
+      rateLimit: false,
+    });
+    each.afterTest(() => server.close());
     const bob = apiFor(server, 1);
     const withAlice = (await conversationWith(bob, "alice")).id;
     await sendAll(bob, withAlice, ["the needle alpha, long ago"]);
     await sendAll(bob, withAlice, words("filler", 200));
     await sendAll(bob, withAlice, ["the needle beta, more recent"]);
     await sendAll(bob, withAlice, words("later", 120));
-    harness = await startHarness({ server, columns: 100, rows: 30 });
+    const harness = await each.start({ server, columns: 100, rows: 30 });
     await openFirst(harness, "bob");
     // 323 unread: the client loads older pages to find where they start, then shows it.
     // (A search begun before then loses its match to that jump: a race in the client.)
@@ -168,7 +166,7 @@ describe("search in the open conversation", () => {
 
   it("says how far it has searched, and Esc stops it", async () => {
     const real = await startServer({ port: 0, demo: true, demoReplies: false });
-    server = real;
+    each.afterTest(() => real.close());
     const alice = apiFor(real);
     await sendAll(alice, (await conversationWith(alice, "carol")).id, words("mine", 120));
     // A relay that holds older pages of messages while `holding`.
@@ -179,7 +177,7 @@ describe("search in the open conversation", () => {
       if (holding && req.url.includes("starting_after")) held.push(() => void forward());
       else void forward();
     });
-    harness = await startHarness({ server: real, baseUrl: relay.url, timeoutMs: 60_000 });
+    const harness = await each.start({ server: real, baseUrl: relay.url, timeoutMs: 60_000 });
     await openFirst(harness, "carol");
     await harness.waitFor((s) => s.includes("mine0120"), "the newest messages");
     holding = true;
@@ -198,7 +196,6 @@ describe("search in the open conversation", () => {
     expect(relay.seen.filter((r) => r.url.includes("starting_after")).length).toBe(asked);
     expect(titleLine(harness.screen())).toContain("stopped");
     await harness.close();
-    harness = undefined;
     await relay.close();
   }, 60_000);
 });

@@ -1,15 +1,15 @@
 // Reading a group and driving it with the mouse: senders' colours, mentions, what rings,
 // the wheel and clicks as the bytes a terminal sends, and the themes' colours on screen.
 import chalk from "chalk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { senderColor } from "../../src/ui/look/sender-color.ts";
 import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
+const each = harnessEachTest();
 
 // Colours as a true-colour terminal gets them (the test runner's output is no terminal,
 // so chalk, which Ink colours with, would print none).
@@ -19,11 +19,6 @@ beforeAll(() => {
 });
 afterAll(() => {
   chalk.level = level;
-});
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
 });
 
 /** The colour of a sender's name where it heads a group of messages (`name · 10:02`). */
@@ -42,7 +37,7 @@ function nameColours(h: Harness, name: string): string[] {
 
 describe("reading a group", () => {
   it("draws each sender's name in the same colour in every conversation, never yours", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const alice = apiFor(harness.server);
     const carol = apiFor(harness.server, 2);
     for (const group of ["team", "design"]) {
@@ -76,14 +71,14 @@ describe("reading a group", () => {
   });
 
   it("uses the light theme's colours when the terminal's background is light", async () => {
-    harness = await startHarness({ background: "light" });
+    const harness = await each.start({ background: "light" });
     await openFirst(harness, "bob");
     await harness.waitFor(() => nameColours(harness!, "bob").length > 0, "bob's messages");
     expect(nameColours(harness, "bob")[0]).toBe(senderColor(lightTheme, "bob"));
   });
 
   it("highlights a message that mentions you, and with notify: mentions rings only for it", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     harness.session.notify = { bell: true, desktop: true, level: "mentions" };
     const carol = apiFor(harness.server, 2);
     await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list");
@@ -128,7 +123,7 @@ describe("themes on screen", () => {
     ["FORCE_COLOR=0", { env: { FORCE_COLOR: "0" } }],
     ["high-contrast", { theme: "high-contrast" as const }],
   ])("with %s draws no colour, and focus shows as a double border", async (_, options) => {
-    harness = await startHarness(options);
+    const harness = await each.start(options);
     const screen = await harness.waitFor((s) => /║▸/u.test(s), "the focused list");
     expect(screen).toMatch(/╔═/u);
     expect(harness.written()).not.toMatch(/\x1b\[[\d;]*38;[25];/);
@@ -139,17 +134,15 @@ describe("themes on screen", () => {
 
 describe("the mouse", () => {
   it("is switched on with SGR reports and off again at the end", async () => {
-    harness = await startHarness({ mouse: true });
+    const harness = await each.start({ mouse: true });
     await harness.waitFor((s) => s.includes("#team"), "the list");
     expect(harness.written()).toContain("\x1b[?1000h\x1b[?1002h\x1b[?1006h");
     await harness.close();
-    const closed = harness;
-    await until(() => closed.written().includes("\x1b[?1006l\x1b[?1002l\x1b[?1000l"), "mouse off");
-    harness = undefined;
+    await until(() => harness.written().includes("\x1b[?1006l\x1b[?1002l\x1b[?1000l"), "mouse off");
   });
 
   it("scrolls the pane under the pointer with the wheel, and a click selects and focuses", async () => {
-    harness = await startHarness({ mouse: true });
+    const harness = await each.start({ mouse: true });
     await openFirst(harness, "bob");
     const newest = "QA signs off tomorrow";
     await harness.waitFor((s) => s.includes(newest), "bob's messages");

@@ -4,25 +4,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const fn of cleanups.splice(0)) await fn();
-});
-
+const each = harnessEachTest();
 /** The demo's six people, and no conversation yet: alice has never heard from anyone. */
 async function freshTeam() {
   const server = await startServer({ port: 0, demo: true, demoConversations: false });
-  cleanups.push(() => server.close());
+  each.afterTest(() => server.close());
   return server;
 }
 
@@ -49,7 +42,7 @@ async function openPrompt(h: Harness, ready: string) {
 describe("the new-conversation prompt on parley's server", () => {
   it("offers the people the server knows, completes a name typed in part, and Enter starts it", async () => {
     const server = await freshTeam();
-    harness = await startHarness({ server });
+    const harness = await each.start({ server });
     await openPrompt(harness, "No conversations");
     // Before anything is typed: everyone else, alice left out.
     let screen = await harness.waitFor(
@@ -72,7 +65,7 @@ describe("the new-conversation prompt on parley's server", () => {
 
   it("starts a conversation with a whole user name typed, without picking", async () => {
     const server = await freshTeam();
-    harness = await startHarness({ server });
+    const harness = await each.start({ server });
     await openPrompt(harness, "No conversations");
     // Enter in the same moment as the name: no pause for the completion to catch up.
     await harness.paste("Frank");
@@ -84,7 +77,7 @@ describe("the new-conversation prompt on parley's server", () => {
 
   it("says in one line that nobody has an unknown name, and keeps the prompt open", async () => {
     const server = await freshTeam();
-    harness = await startHarness({ server });
+    const harness = await each.start({ server });
     await openPrompt(harness, "No conversations");
     await harness.type("bobby");
     await harness.press(KEYS.enter);
@@ -109,19 +102,19 @@ describe("the new-conversation prompt on a team's server (parley users add)", ()
   /** A server on a new database with alice and `others`, as an operator makes one. */
   async function team(others: string[]) {
     const dir = mkdtempSync(join(tmpdir(), "parley-team-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    each.afterTest(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, "server.db");
     const token = (await runUsers(db, ["add", "alice"])).at(-1)!;
     for (const name of others) await runUsers(db, ["add", name]);
     const server = await startServer({ port: 0, db, demoReplies: false });
-    cleanups.push(() => server.close());
+    each.afterTest(() => server.close());
     return { server, token };
   }
 
   it("asks the server for a name beyond the first people it listed", async () => {
     const members = Array.from({ length: 11 }, (_, i) => `member${String(i + 1).padStart(2, "0")}`);
     const { server, token } = await team([...members, "zoe"]);
-    harness = await startHarness({ server, token, username: "alice" });
+    const harness = await each.start({ server, token, username: "alice" });
     await openPrompt(harness, "No conversations");
     await harness.waitFor((s) => offered(s)[0] === "member01", "the first people listed");
     await harness.type("zo");
@@ -132,7 +125,7 @@ describe("the new-conversation prompt on a team's server (parley users add)", ()
 
   it("says so when nobody else is there yet", async () => {
     const { server, token } = await team([]);
-    harness = await startHarness({ server, token, username: "alice" });
+    const harness = await each.start({ server, token, username: "alice" });
     await openPrompt(harness, "No conversations");
     await harness.waitFor((s) => s.includes("nobody else here yet"), "an empty team");
   });
@@ -142,7 +135,7 @@ describe("the new-conversation prompt on a server without /v1/contacts", () => {
   it("offers the contacts seen in messages and starts one by name, asking nothing more", async () => {
     // The real server behind a relay that answers /v1/contacts as a foreign server does.
     const real = await startServer({ port: 0, demo: true, demoReplies: false });
-    cleanups.push(() => real.close());
+    each.afterTest(() => real.close());
     const contactRequests: Seen[] = [];
     const front = await startForeignServer((req, res) => {
       if (req.url.startsWith("/v1/contacts")) {
@@ -161,8 +154,8 @@ describe("the new-conversation prompt on a server without /v1/contacts", () => {
         res.end(await reply.text());
       })().catch(() => res.destroy());
     });
-    cleanups.push(() => front.close());
-    harness = await startHarness({ server: real, baseUrl: front.url });
+    each.afterTest(() => front.close());
+    const harness = await each.start({ server: real, baseUrl: front.url });
     await openPrompt(harness, "#team");
     await harness.waitFor((s) => s.includes("someone seen in messages"), "the foreign hint");
     await harness.type("car");

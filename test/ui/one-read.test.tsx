@@ -1,17 +1,13 @@
 // Keys that arrive in one read (a key repeat, tmux send-keys, a fast typist over SSH) each
 // count, in every pane and dialog: ↓↓↓ in one write moves three rows, and a dialog opened
 // by the first key sees the rest.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COMMON_REACTIONS } from "../../src/ui/messages/emoji.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { until } from "../wait.ts";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, newestMessage, openFirst, sidebarNames } from "./helpers.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
+const each = harnessEachTest();
 /** The index of the selected sidebar row among the rows shown. */
 const sidebarCursor = (s: string) =>
   s
@@ -28,7 +24,7 @@ const marked = (s: string) =>
 
 describe("keys that arrive in one read", () => {
   it("each move the list's cursor", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => sidebarNames(s).length > 6 && sidebarCursor(s) === 0, "the list");
     await harness.press(KEYS.down.repeat(3));
     await harness.waitFor((s) => sidebarCursor(s) === 3, "three rows down");
@@ -37,7 +33,7 @@ describe("keys that arrive in one read", () => {
   });
 
   it("each move the messages pane's selection", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "#team");
     await harness.press(KEYS.escape);
     const newest = await harness.waitFor((s) => marked(s) !== "", "a message selected");
@@ -55,7 +51,7 @@ describe("keys that arrive in one read", () => {
   });
 
   it("reach the link chooser the first key opened", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const bob = apiFor(harness.server, 1);
     const chat = await conversationWith(bob, "alice");
     await bob.messages.send({
@@ -72,7 +68,7 @@ describe("keys that arrive in one read", () => {
   });
 
   it("reach the reaction picker the first key opened", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await openFirst(harness, "bob");
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => s.includes("y copy"), "the messages pane focused");
@@ -80,11 +76,10 @@ describe("keys that arrive in one read", () => {
     const third = COMMON_REACTIONS[2]!;
     const alice = apiFor(harness.server, 0);
     await harness.waitFor((s) => !s.includes(": by name"), "the picker closed");
-    for (let i = 0; i < 50; i++) {
-      const newest = await newestMessage(alice, "bob");
-      if (newest?.reactions.some((r) => r[third]?.includes("alice"))) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`alice's ${third} never reached the server`);
+    await until(
+      async () =>
+        (await newestMessage(alice, "bob"))?.reactions.some((r) => r[third]?.includes("alice")),
+      `alice's ${third} on the server`,
+    );
   });
 });

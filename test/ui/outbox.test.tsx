@@ -4,30 +4,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/server/errors.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
 
-let harness: Harness | undefined;
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
+const each = harnessEachTest();
 // Fast polls: the outbox waits out a back-off only while the server is gone.
 const pollPace = { openMs: 300, listMs: 600 };
 
 /** A server that can be stopped and started again at the same address, with its data. */
 async function restartableServer() {
   const dir = mkdtempSync(join(tmpdir(), "parley-outbox-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  each.afterTest(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, "server.db");
   let server: RunningServer = await startServer({ port: 0, db, demo: true, demoReplies: false });
-  cleanups.push(() => server.close());
+  each.afterTest(() => server.close());
   const { port } = server;
   return {
     first: server,
@@ -41,7 +34,7 @@ async function restartableServer() {
 describe("the outbox", () => {
   it("queues what is done while the server is gone and carries it out in order, once", async () => {
     const server = await restartableServer();
-    harness = await startHarness({ server: server.first, pollPace });
+    const harness = await each.start({ server: server.first, pollPace });
     await openFirst(harness, "bob");
     await server.stop();
 
@@ -79,7 +72,7 @@ describe("the outbox", () => {
     const mine = apiFor(server.first);
     const withBob = await conversationWith(mine, "bob");
     await mine.messages.send({ conversation_id: withBob.id, message: "notes of mine" });
-    harness = await startHarness({ server: server.first, pollPace });
+    const harness = await each.start({ server: server.first, pollPace });
     await openFirst(harness, "bob");
     // The history in, before the server goes: A is for your message above the send.
     await harness.waitFor((s) => s.includes("notes of mine"), "your message");
@@ -137,8 +130,8 @@ describe("the outbox", () => {
           throw new HttpError(503, "internal", "Try again soon.");
       },
     });
-    cleanups.push(() => server.close());
-    harness = await startHarness({ server, pollPace });
+    each.afterTest(() => server.close());
+    const harness = await each.start({ server, pollPace });
     await selectRow(harness, "#team");
     holdUpdates = true;
     await harness.press("m");
@@ -171,8 +164,8 @@ describe("the outbox", () => {
           throw new HttpError(404, "not_found", "No such conversation.");
       },
     });
-    cleanups.push(() => server.close());
-    harness = await startHarness({ server, pollPace });
+    each.afterTest(() => server.close());
+    const harness = await each.start({ server, pollPace });
     await openFirst(harness, "bob");
     refuse = true;
     await harness.type("into the void");

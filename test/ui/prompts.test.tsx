@@ -1,16 +1,11 @@
 // The search and new-conversation prompts edit as the composer does: by grapheme, with its
 // editing keys, every key of one read applied; and when a prompt closes, the keys go where
 // they belong at once.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { sidebarNames } from "./helpers.ts";
 
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const each = harnessEachTest();
 
 const CTRL_A = "\x01";
 const CTRL_E = "\x05";
@@ -24,7 +19,7 @@ const idLine = (s: string) => /new conversation with: (.*?)\s*│/u.exec(s)?.[1]
 
 describe("the search prompt", () => {
   it("edits by grapheme, with the composer's keys, every key of one read", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await harness.press("/");
     await harness.type("bo👍🏽");
@@ -52,7 +47,7 @@ describe("the search prompt", () => {
   });
 
   it("gives the keys back at once after Enter on a match: Tab, Shift+Tab and Esc", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await harness.press("/");
     await harness.type("des");
@@ -80,7 +75,7 @@ describe("the search prompt", () => {
 
 describe("the new-conversation prompt", () => {
   it("edits by grapheme, with the composer's keys", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await harness.press("n");
     await harness.waitFor((s) => s.includes("new conversation with:"), "the prompt");

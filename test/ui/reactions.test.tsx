@@ -1,19 +1,14 @@
 // Reactions by name and who reacted: the picker's `:name` prompt with its completions,
 // an unknown but valid name, and the who-reacted list, read from the screen and the server.
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { describe, expect, it } from "vitest";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, newestMessage, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const each = harnessEachTest();
 
 describe("reactions by name", () => {
   it("completes a typed short code, allows an unknown one, and shows who reacted", async () => {
-    harness = await startHarness();
+    const harness = await each.start();
     const alice = apiFor(harness.server);
     const bob = apiFor(harness.server, 1);
     const newest = await newestMessage(alice, "bob");
