@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { closest, distance } from "fastest-levenshtein";
 import { writePrivateFile } from "./client/files.ts";
 import type { Paths } from "./paths.ts";
+import { BINDINGS } from "./ui/keys/bindings.ts";
+import { type UserKeys, withUserKeys } from "./ui/keys/user-keys.ts";
 import type { ThemeSetting } from "./ui/look/theme.ts";
 import type { NotifyLevel } from "./ui/model/mentions.ts";
 import { z } from "./zod.ts";
@@ -24,6 +26,8 @@ export const ConfigFile = z
     notify: NotifyLevelSetting.optional(),
     notifyConversations: z.record(z.string(), NotifyLevelSetting).optional(),
     mouse: z.boolean().optional(),
+    /** Your own keys: a binding id and the key, or keys, that trigger it instead. */
+    keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
   })
   .loose();
 export type ConfigFile = z.output<typeof ConfigFile>;
@@ -61,6 +65,15 @@ export function readConfigFile(path: string, warn: (line: string) => void = () =
     throw new ConfigError(
       `${path}${where}: ${key ? `"${key}" ` : ""}${issue?.message ?? "is invalid"}.`,
     );
+  }
+  // Your own keys must name bindings and keys, and leave no key to two bindings at once.
+  if (parsed.data.keys) {
+    try {
+      withUserKeys(BINDINGS, parsed.data.keys);
+    } catch (error) {
+      const where = placeOfKey(text, "keys");
+      throw new ConfigError(`${path}${where}: "keys": ${(error as Error).message}.`);
+    }
   }
   const known = Object.keys(ConfigFile.shape);
   for (const key of Object.keys(parsed.data)) {
@@ -109,6 +122,8 @@ export type ResolvedClientConfig = {
   /** Per conversation id, over `notify`. */
   notifyConversations: Record<string, NotifyLevel>;
   mouse: boolean;
+  /** The config file's `keys`, checked against the key table. */
+  keys: UserKeys;
 };
 
 export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
@@ -139,6 +154,7 @@ export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
     notify: file.notify ?? "all",
     notifyConversations: file.notifyConversations ?? {},
     mouse: file.mouse ?? true,
+    keys: file.keys ?? {},
   };
 }
 

@@ -14,7 +14,7 @@ import {
   rememberedUsername,
   rememberUsername,
 } from "../config.ts";
-
+import { setUserKeys } from "../ui/keys/bindings.ts";
 import { waitingCount } from "../ui/queries/changes.ts";
 import { prefetchStartScreen } from "../ui/queries/start.ts";
 import type { StartView } from "../ui/screen/session.ts";
@@ -157,6 +157,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const keptScreen = options.startScreen
     ? keepStartScreen(options.startScreen.file, process.stdout, startView)
     : undefined;
+  // Checked as the config file was read (resolveClientConfig).
+  setUserKeys(config.keys);
   const mounted = mountClient({
     ...client,
     env,

@@ -42,6 +42,28 @@ describe("the config file", () => {
     expect(errorOf(path)).toMatch(new RegExp(`^${path}:2:3: "notifications" `));
   });
 
+  it("takes your own keys, and says in one line what is wrong with them", () => {
+    const good = configWith(
+      '{"keys": {"message.react": "x", "conversation.archive": ["a", "ctrl+a"]}}',
+    );
+    expect(readConfigFile(good).keys).toEqual({
+      "message.react": "x",
+      "conversation.archive": ["a", "ctrl+a"],
+    });
+    const cases: [string, string][] = [
+      ['{"keys": {"message.wave": "x"}}', '"message.wave" is not a binding'],
+      ['{"keys": {"message.react": "hyper+x"}}', 'message.react: "hyper+x": "hyper" is not'],
+      ['{"keys": {"message.react": "xy"}}', 'message.react: "xy" is not a key'],
+      ['{"keys": {"message.react": "e"}}', "e is both message.react and message.edit"],
+      ['{"keys": {"help.close": "x"}}', "help.close takes any key"],
+    ];
+    for (const [text, reason] of cases) {
+      const message = errorOf(configWith(`\n  ${text}`));
+      expect(message).toContain(`:2:4: "keys": ${reason}`);
+      expect(message).not.toContain("\n");
+    }
+  });
+
   it("warns of unknown keys, naming the closest known one, and reads the rest", () => {
     const path = configWith(
       '{"bel": false,\n "notfications": false, "username": "al", "zzzzzzzz": 1}',

@@ -4,10 +4,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELP, HINTS, SECTION } from "../../src/ui/frame/help-table.ts";
-import type { Binding, Matcher, Scope } from "../../src/ui/keys/binding.ts";
-import { BINDINGS } from "../../src/ui/keys/bindings.ts";
-import { matchBinding, normalised } from "../../src/ui/keys/match.ts";
+import { helpSections, hintLines, SECTION } from "../../src/ui/frame/help-table.ts";
+import type { Binding, Scope } from "../../src/ui/keys/binding.ts";
+import { BINDINGS, setUserKeys } from "../../src/ui/keys/bindings.ts";
+import { matchBinding } from "../../src/ui/keys/match.ts";
+import { overlap, parseKey } from "../../src/ui/keys/user-keys.ts";
 import { key } from "./ink-key.ts";
 
 describe("matchBinding", () => {
@@ -72,19 +73,6 @@ describe("matchBinding", () => {
   });
 });
 
-/** Whether some key press could match both (each field that both name agrees). */
-function overlap(first: Matcher, second: Matcher): boolean {
-  const a = normalised(first);
-  const b = normalised(second);
-  const fields = ["input", "key", "ctrl", "meta", "shift"] as const;
-  if (a.input !== undefined && b.key !== undefined && a.input !== "") {
-    // A key flag arrives with an input of its own ("\r", "\t", or ""), never a printable one.
-    return false;
-  }
-  if (b.input !== undefined && a.key !== undefined && b.input !== "") return false;
-  return fields.every((f) => a[f] === undefined || b[f] === undefined || a[f] === b[f]);
-}
-
 describe("the table", () => {
   const all = BINDINGS as readonly Binding[];
 
@@ -126,7 +114,7 @@ describe("the table", () => {
   });
 
   it("makes the status-bar hints read as they always have", () => {
-    expect(HINTS).toEqual({
+    expect(hintLines()).toEqual({
       sidebar:
         "↑↓ move · Enter open · p pin · m mute · a archive · D delete · / search · n new · ? help",
       messages:
@@ -141,7 +129,7 @@ describe("the table", () => {
   });
 
   it("makes the help's sections in their order", () => {
-    expect(HELP.map((s) => s.where)).toEqual([
+    expect(helpSections().map((s) => s.where)).toEqual([
       "anywhere",
       "not typing",
       "conversations",
@@ -150,7 +138,7 @@ describe("the table", () => {
       "composer",
       "composer commands",
     ]);
-    expect(HELP.find((s) => s.where === "prompts and dialogs")?.rows).toEqual([
+    expect(helpSections().find((s) => s.where === "prompts and dialogs")?.rows).toEqual([
       { keys: "/ search: Enter, Esc", does: "open the match / clear" },
       { keys: "messages /: Enter, Esc", does: "search the conversation / cancel" },
       { keys: "n: ↑↓ Tab, Enter, Esc", does: "pick a person, start the conversation / cancel" },
@@ -174,7 +162,13 @@ describe("the handlers", () => {
   const files = readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((file) => /\.tsx?$/.test(file) && !file.startsWith("keys/table/"))
     .map((file) => join(root, file));
-  const text = new Map(files.map((file) => [relative(root, file), readFileSync(file, "utf8")]));
+  // The code, without comment lines (which may show a binding's id as an example).
+  const code = (file: string) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+      .join("\n");
+  const text = new Map(files.map((file) => [relative(root, file), code(file)]));
 
   it("give every binding exactly one handler, keyed by its id", () => {
     const handled = new Map<string, string[]>();
@@ -203,5 +197,45 @@ describe("the handlers", () => {
         .map(([chain]) => `${file}: ${chain}`),
     );
     expect(chains).toEqual([]);
+  });
+});
+
+describe("your own keys", () => {
+  it("replace a binding's keys in the matcher, the help and the hints, until put back", () => {
+    try {
+      setUserKeys({ "message.react": "x", "conversation.archive": ["ctrl+x", "alt+a"] });
+      expect(matchBinding("messages", "x", key())).toBe("message.react");
+      expect(matchBinding("messages", "r", key())).toBeUndefined();
+      expect(matchBinding("conversations", "x", key({ ctrl: true }))).toBe("conversation.archive");
+      const rows = helpSections().flatMap((s) => s.rows);
+      expect(rows).toContainEqual({
+        keys: "x",
+        does: "react (again on the same one removes yours)",
+      });
+      expect(rows).toContainEqual({ keys: "Ctrl+X / Alt+a", does: "archive / restore" });
+      expect(hintLines().messages).toContain("x react");
+      expect(hintLines().sidebar).toContain("Ctrl+X / Alt+a archive");
+    } finally {
+      setUserKeys({});
+    }
+    expect(matchBinding("messages", "r", key())).toBe("message.react");
+    expect(hintLines().messages).toContain("r react");
+  });
+
+  it("read keys as the config file writes them, and refuse what is not one", () => {
+    expect(parseKey("ctrl+x")).toEqual({ input: "x", ctrl: true });
+    expect(parseKey("Alt+B")).toEqual({ input: "B", meta: true });
+    expect(parseKey("shift+tab")).toEqual({ key: "tab", shift: true });
+    expect(parseKey("pgdn")).toEqual({ key: "pageDown" });
+    expect(parseKey("space")).toEqual({ input: " " });
+    expect(parseKey("+")).toEqual({ input: "+" });
+    expect(() => parseKey("shift+x")).toThrow(/write the character Shift makes/);
+    expect(() => parseKey("ctrl+1")).toThrow(/ctrl\+ takes a letter/);
+    expect(() => parseKey("\u0007")).toThrow(/is not a key/);
+    // A clash with another binding of the scope, and the table left as it was.
+    expect(() => setUserKeys({ "message.react": "e" })).toThrow(
+      "e is both message.react and message.edit (messages)",
+    );
+    expect(matchBinding("messages", "r", key())).toBe("message.react");
   });
 });

@@ -10,7 +10,7 @@
 // the help's headings, `SECTIONS` orders them.
 import { COMPOSER_COMMANDS } from "../composer/commands.ts";
 import type { Binding, HintLine, Scope } from "../keys/binding.ts";
-import { BINDINGS, type BindingId } from "../keys/bindings.ts";
+import { activeBindings, BINDINGS, type BindingId } from "../keys/bindings.ts";
 
 export const SECTIONS = [
   "anywhere",
@@ -46,24 +46,34 @@ export const SECTION: Record<Scope, Section> = {
 export type HelpRow = { keys: string; does: string };
 export type HelpSection = { where: Section; rows: HelpRow[] };
 
-function sections(row: (binding: Binding) => HelpRow | undefined): HelpSection[] {
+function sections(
+  table: readonly Binding[],
+  row: (binding: Binding) => HelpRow | undefined,
+): HelpSection[] {
   return SECTIONS.map((where) => ({
     where,
-    rows: (BINDINGS as readonly Binding[]).flatMap((b) => {
+    rows: table.flatMap((b) => {
       const shown = SECTION[b.scope] === where ? row(b) : undefined;
       return shown ? [shown] : [];
     }),
   })).filter((section) => section.rows.length > 0);
 }
 
-/** The help overlay's table: every labelled binding, by section; then the composer's commands. */
-export const HELP: HelpSection[] = [
-  ...sections((b) => (b.label === undefined ? undefined : { keys: b.label, does: b.does })),
-  {
-    where: "composer commands",
-    rows: COMPOSER_COMMANDS.map((c) => ({ keys: c.usage, does: c.does })),
-  },
-];
+/**
+ * The help overlay's table: every labelled binding in use (the person's own keys in place),
+ * by section; then the composer's commands.
+ */
+export function helpSections(): HelpSection[] {
+  return [
+    ...sections(activeBindings(), (b) =>
+      b.label === undefined ? undefined : { keys: b.label, does: b.does },
+    ),
+    {
+      where: "composer commands",
+      rows: COMPOSER_COMMANDS.map((c) => ({ keys: c.usage, does: c.does })),
+    },
+  ];
+}
 
 /** The mouse, for the help's last section (no key: the dispatcher routes it by position). */
 export const MOUSE_HELP: HelpRow[] = [
@@ -74,7 +84,7 @@ export const MOUSE_HELP: HelpRow[] = [
 
 /** The README's "Keys" table, as markdown (test/e2e/help.test.ts holds the README to it). */
 export function readmeKeyTable(): string {
-  const rows = sections((b) => {
+  const rows = sections(BINDINGS, (b) => {
     if (b.readme === undefined || b.label === undefined) return undefined;
     const more = b.readme === true ? {} : b.readme;
     return { keys: more.keys ?? b.label, does: more.does ?? b.does };
@@ -86,60 +96,82 @@ export function readmeKeyTable(): string {
   return `${lines.join("\n")}\n`;
 }
 
-function hintLine(line: HintLine, ids: readonly BindingId[], lead?: string): string {
+function hintLine(
+  table: readonly Binding[],
+  line: HintLine,
+  ids: readonly BindingId[],
+  lead?: string,
+): string {
   const parts = ids.map((id) => {
-    const text = (BINDINGS as readonly Binding[]).find((b) => b.id === id)?.hint?.[line];
+    const text = table.find((b) => b.id === id)?.hint?.[line];
     if (text === undefined) throw new Error(`${id} has no hint for the ${line} line`);
     return text;
   });
   return (lead ? [lead, ...parts] : parts).join(" · ");
 }
 
-/** The status bar's line of keys for the focused pane, an edit in progress, or a dialog. */
-export const HINTS: Record<HintLine, string> = {
-  sidebar: hintLine("sidebar", [
-    "conversation.up",
-    "conversation.open",
-    "conversation.pin",
-    "conversation.mute",
-    "conversation.archive",
-    "conversation.delete",
-    "conversation.search",
-    "app.newConversation",
-    "app.help",
-  ]),
-  messages: hintLine("messages", [
-    "message.up",
-    "message.react",
-    "message.edit",
-    "message.delete",
-    "message.pin",
-    "message.copy",
-    "message.open",
-    "message.attach",
-    "message.search",
-    "message.first",
-    "message.back",
-    // Not "? help": the header says it, and the line must fit 120 columns.
-  ]),
-  composer: hintLine("composer", [
-    "composer.send",
-    "composer.newLine",
-    "composer.editLast",
-    "composer.externalEditor",
-    "composer.back",
-    "global.nextPane",
-  ]),
-  editing: hintLine("editing", ["composer.send", "composer.back"], "editing your message"),
-  react: hintLine("react", [
-    "reaction.previous",
-    "reaction.toggle",
-    "reaction.name",
-    "reaction.close",
-  ]),
-  links: hintLine("links", ["link.previous", "link.pick", "link.close"]),
-  help: hintLine("help", ["help.up", "help.close"]),
+/** Which bindings each status-bar line shows, in its order (and words before them). */
+const HINT_LINES: Record<HintLine, { ids: readonly BindingId[]; lead?: string }> = {
+  sidebar: {
+    ids: [
+      "conversation.up",
+      "conversation.open",
+      "conversation.pin",
+      "conversation.mute",
+      "conversation.archive",
+      "conversation.delete",
+      "conversation.search",
+      "app.newConversation",
+      "app.help",
+    ],
+  },
+  messages: {
+    ids: [
+      "message.up",
+      "message.react",
+      "message.edit",
+      "message.delete",
+      "message.pin",
+      "message.copy",
+      "message.open",
+      "message.attach",
+      "message.search",
+      "message.first",
+      "message.back",
+      // Not "? help": the header says it, and the line must fit 120 columns.
+    ],
+  },
+  composer: {
+    ids: [
+      "composer.send",
+      "composer.newLine",
+      "composer.editLast",
+      "composer.externalEditor",
+      "composer.back",
+      "global.nextPane",
+    ],
+  },
+  editing: { ids: ["composer.send", "composer.back"], lead: "editing your message" },
+  react: { ids: ["reaction.previous", "reaction.toggle", "reaction.name", "reaction.close"] },
+  links: { ids: ["link.previous", "link.pick", "link.close"] },
+  help: { ids: ["help.up", "help.close"] },
 };
+
+let hinted: { of: readonly Binding[]; lines: Record<HintLine, string> } | undefined;
+
+/** The status bar's lines of keys for the focused pane, an edit in progress, or a dialog. */
+export function hintLines(): Record<HintLine, string> {
+  const table = activeBindings();
+  if (hinted?.of === table) return hinted.lines;
+  const lines = Object.fromEntries(
+    Object.entries(HINT_LINES).map(([line, { ids, lead }]) => [
+      line,
+      hintLine(table, line as HintLine, ids, lead),
+    ]),
+  ) as Record<HintLine, string>;
+  hinted = { of: table, lines };
+  return lines;
+}
 
 /** The status bar's hint line: the open dialog's keys, else the focused pane's. */
 export function hintsFor(
@@ -147,6 +179,7 @@ export function hintsFor(
   focus: "sidebar" | "messages" | "composer",
   editing: boolean,
 ): string {
-  if (dialog === "react" || dialog === "links" || dialog === "help") return HINTS[dialog];
-  return editing && focus === "composer" ? HINTS.editing : HINTS[focus];
+  const lines = hintLines();
+  if (dialog === "react" || dialog === "links" || dialog === "help") return lines[dialog];
+  return editing && focus === "composer" ? lines.editing : lines[focus];
 }

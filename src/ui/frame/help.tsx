@@ -7,14 +7,15 @@ import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { useNewsMode } from "../queries/live.ts";
 import { padEnd, truncate } from "../text/width.ts";
-import { HELP, MOUSE_HELP } from "./help-table.ts";
+import { helpSections, MOUSE_HELP } from "./help-table.ts";
 
 type HelpLine = { text: string; heading?: boolean };
 
 function helpLines(width: number, mouse: boolean): HelpLine[] {
   const keyWidth = Math.min(30, Math.floor(width * 0.42));
   const lines: HelpLine[] = [];
-  const sections = mouse ? [...HELP, { where: "mouse", rows: MOUSE_HELP }] : HELP;
+  const help = helpSections();
+  const sections = mouse ? [...help, { where: "mouse", rows: MOUSE_HELP }] : help;
   for (const section of sections) {
     if (lines.length > 0) lines.push({ text: "" });
     lines.push({ text: section.where, heading: true });

@@ -65,3 +65,12 @@ export type Binding = {
 
 export const digits = (from: number, to: number): Matcher[] =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ input: String(from + i) }));
+
+/** The modifiers a matcher asks for, with an input's unnamed Ctrl and Alt as not held. */
+function modifiersOf(m: Matcher): Modifiers {
+  if (m.input === undefined) return m;
+  return { ...m, ctrl: m.ctrl ?? false, meta: m.meta ?? false };
+}
+
+/** `m` as `matches` reads it: with modifiersOf's defaults filled in (once, at load). */
+export const normalised = (m: Matcher): Matcher => ({ ...m, ...modifiersOf(m) });

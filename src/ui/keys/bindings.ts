@@ -9,6 +9,7 @@ import { CONVERSATION_BINDINGS } from "./table/conversations.ts";
 import { DIALOG_BINDINGS } from "./table/dialogs.ts";
 import { MESSAGE_BINDINGS } from "./table/messages.ts";
 import { SCREEN_BINDINGS } from "./table/screen.ts";
+import { type UserKeys, withUserKeys } from "./user-keys.ts";
 
 /** In the order the help and the README list them. */
 export const BINDINGS = [
@@ -24,3 +25,17 @@ export type BindingId = Entry["id"];
 /** The ids of one scope's bindings: its handler record has exactly these keys. */
 export type ScopeBinding<S extends Scope> = IdIn<Entry, S>;
 type IdIn<E, S> = E extends { scope: S; id: infer Id } ? Id : never;
+
+let active: readonly Binding[] = BINDINGS;
+
+/** The bindings in use: the table, with the person's own keys in place (setUserKeys). */
+export const activeBindings = (): readonly Binding[] => active;
+
+/**
+ * Puts the config file's `keys` in place for the whole process (the client on a person's
+ * own machine; parley ssh has none). Throws with a one-line reason, leaving the table as
+ * it was; `{}` puts the defaults back.
+ */
+export function setUserKeys(keys: UserKeys): void {
+  active = withUserKeys(BINDINGS, keys);
+}

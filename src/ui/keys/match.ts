@@ -1,18 +1,9 @@
 // Which binding a key press triggers, and the hook that runs a pane's or dialog's handler
 // for it: one record of handlers keyed by the binding ids of its scope.
 import type { Key } from "ink";
-import type { Binding, Matcher, Modifiers, Scope } from "./binding.ts";
-import { BINDINGS, type ScopeBinding } from "./bindings.ts";
+import { type Matcher, normalised, type Scope } from "./binding.ts";
+import { activeBindings, type ScopeBinding } from "./bindings.ts";
 import { type KeyHandler, useKeypress } from "./dispatcher.tsx";
-
-/** The modifiers a matcher asks for, with an input's unnamed Ctrl and Alt as not held. */
-function modifiersOf(m: Matcher): Modifiers {
-  if (m.input === undefined) return m;
-  return { ...m, ctrl: m.ctrl ?? false, meta: m.meta ?? false };
-}
-
-/** `m` as `matches` reads it: with modifiersOf's defaults filled in (once, at load). */
-export const normalised = (m: Matcher): Matcher => ({ ...m, ...modifiersOf(m) });
 
 function matches(m: Matcher, input: string, key: Key): boolean {
   if (m.input !== undefined && input !== m.input) return false;
@@ -23,10 +14,20 @@ function matches(m: Matcher, input: string, key: Key): boolean {
   return true;
 }
 
-const byScope = new Map<Scope, { id: string; keys: readonly Matcher[] | "other" }[]>();
-for (const { scope, id, keys } of BINDINGS as readonly Binding[]) {
-  const entry = { id, keys: keys === "other" ? keys : keys.map(normalised) };
-  byScope.set(scope, [...(byScope.get(scope) ?? []), entry]);
+type Indexed = Map<Scope, { id: string; keys: readonly Matcher[] | "other" }[]>;
+let indexed: { of: unknown; byScope: Indexed } | undefined;
+
+/** The bindings in use by scope, with modifiersOf's defaults filled in (once a table). */
+function byScope(): Indexed {
+  const table = activeBindings();
+  if (indexed?.of === table) return indexed.byScope;
+  const map: Indexed = new Map();
+  for (const { scope, id, keys } of table) {
+    const entry = { id, keys: keys === "other" ? keys : keys.map(normalised) };
+    map.set(scope, [...(map.get(scope) ?? []), entry]);
+  }
+  indexed = { of: table, byScope: map };
+  return map;
 }
 
 /**
@@ -39,7 +40,7 @@ export function matchBinding<S extends Scope>(
   key: Key,
 ): ScopeBinding<S> | undefined {
   let found: { id: string } | undefined;
-  for (const binding of byScope.get(scope) ?? []) {
+  for (const binding of byScope().get(scope) ?? []) {
     if (binding.keys === "other") found ??= binding;
     else if (binding.keys.some((m) => matches(m, input, key))) {
       found = binding;
