@@ -33,6 +33,17 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** Until one file under `home` holds every one of `texts` (the client saved them). */
+const savedUnder = (home: string, ...texts: string[]) =>
+  until(
+    () =>
+      filesUnder(home).some((file) => {
+        const text = readFileSync(file, "utf8");
+        return texts.every((t) => text.includes(t));
+      }),
+    "the draft and the queued send saved",
+  );
+
 describe.skipIf(!hasTmux())("what is typed survives", () => {
   it("keeps a queued send and a draft through kill -9 and a start without the server", async () => {
     const { dir, home } = keptFolders(cleanups, "parley-offline");
@@ -56,16 +67,7 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     await first.waitFor((s) => s.includes("draft before the crash"), "the draft");
     // Saved within half a second of a change (in the state folder's unsent/); once both
     // are on disk, the hardest way out.
-    await until(
-      () =>
-        filesUnder(home).some((file) => {
-          const text = readFileSync(file, "utf8");
-          return (
-            text.includes("draft before the crash") && text.includes("queued before the crash")
-          );
-        }),
-      "the draft and the queued send saved",
-    );
+    await savedUnder(home, "draft before the crash", "queued before the crash");
     const pid = first.nodePid();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGKILL");
@@ -129,14 +131,7 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     first.type("draft through a");
     await first.waitFor((s) => s.includes("draft through a"), "the draft");
     // A person killed a moment after typing: the draft is saved 0.5 s after the last change.
-    await until(
-      () =>
-        filesUnder(home).some((file) => {
-          const text = readFileSync(file, "utf8");
-          return text.includes("draft through a") && text.includes("queued through a");
-        }),
-      "the draft and the queued send saved",
-    );
+    await savedUnder(home, "draft through a", "queued through a");
     process.kill(first.nodePid()!, "SIGKILL");
     await first.waitFor((s) => s.includes("EXITED="), "the client gone");
 

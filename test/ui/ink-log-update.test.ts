@@ -9,7 +9,7 @@ import { seededRandom } from "../../src/server/demo/random.ts";
 import logUpdate from "../../src/ui/ink/log-update.ts";
 import Output from "../../src/ui/ink/output.ts";
 import { headlessTerminal } from "../virtual-terminal.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 
 const ESC = "\x1b";
 const TEXTS = [
@@ -157,12 +157,9 @@ describe("parley's log-update", () => {
 });
 
 describe("every frame of the real client", () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    vi.restoreAllMocks();
-    await harness?.close();
-    harness = undefined;
-  });
+  const each = harnessEachTest();
+  // Registered after the harness's: runs before the harness closes.
+  afterEach(() => vi.restoreAllMocks());
 
   it("leaves the screen as the whole frame would", async () => {
     const frames: string[] = [];
@@ -175,7 +172,7 @@ describe("every frame of the real client", () => {
       }, log);
       return wrapped as typeof log;
     });
-    harness = await startHarness();
+    const harness = await each.start();
     const reference = headlessTerminal(120, 40);
     const check = async (what: string) => {
       // The screen and the frame it should show, read together: data arriving meanwhile

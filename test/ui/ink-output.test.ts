@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PORTED_INK_VERSION } from "../../scripts/ink-plugin.ts";
 import { seededRandom } from "../../src/server/demo/random.ts";
 import Output from "../../src/ui/ink/output.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { harnessEachTest, KEYS } from "./harness.tsx";
 
 type Transformer = (line: string, index: number) => string;
 type Op =
@@ -125,12 +125,9 @@ describe("parley's Ink Output", () => {
 });
 
 describe("every frame of the real client", () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    vi.restoreAllMocks();
-    await harness?.close();
-    harness = undefined;
-  });
+  const each = harnessEachTest();
+  // Registered after the harness's: runs before the harness closes.
+  afterEach(() => vi.restoreAllMocks());
 
   it("is drawn as Ink's Output would draw it", async () => {
     const mismatches: string[] = [];
@@ -145,7 +142,7 @@ describe("every frame of the real client", () => {
       if (ours.output !== theirs) mismatches.push(`ours:\n${ours.output}\nInk's:\n${theirs}`);
       return ours;
     });
-    harness = await startHarness();
+    const harness = await each.start();
     await harness.waitFor((s) => s.includes("● online") && s.includes("│▸"), "the list");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("Enter send"), "a conversation open");
