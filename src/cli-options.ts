@@ -92,7 +92,8 @@ Config file ($XDG_CONFIG_HOME/parley/config.json, usually ~/.config/parley/):
    "notify": "all",                 all | mentions (messages that say @you) | none
    "notifyConversations": {"grp_team": "mentions"},   per conversation id
    "theme": "auto",                 auto (asks the terminal) | dark | light | high-contrast
-   "mouse": true}                   wheel and clicks; Shift+drag still selects text
+   "mouse": true,                   wheel and clicks; Shift+drag still selects text
+   "keys": {"message.react": "x"}}  your own keys for a binding (docs/using.md)
 
 Keys: press ? in the client for every key.
 Exit codes: 0 ok, 1 error, 2 usage.`;

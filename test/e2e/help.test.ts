@@ -2,7 +2,7 @@
 // config file key the code knows: the lists are read from the code, so a new option that
 // is not documented fails here. The README's key table is the binding table's.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
@@ -12,6 +12,11 @@ import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
 const readme = readFileSync(new URL("README.md", root), "utf8");
+// What the README leaves to docs/ (one file per reader) is documented there.
+const docs = readdirSync(new URL("docs/", root))
+  .filter((file) => file.endsWith(".md"))
+  .map((file) => readFileSync(new URL(`docs/${file}`, root), "utf8"))
+  .join("\n");
 const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
 
 // Every option of every command; --token exists only to be refused with a reason.
@@ -34,7 +39,7 @@ describe("parley --help and the README", () => {
 
   it.each([
     ["--help", help],
-    ["the README", readme],
+    ["the README and docs/", `${readme}\n${docs}`],
   ])("%s names every command, option, environment variable and config key", (_, text) => {
     for (const name of [...commands.map((c) => `parley ${c}`), ...options, ...environment]) {
       expect(text, name).toContain(name);
