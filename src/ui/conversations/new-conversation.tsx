@@ -12,7 +12,7 @@ import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { useTheme } from "../look/theme.ts";
 import { personName, suggestPeople, typedTarget } from "../model/contact-book.ts";
 import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
-import { useContacts } from "../screen/session-context.tsx";
+import { useContacts, useMe } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
 
@@ -20,7 +20,6 @@ type Props = {
   width: number;
   /** The screen cell of the prompt's top-left corner. */
   origin?: ScreenCell;
-  me: string | undefined;
   /** A contact id, or a group id (`grp_…`). */
   onSubmit: (id: string) => void;
   onCancel: () => void;
@@ -29,8 +28,9 @@ type Props = {
 /** A line under the text instead of the people: looking a name up, or nobody has it. */
 type Note = { kind: "finding" | "unknown"; text: string };
 
-export function NewConversation({ width, me, onSubmit, onCancel, origin }: Props) {
+export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
   const theme = useTheme();
+  const me = useMe();
   const contacts = useContacts();
   const [value, setValue] = useState("");
   // The text as of the last key: Enter typed in the same read as the text sees it all.

@@ -93,13 +93,12 @@ export function ConversationView({
         />
       ) : null}
       {dialog?.kind === "reactors" ? (
-        <Reactors width={width} message={dialog.message} me={me} onClose={dialogs.close} />
+        <Reactors width={width} message={dialog.message} onClose={dialogs.close} />
       ) : null}
       {dialog?.kind === "new" ? (
         <NewConversation
           width={width}
           origin={below}
-          me={me}
           onCancel={dialogs.close}
           onSubmit={(id) => {
             dialogs.close();

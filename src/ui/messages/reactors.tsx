@@ -5,6 +5,7 @@ import type { Message } from "../../api/schema.ts";
 import { PRIORITY } from "../keys/dispatcher.tsx";
 import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
+import { useMe } from "../screen/session-context.tsx";
 import { sanitize } from "../text/sanitize.ts";
 import { terminalForm } from "../text/width.ts";
 import { emojiFor } from "./emoji.ts";
@@ -35,15 +36,14 @@ export function reactorsRows(message: Message): number {
 export function Reactors({
   width,
   message,
-  me,
   onClose,
 }: {
   width: number;
   message: Message;
-  me: string | undefined;
   onClose: () => void;
 }) {
   const theme = useTheme();
+  const me = useMe();
   useBindings("reactors", { "reactors.close": onClose }, { priority: PRIORITY.dialog });
   let lines = reactorLines(message, me);
   if (lines.length === 0) lines = ["No reactions yet. r reacts."];
