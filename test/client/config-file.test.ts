@@ -56,6 +56,7 @@ describe("the config file", () => {
       ['{"keys": {"message.react": "xy"}}', 'message.react: "xy" is not a key'],
       ['{"keys": {"message.react": "e"}}', "e is both message.react and message.edit"],
       ['{"keys": {"help.close": "x"}}', "help.close takes any key"],
+      ['{"keys": {"app.filter": "x"}}', "app.filter cannot be set: its keys are the numbers"],
     ];
     for (const [text, reason] of cases) {
       const message = errorOf(configWith(`\n  ${text}`));

@@ -61,6 +61,8 @@ export type Binding = {
   readonly label?: string;
   readonly readme?: true | { readonly keys?: string; readonly does?: string };
   readonly hint?: Partial<Record<HintLine, string>>;
+  /** Why the config file's `keys` cannot set this binding's keys (its handler reads them). */
+  readonly fixed?: string;
 };
 
 export const digits = (from: number, to: number): Matcher[] =>

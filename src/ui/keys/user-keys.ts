@@ -107,7 +107,8 @@ export function clashIn(bindings: readonly Binding[]): string | undefined {
  * The table with the person's keys in place: a binding they set takes only their keys,
  * and the help shows them on a row of its own; a status-bar hint says them in place of
  * the default. Throws with a one-line reason for an unknown id, a key that is not one, a
- * binding that takes any key, or two bindings of one scope on one key.
+ * binding that takes any key or whose handler reads its keys (`fixed`), or two bindings
+ * of one scope on one key.
  */
 export function withUserKeys(table: readonly Binding[], keys: UserKeys): readonly Binding[] {
   const ids = new Set(table.map((b) => b.id));
@@ -119,6 +120,7 @@ export function withUserKeys(table: readonly Binding[], keys: UserKeys): readonl
     if (set === undefined) return binding;
     const texts = typeof set === "string" ? [set] : set;
     if (binding.keys === "other") throw new Error(`${binding.id} takes any key: it cannot be set`);
+    if (binding.fixed) throw new Error(`${binding.id} cannot be set: ${binding.fixed}`);
     if (texts.length === 0) throw new Error(`${binding.id}: no key given`);
     let matchers: Matcher[];
     try {

@@ -1,6 +1,9 @@
 // The composer's keys.
 import type { Binding } from "../binding.ts";
 
+/** Why the editing keys cannot be set in the config file. */
+const EDITING = "the editing model (editor.ts) reads these keys itself";
+
 export const COMPOSER_BINDINGS = [
   // The composer, when focused. Its editing keys are read by the editing model
   // (editor.ts), which tells apart what these entries sum up (a character or a word);
@@ -73,6 +76,7 @@ export const COMPOSER_BINDINGS = [
   {
     id: "composer.move",
     scope: "composer",
+    fixed: EDITING,
     // With Ctrl or Alt held, ← and → go by word (the editor tells them apart).
     keys: [
       { key: "leftArrow" },
@@ -92,6 +96,7 @@ export const COMPOSER_BINDINGS = [
   {
     id: "composer.lineEdge",
     scope: "composer",
+    fixed: EDITING,
     keys: [{ key: "home" }, { key: "end" }, { ctrl: true, input: "a" }, { ctrl: true, input: "e" }],
     does: "start / end of line",
     label: "Home End, Ctrl+A Ctrl+E",
@@ -99,6 +104,7 @@ export const COMPOSER_BINDINGS = [
   {
     id: "composer.nextLine",
     scope: "composer",
+    fixed: EDITING,
     // ↑ is composer.editLast's on an empty draft; in a draft it goes up a line.
     keys: [{ key: "downArrow" }],
     does: "down a line in a draft of several (↑ goes up one)",
@@ -106,6 +112,7 @@ export const COMPOSER_BINDINGS = [
   {
     id: "composer.delete",
     scope: "composer",
+    fixed: EDITING,
     // With Ctrl or Alt held, Backspace and Delete take a word.
     keys: [
       { key: "backspace" },

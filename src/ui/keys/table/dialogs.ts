@@ -92,6 +92,7 @@ export const DIALOG_BINDINGS = [
   {
     id: "reaction.toggleNumber",
     scope: "reactions",
+    fixed: "its keys are the numbers it takes",
     keys: digits(1, 9),
     does: "toggle your reaction with that number",
   },
@@ -126,6 +127,7 @@ export const DIALOG_BINDINGS = [
   {
     id: "link.pickNumber",
     scope: "links",
+    fixed: "its keys are the numbers it takes",
     keys: digits(1, 9),
     does: "open or copy the link with that number",
   },

@@ -59,6 +59,7 @@ export const SCREEN_BINDINGS = [
   {
     id: "app.filter",
     scope: "not typing",
+    fixed: "its keys are the numbers it takes",
     keys: digits(1, 4),
     does: "filter: All, Pinned, Muted, Archived",
     label: "1 2 3 4",
