@@ -3,7 +3,7 @@
 // ["a", "ctrl+a"]`). A key is a character (`x`, `X`, `?`), or a name (`enter`, `esc`, `tab`,
 // `up`, `down`, `left`, `right`, `pgup`, `pgdn`, `home`, `end`, `backspace`, `delete`,
 // `space`), after any of `ctrl+`, `alt+`, `shift+` (Shift only with a name: a capital
-// letter says it for a character).
+// letter says it for a character; Alt only with ← → Enter Backspace Delete).
 import { type Binding, type KeyName, type Matcher, normalised } from "./binding.ts";
 
 export type UserKeys = Readonly<Record<string, string | readonly string[]>>;
@@ -28,6 +28,9 @@ const NAMES: Record<string, KeyName> = {
   delete: "delete",
   del: "delete",
 };
+
+/** The names Alt may go with: the others come as Esc and then the key. */
+const ALT_NAMES = new Set<KeyName>(["leftArrow", "rightArrow", "return", "backspace", "delete"]);
 
 /** How the help writes a key name. */
 const SHOWN: Record<KeyName, string> = {
@@ -61,6 +64,11 @@ export function parseKey(text: string): Matcher {
     else throw new Error(`"${text}": "${modifier}" is not ctrl, alt or shift`);
   }
   const named = NAMES[last.toLowerCase()];
+  // A terminal sends Alt+key as Esc and then the key; the dispatcher reads it so (Esc, then
+  // the key) but for the few keys parley binds with Alt (keys/dispatcher.tsx).
+  if (held.meta && !(named && ALT_NAMES.has(named))) {
+    throw new Error(`"${text}": alt+ goes only with left, right, enter, backspace or delete`);
+  }
   if (named) return { key: named, ...held };
   const input = last.toLowerCase() === "space" ? " " : last;
   if ([...input].length !== 1 || /[\p{C}]/u.test(input)) {
