@@ -232,10 +232,14 @@ describe("your own keys", () => {
     expect(parseKey("+")).toEqual({ input: "+" });
     expect(() => parseKey("shift+x")).toThrow(/write the character Shift makes/);
     expect(() => parseKey("ctrl+1")).toThrow(/ctrl\+ takes a letter/);
+    expect(() => parseKey("ctrl+m")).toThrow(/sends it as enter/);
     expect(() => parseKey("\u0007")).toThrow(/is not a key/);
     // A clash with another binding of the scope, and the table left as it was.
     expect(() => setUserKeys({ "message.react": "e" })).toThrow(
       "e is both message.react and message.edit (messages)",
+    );
+    expect(() => setUserKeys({ "message.react": "ctrl+c" })).toThrow(
+      "Ctrl+C is both global.quit and message.react (anywhere)",
     );
     expect(matchBinding("messages", "r", key())).toBe("message.react");
   });

@@ -32,6 +32,9 @@ const NAMES: Record<string, KeyName> = {
 /** The names Alt may go with: the others come as Esc and then the key. */
 const ALT_NAMES = new Set<KeyName>(["leftArrow", "rightArrow", "return", "backspace", "delete"]);
 
+/** Ctrl+letters a terminal sends as another key. */
+const SENT_AS: Record<string, string> = { h: "backspace", i: "tab", j: "a new line", m: "enter" };
+
 /** How the help writes a key name. */
 const SHOWN: Record<KeyName, string> = {
   return: "Enter",
@@ -76,6 +79,8 @@ export function parseKey(text: string): Matcher {
   }
   if (held.shift) throw new Error(`"${text}": write the character Shift makes (X for shift+x)`);
   if (held.ctrl && !/^[a-z]$/i.test(input)) throw new Error(`"${text}": ctrl+ takes a letter`);
+  const same = held.ctrl ? SENT_AS[input.toLowerCase()] : undefined;
+  if (same) throw new Error(`"${text}": a terminal sends it as ${same}`);
   return { input: held.ctrl ? input.toLowerCase() : input, ...held };
 }
 
@@ -101,7 +106,9 @@ export function overlap(first: Matcher, second: Matcher): boolean {
 export function clashIn(bindings: readonly Binding[]): string | undefined {
   for (const [i, a] of bindings.entries()) {
     for (const b of bindings.slice(i + 1)) {
-      if (a.scope !== b.scope || a.keys === "other" || b.keys === "other") continue;
+      // The keys that work anywhere come first, in every scope.
+      const together = a.scope === b.scope || a.scope === "anywhere" || b.scope === "anywhere";
+      if (!together || a.keys === "other" || b.keys === "other") continue;
       for (const ma of a.keys) {
         const mb = b.keys.find((m) => overlap(ma, m));
         if (mb) return `${formatKey(ma)} is both ${a.id} and ${b.id} (${a.scope})`;
