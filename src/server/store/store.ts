@@ -156,7 +156,21 @@ export type EventType =
   | "message.deleted"
   | "conversation.created"
   | "conversation.updated"
-  | "conversation.deleted";
+  | "conversation.deleted"
+  /** One per opening that marked others' messages read; its resource is a `ReadMark`. */
+  | "messages.read";
+
+/** What a `messages.read` event keeps as its resource id: who read, and when. */
+export type ReadMark = { readerId: string; readAt: number };
+
+export const encodeReadMark = ({ readerId, readAt }: ReadMark): string => `${readAt}:${readerId}`;
+
+export function decodeReadMark(resourceId: string): ReadMark | undefined {
+  const at = resourceId.indexOf(":");
+  const readAt = Number(resourceId.slice(0, at));
+  if (at <= 0 || !Number.isSafeInteger(readAt)) return undefined;
+  return { readerId: resourceId.slice(at + 1), readAt };
+}
 
 /**
  * A change, as the events table keeps it for /v1/events: what changed and who hears of it.
@@ -167,7 +181,10 @@ export type StoredEvent = {
   id: number;
   type: EventType;
   conversationId: string;
-  /** The message id for message events, the conversation id for conversation events. */
+  /**
+   * The message id for message events, the conversation id for conversation events, an
+   * encoded `ReadMark` for `messages.read`.
+   */
   resourceId: string;
   /** User ids: the conversation's members, or only the user whose own settings changed. */
   recipients: string[];
@@ -246,6 +263,8 @@ export interface Store {
 
   messages: {
     get(id: string): Promise<MessageJson | undefined>;
+    /** Many at once (the events' fan-out renders a batch with one read); missing ones left out. */
+    getMany(ids: readonly string[]): Promise<Map<string, MessageJson>>;
     head(id: string): Promise<MessageHead | undefined>;
     /** The sort key of a message within the scope, for a cursor. */
     cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;

@@ -53,6 +53,13 @@ async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
   return (await hydrate(q, rows))[0];
 }
 
+async function getMessages(q: Q, ids: readonly string[]): Promise<Map<string, MessageJson>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q<MessageRow[]>`
+    SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ANY(${ids as string[]})`;
+  return new Map((await hydrate(q, rows)).map((message) => [message.id, message]));
+}
+
 async function messageCursor(q: Q, id: string, scope: MessageScope): Promise<Cursor | undefined> {
   const [row] =
     "conversationId" in scope
@@ -135,6 +142,7 @@ export function createMessageStore(
 ): Store["messages"] {
   return {
     get: (id) => getMessage(sql, id),
+    getMany: (ids) => getMessages(sql, ids),
     async head(id) {
       const [row] = await sql<
         { id: string; conversation_id: string; sender_id: string; body: string }[]

@@ -4,7 +4,7 @@
 
 import { hashToken } from "../../tokens.ts";
 import { withReactor } from "../assemble.ts";
-import type { Store } from "../store.ts";
+import { encodeReadMark, type Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
@@ -124,11 +124,13 @@ export function openSqliteStore(path: string): Store {
       },
       async markOpened(id, userId, now) {
         tx(() => {
-          const read = events.unreadOthers(id, userId);
           conversations.setOpened(id, userId, now);
-          conversations.markRead(id, userId, now);
+          const { changes } = conversations.markRead(id, userId, now);
           events.append("conversation.updated", id, id, [userId]);
-          for (const messageId of read) events.append("message.updated", id, messageId, "members");
+          if (Number(changes) > 0) {
+            const mark = encodeReadMark({ readerId: userId, readAt: now });
+            events.append("messages.read", id, mark, "members");
+          }
         });
       },
       async update(id, userId, changes) {
@@ -156,6 +158,7 @@ export function openSqliteStore(path: string): Store {
     },
     messages: {
       get: async (id) => messages.get(id),
+      getMany: async (ids) => messages.getMany(ids),
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),

@@ -30,6 +30,7 @@ const NEWER = "(m.created_at, m.id) > (:key, :id)";
 
 export function createMessageStore(db: DatabaseSync) {
   const one = db.prepare(`${SELECT} WHERE m.id = ?`);
+  const many = db.prepare(`${SELECT} WHERE m.id IN (SELECT value FROM json_each(?))`);
   const head = db.prepare("SELECT id, conversation_id, sender_id, body FROM messages WHERE id = ?");
   const list = {
     conversation: {
@@ -114,6 +115,10 @@ export function createMessageStore(db: DatabaseSync) {
     get(id: string): MessageJson | undefined {
       const row = one.get(id) as Row | undefined;
       return row && hydrate([row])[0];
+    },
+    getMany(ids: readonly string[]): Map<string, MessageJson> {
+      const found = hydrate(many.all(JSON.stringify(ids)) as Row[]);
+      return new Map(found.map((message) => [message.id, message]));
     },
     head: (id: string) => head.get(id) as MessageHead | undefined,
     /** The sort key of a message within the scope, for a cursor. */
