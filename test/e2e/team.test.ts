@@ -1,4 +1,4 @@
-// The README's "Running parley for a team", run: every `parley` command of its sh blocks,
+// docs/team.md's "Start a server and add people", run: every `parley` command of its sh blocks,
 // in order, with the built CLI, against temporary databases (the section's PostgreSQL URL
 // becomes a SQLite file: the commands are the same on both), on loopback and free ports.
 // Servers (`parley serve`, `parley ssh`) keep running while the commands after them run,
@@ -13,8 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { CLI } from "./tmux.ts";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-const section = readme.split(/^## Running parley for a team\n/m)[1]?.split(/\n## /)[0] ?? "";
+const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
+const section = doc.split(/^## Start a server and add people\n/m)[1]?.split(/\n## /)[0] ?? "";
 const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
   block[1]!
     .split("\n")
@@ -37,7 +37,7 @@ function localized(line: string): string {
     .replace(/--port \d+/, "--port 0");
 }
 
-describe("the README's Running parley for a team", () => {
+describe("docs/team.md's Start a server and add people", () => {
   it("has parley commands to run", () => {
     expect(commands.filter((c) => c.startsWith("parley ")).length).toBeGreaterThan(8);
     // Anything else in its sh blocks is an environment variable.
@@ -53,7 +53,7 @@ describe("the README's Running parley for a team", () => {
     );
     chmodSync(join(bin, "parley"), 0o755);
     const key = newHostKey();
-    // As the README's keys file: each key names the one user it signs in as.
+    // As the doc's keys file: each key names the one user it signs in as.
     writeFileSync(join(home, "authorized_keys"), `parley-user="alice" ${key.public}\n`);
     const env: NodeJS.ProcessEnv = {
       PATH: `${bin}:${process.env.PATH}`,
