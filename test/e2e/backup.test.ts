@@ -3,22 +3,15 @@
 // commands made, which must still have it. SQLite with the sqlite3 command; PostgreSQL on a
 // throwaway cluster (the doc's URL pointed at it), where PostgreSQL is installed.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Cluster, postgresBin, startCluster } from "../postgres/cluster.ts";
+import { docCommands, firstLine, operatorEnv } from "./operator.ts";
 import { CLI } from "./tmux.ts";
 
-const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
-const section = doc.split(/^## Backups\n/m)[1]?.split(/\n## /)[0] ?? "";
-const [sqliteBlock, postgresBlock] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((block) =>
-  block[1]!
-    .split("\n")
-    .map((line) => line.replace(/\s+#.*$/, "").trim())
-    .filter((line) => line !== ""),
-);
+const [sqliteBlock, postgresBlock] = docCommands("team.md", "Backups");
 const DOC_SERVER = "postgres://parley:secret@db.internal:5432";
 
 const has = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
@@ -31,18 +24,6 @@ afterAll(() => {
   cluster?.stop();
   rmSync(home, { recursive: true, force: true });
 });
-
-/** `parley` on PATH as an operator has it: the built CLI. */
-function environment(): NodeJS.ProcessEnv {
-  const bin = join(home, "bin");
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    join(bin, "parley"),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
-  );
-  chmodSync(join(bin, "parley"), 0o755);
-  return { PATH: `${bin}:${process.env.PATH}`, HOME: home, TERM: "xterm-256color" };
-}
 
 /** Runs one line in bash as the doc has it; its output's lines. */
 function run(line: string, env: NodeJS.ProcessEnv): string[] {
@@ -60,11 +41,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv) {
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
-  const first: string = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`parley serve exited ${code}`)));
-  });
-  child.stdout!.resume();
+  const first = await firstLine(child, "parley serve");
   const stop = async () => {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
@@ -112,7 +89,7 @@ describe("docs/team.md's Backups", () => {
   it.skipIf(!has("sqlite3"))(
     "SQLite: the copy made while the server runs has its message (needs sqlite3)",
     async () => {
-      const env = environment();
+      const env = operatorEnv(home);
       const running = await aMessage(env);
       const outputs = sqliteBlock!.map((line) => run(line, env));
       await running.stop();
@@ -133,7 +110,7 @@ describe("docs/team.md's Backups", () => {
       const local = (line: string) =>
         line.replaceAll(DOC_SERVER, server.toString().replace(/\/$/, ""));
       execFileSync("createdb", ["--maintenance-db", cluster.url, "parley"]);
-      const env = environment();
+      const env = operatorEnv(home);
       let running: Awaited<ReturnType<typeof aMessage>> | undefined;
       const outputs: string[][] = [];
       for (const line of postgresBlock!.map(local)) {
