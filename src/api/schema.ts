@@ -42,8 +42,8 @@ export const Contact = z.object({
 export type Contact = z.output<typeof Contact>;
 
 /**
- * A person the server knows, as `GET /v1/contacts` lists them (parley's extension, README
- * "Where parley's server decides differently"): the id `POST /v1/conversations` takes as
+ * A person the server knows, as `GET /v1/contacts` lists them (parley's extension,
+ * docs/api.md): the id `POST /v1/conversations` takes as
  * `contact_id`, and the user name people type. An item that does not fit is null (dropped).
  */
 export const Person = z

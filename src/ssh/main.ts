@@ -79,7 +79,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     }
     if (first.keys.length === 0) {
       throw new ConfigError(
-        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (README: "Running parley ssh in public").`,
+        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (docs/team.md: "parley ssh in public").`,
       );
     }
     let last = first.keys;
