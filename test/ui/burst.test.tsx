@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Harness, KEYS, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -69,6 +70,12 @@ async function duringBurst(open: boolean) {
   await h.waitFor((s) => !s.includes("parley keys"), "the help closed");
   await sending;
   await h.waitFor((s) => s.includes(`burst ${BURST - 1}`), "the last message of the burst");
+  // A row's preview is kept under one key or two (the one shown, the one coming): not one
+  // per batch, each a page that every later message was added to.
+  const previews = h.queryClient
+    .getQueryCache()
+    .findAll({ queryKey: keys.messages.previews(withAlice.id) });
+  expect(previews.length).toBeLessThanOrEqual(2);
   return { renders: h.renders() - renders, fetches: fetches() };
 }
 

@@ -5,7 +5,7 @@
 // and who has read what. The outbox's changes are laid over all of it when read, as over
 // polled data. Where an event cannot be placed (a row beyond the loaded pages), the lists
 // on screen are fetched again, once for the batch.
-import type { QueryClient } from "@tanstack/react-query";
+import { hashKey, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { ReadMark, Removed, ServerEvent } from "../../api/events.ts";
 import type { Conversation, ListConversationsParams, Message, Page } from "../../api/schema.ts";
 import {
@@ -28,6 +28,33 @@ const INBOX_KEPT = 20;
  * prepends to it): as many as the history's window of pages (cache.ts HISTORY_PAGES_KEPT).
  */
 const LATEST_KEPT = 600;
+/** A row's preview page holds at most this many (its unread count then reads 500+). */
+const PREVIEW_KEPT = 500;
+
+/** The page with `message` on top (once), cut to `kept` messages. */
+function withOnTop(page: Page<Message>, message: Message, kept: number): Page<Message> {
+  const data = [message, ...page.data.filter((m) => m.id !== message.id)];
+  const cut = data.length > kept;
+  return { ...page, has_more: page.has_more || cut, data: cut ? data.slice(0, kept) : data };
+}
+
+/** The conversation's preview most lately written, whatever its key. */
+function newestPreview(
+  queryClient: QueryClient,
+  writes: CacheWrites,
+  id: string,
+): Page<Message> | undefined {
+  let newest: { at: number; page: Page<Message> } | undefined;
+  for (const query of queryClient
+    .getQueryCache()
+    .findAll({ queryKey: keys.messages.previews(id) })) {
+    const page = writes.get<Page<Message>>(query.queryKey);
+    if (page && (!newest || query.state.dataUpdatedAt >= newest.at)) {
+      newest = { at: query.state.dataUpdatedAt, page };
+    }
+  }
+  return newest?.page;
+}
 /** A `reset` refetches everything: at most one in this long, however many come. */
 const RESET_GAP_MS = 5000;
 
@@ -38,6 +65,8 @@ type Batch = {
   me: string | undefined;
   /** Runs `action` after the batch is written; a later one under the same name replaces it. */
   after(name: string, action: () => void): void;
+  /** Each conversation's row preview as the batch leaves it, written at its end. */
+  previews: Map<string, { key: QueryKey; page: Page<Message> }>;
 };
 
 /** Puts a batch of events into the cache, in order. `me` is who this client is, when known. */
@@ -69,8 +98,19 @@ function write(
   only?: string,
 ): void {
   const writes = draftWrites(queryClient);
-  const batch: Batch = { writes, queryClient, me, after };
+  const batch: Batch = { writes, queryClient, me, after, previews: new Map() };
   for (const event of events) applyToCache(batch, event);
+  for (const [id, { key, page }] of batch.previews) {
+    writes.set(key, () => page);
+    const keep = hashKey(key);
+    after(`previews ${id}`, () =>
+      queryClient.removeQueries({
+        queryKey: keys.messages.previews(id),
+        type: "inactive",
+        predicate: (query) => query.queryHash !== keep,
+      }),
+    );
+  }
   writes.commit(only);
 }
 
@@ -152,13 +192,7 @@ function messageCreated(batch: Batch, message: Message): void {
   // itself only when there is no newest page.
   const latest = writes.get<Page<Message>>(keys.messages.latest(id));
   if (latest) {
-    const data = [message, ...latest.data.filter((m) => m.id !== message.id)];
-    const cut = data.length > LATEST_KEPT;
-    writes.set(keys.messages.latest(id), () => ({
-      ...latest,
-      has_more: latest.has_more || cut,
-      data: cut ? data.slice(0, LATEST_KEPT) : data,
-    }));
+    writes.set(keys.messages.latest(id), () => withOnTop(latest, message, LATEST_KEPT));
   } else {
     writes.set<MessagePages>(
       keys.messages.list(id),
@@ -167,26 +201,22 @@ function messageCreated(batch: Batch, message: Message): void {
   }
   writes.set<Message[]>(
     keys.messages.inbox(),
-    (inbox) =>
-      inbox && [message, ...inbox.filter((m) => m.id !== message.id).slice(0, INBOX_KEPT - 1)],
+    (inbox) => inbox && [message, ...inbox.filter((m) => m.id !== message.id)].slice(0, INBOX_KEPT),
   );
   const inbox = writes.get(keys.messages.inbox()) !== undefined;
-  // The previews as they were, with the message on top; and the row's new key (its activity
-  // and the inbox's newest message of it, previews.ts) seeded with the same, so it shows at
-  // once (only the batch's last: the keys of the messages before it are never asked for).
-  let newest: Page<Message> | undefined;
-  writes.setAll<Page<Message>>(keys.messages.previews(id), (page) => {
-    if (!page) return page;
-    newest = { ...page, data: [message, ...page.data.filter((m) => m.id !== message.id)] };
-    return newest;
-  });
   const found = touchConversation(writes, id, message.created_at);
-  if (found && newest) {
+  // The row's preview under its new key (its activity and the inbox's newest message of
+  // it, previews.ts), so it shows at once: the conversation's newest preview with the
+  // message on top. Only the batch's last key is written (those of the messages before it
+  // are never asked for), and older keys no row shows any more are dropped: each held a
+  // page, and a burst made one per batch.
+  if (found) {
     const key = keys.messages.preview(id, found.last_active_at, inbox ? message.id : null);
-    const seed = newest;
-    batch.after(`seed ${id}`, () => {
-      if (queryClient.getQueryData(key) === undefined) queryClient.setQueryData(key, seed);
-    });
+    const base = batch.previews.get(id)?.page ?? newestPreview(queryClient, writes, id);
+    if (base) {
+      const page = withOnTop(writes.get<Page<Message>>(key) ?? base, message, PREVIEW_KEPT);
+      batch.previews.set(id, { key, page });
+    }
   }
   if (!found) batch.after("lists", () => refetchLists(queryClient));
   // Open, it is read as it arrives: retrieving the conversation marks it so (as its poll did).
