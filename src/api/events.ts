@@ -66,6 +66,8 @@ type Ending = { kind: "none" } | { kind: "dropped"; opened: boolean; error?: unk
 
 const NO_STREAM = new Set([404, 405, 406, 501]);
 const MAX_CURSOR = 256;
+/** Resumes from one cursor that end with nothing sent, before it is given up. */
+const STUCK_RESUMES = 3;
 /** How long a stream must have been open for its end to start the back-off afresh. */
 const HELD_MS = 60_000;
 
@@ -78,8 +80,11 @@ export function eventsApi(options: EventsOptions): EventsApi {
       void (async () => {
         let failures = 0;
         let openedAt = 0;
+        /** Streams in a row that opened on `cursor` and ended without moving it. */
+        let stuck = 0;
         onState("connecting");
         while (!stopper.signal.aborted) {
+          const from = cursor;
           const ending = await openOnce(options, stopper.signal, cursor, {
             onOpen: () => {
               openedAt = Date.now();
@@ -96,6 +101,15 @@ export function eventsApi(options: EventsOptions): EventsApi {
             return;
           }
           onState("down");
+          // A server that cuts every resume from one cursor before sending anything would
+          // be asked for it for ever: after a few, the stream starts afresh (no cursor) and
+          // what is shown is fetched again, as for a reset.
+          stuck = ending.kind === "dropped" && ending.opened && cursor === from ? stuck + 1 : 0;
+          if (stuck >= STUCK_RESUMES && cursor !== undefined) {
+            cursor = undefined;
+            stuck = 0;
+            onEvent({ type: "reset" });
+          }
           // Only a stream that held counts as a success: one the server keeps ending at once
           // (a cap on streams per user, which parley ssh's sessions of one user can reach)
           // is tried ever more rarely, and polls in between.
