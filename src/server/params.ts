@@ -2,7 +2,17 @@
 // strings, validated with zod. The first failing parameter becomes a 400 that names it.
 import type { Context } from "hono";
 import qs from "qs";
-import { MAX_LIMIT, MAX_MESSAGE_LENGTH, NewAttachment, REACTION_NAME } from "../api/schema.ts";
+import {
+  MAX_ATTACHMENTS,
+  MAX_FILE_TYPE_LENGTH,
+  MAX_FILENAME_LENGTH,
+  MAX_LIMIT,
+  MAX_MESSAGE_LENGTH,
+  MAX_REACTION_NAMES,
+  MAX_URL_LENGTH,
+  NewAttachment,
+  REACTION_NAME,
+} from "../api/schema.ts";
 import { z } from "../zod.ts";
 import type { AppEnv, Params } from "./env.ts";
 import { HttpError, invalid, missing } from "./errors.ts";
@@ -257,14 +267,14 @@ const attachment = requestSchema(
     file_url: z
       .string(error("must be an http or https URL"))
       .trim()
-      .max(2048, error("must be at most 2048 characters long"))
+      .max(MAX_URL_LENGTH, error(`must be at most ${MAX_URL_LENGTH} characters long`))
       .refine(httpUrl, error("must be an http or https URL")),
     filename: z.preprocess(
       blankAsAbsent,
       z
         .string(error("must be text"))
         .trim()
-        .max(255, error("must be at most 255 characters long"))
+        .max(MAX_FILENAME_LENGTH, error(`must be at most ${MAX_FILENAME_LENGTH} characters long`))
         .optional(),
     ),
     file_type: z.preprocess(
@@ -272,6 +282,7 @@ const attachment = requestSchema(
       z
         .string(error("must be a MIME type such as image/png"))
         .trim()
+        .max(MAX_FILE_TYPE_LENGTH, error(`must be at most ${MAX_FILE_TYPE_LENGTH} characters long`))
         .regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, error("must be a MIME type such as image/png"))
         .optional(),
     ),
@@ -291,7 +302,7 @@ export type AttachmentInput = z.output<typeof attachment>;
 
 export const attachments = z
   .array(attachment, error("must be a list of attachments"))
-  .max(20, error("may hold at most 20 attachments per request"));
+  .max(MAX_ATTACHMENTS, error(`may hold at most ${MAX_ATTACHMENTS} attachments`));
 
 const reactionUsers = z.preprocess(
   (v) => {
@@ -318,9 +329,14 @@ export const reactions = z.preprocess(
     Array.isArray(v)
       ? Object.assign({}, ...v.filter((o) => typeof o === "object" && o !== null))
       : v,
-  z.record(
-    z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
-    reactionUsers,
-    error("must map reaction names to lists of user names"),
-  ),
+  z
+    .record(
+      z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
+      reactionUsers,
+      error("must map reaction names to lists of user names"),
+    )
+    .refine(
+      (names) => Object.keys(names).length <= MAX_REACTION_NAMES,
+      error(`may name at most ${MAX_REACTION_NAMES} reactions`),
+    ),
 );

@@ -3,7 +3,7 @@
 // PostgreSQL store's sake.
 
 import { hashToken } from "../../tokens.ts";
-import { withReactor } from "../assemble.ts";
+import { reactionWrites } from "../reactions.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
@@ -175,9 +175,12 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, on] of changes.reactions) {
-            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
-            if (next) messages.setReaction(id, name, next);
+          if (changes.reactions.length > 0) {
+            const current = messages.reactionsOf(id);
+            messages.writeReactions(
+              id,
+              reactionWrites(current, changes.reactions, changes.reactor),
+            );
           }
           messages.addAttachments(id, changes.attachments, changes.at);
           const head = messages.head(id);
@@ -186,9 +189,9 @@ export function openSqliteStore(path: string): Store {
       },
       async addReaction(id, name, username) {
         tx(() => {
-          const current = messages.get(id)?.reactions.find((r) => name in r)?.[name] ?? [];
-          if (current.includes(username)) return;
-          messages.setReaction(id, name, [...current, username]);
+          const writes = reactionWrites(messages.reactionsOf(id), [[name, true]], username);
+          if (writes.set.length === 0) return;
+          messages.writeReactions(id, writes);
           const head = messages.head(id);
           if (head) events.append("message.updated", head.conversation_id, id, "members");
         });
