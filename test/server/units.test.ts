@@ -119,6 +119,17 @@ describe("serve banner", () => {
       (l) => quiet.push(l),
     );
     expect(quiet).toEqual([]);
+    // Loopback, but not the default address: said too (--help: "anything else warns").
+    const v6: string[] = [];
+    printServeBanner(
+      { ...server, host: "::1", url: "http://[::1]:4317" },
+      { demo: true },
+      () => {},
+      (l) => v6.push(l),
+    );
+    expect(v6).toEqual([
+      "warning: listening on ::1, not 127.0.0.1: only this machine can connect, but anyone on it may with the demo tokens above.",
+    ]);
   });
 
   it("knows which hosts are loopback", () => {
