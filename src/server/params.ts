@@ -53,22 +53,27 @@ export const MAX_DEPTH = 32;
  * NUL character (PostgreSQL cannot store one; nothing in the API needs it).
  */
 export function checkParams(params: Params): void {
-  const walk = (value: unknown, path: PropertyKey[]) => {
+  // One path, pushed and popped: a copy per value made 12,000 reaction names cost 0.1 s.
+  const path: PropertyKey[] = [];
+  const walk = (value: unknown) => {
     if (typeof value === "string") {
-      if (value.includes("\0")) throw nulInside(path);
+      if (value.includes("\0")) throw nulInside([...path]);
       return;
     }
     if (typeof value !== "object" || value === null) return;
     if (path.length >= MAX_DEPTH) {
       throw invalid(undefined, `The request's parameters nest deeper than ${MAX_DEPTH} levels.`);
     }
-    for (const [key, item] of Object.entries(value)) {
-      const at = [...path, Array.isArray(value) ? Number(key) : key];
-      if (key.includes("\0")) throw nulInside(at);
-      walk(item, at);
+    const list = Array.isArray(value);
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      path.push(list ? Number(key) : key);
+      if (key.includes("\0")) throw nulInside([...path]);
+      walk((value as Record<string, unknown>)[key]);
+      path.pop();
     }
   };
-  walk(params, []);
+  walk(params);
 }
 
 const nulInside = (path: readonly PropertyKey[]) => {
@@ -329,14 +334,18 @@ export const reactions = z.preprocess(
     Array.isArray(v)
       ? Object.assign({}, ...v.filter((o) => typeof o === "object" && o !== null))
       : v,
+  // Counted before anything looks at each name: 12,000 of them took 0.2 s to check.
   z
-    .record(
-      z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
-      reactionUsers,
-      error("must map reaction names to lists of user names"),
-    )
+    .unknown()
     .refine(
-      (names) => Object.keys(names).length <= MAX_REACTION_NAMES,
+      (v) => typeof v !== "object" || v === null || Object.keys(v).length <= MAX_REACTION_NAMES,
       error(`may name at most ${MAX_REACTION_NAMES} reactions`),
+    )
+    .pipe(
+      z.record(
+        z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
+        reactionUsers,
+        error("must map reaction names to lists of user names"),
+      ),
     ),
 );
