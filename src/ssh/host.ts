@@ -13,7 +13,7 @@ import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
 import { limitedFetch } from "./fetch-limit.ts";
-import { KEYS_BURST_BYTES, PASTE_BURST_BYTES } from "./input-limit.ts";
+import { KEYS_BURST, PASTE_BURST_BYTES } from "./input-limit.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */
@@ -71,7 +71,7 @@ type Running = {
  */
 const BACKGROUND_TIMEOUT_MS = 500;
 
-const INPUT_CUT = `more than ${KEYS_BURST_BYTES / 1024} KiB of keys or ${PASTE_BURST_BYTES / 1024} KiB of paste came in at once; the rest was dropped`;
+const INPUT_CUT = `more than ${KEYS_BURST} keys or ${PASTE_BURST_BYTES / 1024} KiB of paste came in at once; the rest was dropped`;
 
 function crashOf(error: unknown): { message: string; detail: string } {
   return {

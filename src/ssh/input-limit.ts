@@ -1,13 +1,13 @@
-// What one `parley ssh` session may type. Keys (anything outside a bracketed paste) come
-// in a burst of KEYS_BURST_BYTES, then KEYS_PER_SECOND: far beyond a person at a keyboard
-// or a mouse, and each of them is a keypress for the client to handle (a paste of 1 MiB
+// What one `parley ssh` session may type. Keys (anything outside a bracketed paste, counted
+// in characters) come in a burst of KEYS_BURST, then KEYS_PER_SECOND: far beyond a person
+// at a keyboard or a mouse, and each of them is a keypress for the client to handle (a paste of 1 MiB
 // sent as plain keys once held the other sessions of its worker for seconds). A bracketed
 // paste, which the client takes whole, may bring PASTE_BURST_BYTES at once (the longest
 // message fits), then PASTE_PER_SECOND. Past either, input is dropped until it pauses for
 // QUIET_MS, and the session is told once; a bracketed paste cut short is closed, so the
 // client does not wait for its end.
 
-export const KEYS_BURST_BYTES = 2 * 1024;
+export const KEYS_BURST = 2 * 1024;
 export const KEYS_PER_SECOND = 2 * 1024;
 export const PASTE_BURST_BYTES = 256 * 1024;
 export const PASTE_PER_SECOND = 64 * 1024;
@@ -29,8 +29,8 @@ type Bucket = { tokens: number; burst: number; perSecond: number };
 
 export function inputLimit(now: () => number = () => Date.now()) {
   const keys: Bucket = {
-    tokens: KEYS_BURST_BYTES,
-    burst: KEYS_BURST_BYTES,
+    tokens: KEYS_BURST,
+    burst: KEYS_BURST,
     perSecond: KEYS_PER_SECOND,
   };
   const paste: Bucket = {
@@ -43,19 +43,36 @@ export function inputLimit(now: () => number = () => Date.now()) {
   let cutting = false;
   let inPaste = false;
 
-  /** How much of `text` (latin1, one char a byte) fits, segment by segment; `inPaste` follows. */
+  /**
+   * Where `text[at, end)` (latin1, one char a byte) stops fitting in `bucket`, taking what
+   * fits: keys are counted in characters (UTF-8 continuation bytes are free, so an emoji
+   * is one key and is never cut in two), a paste in bytes.
+   */
+  function take(text: string, at: number, end: number, bucket: Bucket): number {
+    let room = Math.max(0, Math.floor(bucket.tokens));
+    if (bucket === paste) {
+      const kept = Math.min(end - at, room);
+      bucket.tokens -= kept;
+      return at + kept;
+    }
+    let i = at;
+    for (; i < end; i++) {
+      if ((text.charCodeAt(i) & 0xc0) === 0x80) continue;
+      if (room === 0) break;
+      room--;
+      bucket.tokens--;
+    }
+    return i;
+  }
+
+  /** How much of `text` fits, segment by segment; `inPaste` follows the markers passed. */
   function fits(text: string): number {
     let at = 0;
     const segments = [...text.matchAll(MARKERS), null];
     for (const marker of segments) {
       const end = marker ? marker.index : text.length;
-      const bucket = inPaste ? paste : keys;
-      const room = Math.max(0, Math.floor(bucket.tokens));
-      if (end - at > room) {
-        bucket.tokens -= room;
-        return at + room;
-      }
-      bucket.tokens -= end - at;
+      const upTo = take(text, at, end, inPaste ? paste : keys);
+      if (upTo < end) return upTo;
       if (!marker) return text.length;
       inPaste = marker[0] === PASTE_START;
       at = end + marker[0].length;

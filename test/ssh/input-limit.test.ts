@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { latestOnly } from "../../src/ssh/coalesce.ts";
 import {
   inputLimit,
-  KEYS_BURST_BYTES,
+  KEYS_BURST,
   KEYS_PER_SECOND,
   PASTE_BURST_BYTES,
 } from "../../src/ssh/input-limit.ts";
@@ -23,9 +23,9 @@ describe("input per session", () => {
     let now = 0;
     const limit = inputLimit(() => now);
     expect(limit.take(bytes("hello")).pass?.toString()).toBe("hello");
-    const flood = limit.take(bytes("a".repeat(KEYS_BURST_BYTES * 4)));
-    expect(flood.pass?.length).toBe(KEYS_BURST_BYTES - 5);
-    expect(flood.cut).toBe(KEYS_BURST_BYTES * 4 - (KEYS_BURST_BYTES - 5));
+    const flood = limit.take(bytes("a".repeat(KEYS_BURST * 4)));
+    expect(flood.pass?.length).toBe(KEYS_BURST - 5);
+    expect(flood.cut).toBe(KEYS_BURST * 4 - (KEYS_BURST - 5));
     expect(flood.first).toBe(true);
     // The flood goes on without a pause: all of it dropped, said no more.
     now += 100;
@@ -38,10 +38,22 @@ describe("input per session", () => {
     expect(limit.take(bytes("y".repeat(KEYS_PER_SECOND))).cut).toBe(0);
   });
 
+  it("counts keys in characters, and never cuts one in two", () => {
+    const limit = inputLimit(() => 0);
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}"; // 5 characters, 18 bytes
+    const typed = Buffer.from(family.repeat(KEYS_BURST / 5 + 10));
+    const taken = limit.take(typed);
+    expect(taken.first).toBe(true);
+    const passed = taken.pass!.toString("utf8");
+    expect([...passed]).toHaveLength(KEYS_BURST);
+    expect(passed.includes("\ufffd")).toBe(false);
+    expect(taken.pass!.length + taken.cut).toBe(typed.length);
+  });
+
   it("takes a bracketed paste far larger than keys, and closes one it cuts", () => {
     let now = 0;
     const limit = inputLimit(() => now);
-    const paste = `${START}${"p".repeat(KEYS_BURST_BYTES * 10)}${END}`;
+    const paste = `${START}${"p".repeat(KEYS_BURST * 10)}${END}`;
     expect(limit.take(bytes(paste)).cut).toBe(0);
     now += 10_000;
     const huge = limit.take(bytes(`${START}${"p".repeat(PASTE_BURST_BYTES + 100)}`));
@@ -54,10 +66,10 @@ describe("input per session", () => {
 
   it("counts keys after a paste's end as keys, in the same chunk", () => {
     const limit = inputLimit(() => 0);
-    const chunk = `${START}x${END}${"k".repeat(KEYS_BURST_BYTES + 10)}`;
+    const chunk = `${START}x${END}${"k".repeat(KEYS_BURST + 10)}`;
     const taken = limit.take(bytes(chunk));
     expect(taken.cut).toBe(10);
-    expect(taken.pass!.toString("latin1")).toBe(`${START}x${END}${"k".repeat(KEYS_BURST_BYTES)}`);
+    expect(taken.pass!.toString("latin1")).toBe(`${START}x${END}${"k".repeat(KEYS_BURST)}`);
   });
 });
 
