@@ -5,7 +5,9 @@ import type { ParseArgsOptionsConfig } from "node:util";
 const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-               [--no-demo-replies]              run the reference server alone`,
+               [--no-demo-replies] [--max-connections N]
+               [--max-connections-per-address N]
+                                                run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
              [--authorized-keys PATH] [--threads N] [--max-connections N]
              [--max-connections-per-address N] [--max-sessions N]
@@ -31,7 +33,12 @@ const OPTION_SECTIONS = {
                       may share it
   --demo              seed demo users and conversations, and print their tokens; without
                       it the database starts empty: add people with parley users add NAME
-  --no-demo-replies   demo users do not answer messages`,
+  --no-demo-replies   demo users do not answer messages
+  --max-connections N TCP connections at once (default 1000)
+  --max-connections-per-address N
+                      from one IP address (default 100; behind a reverse proxy all come
+                      from the proxy's). A request's headers must come within 10 s, all
+                      of it within 30 s`,
   ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
@@ -125,6 +132,8 @@ export const SERVE_OPTIONS = {
   db: { type: "string" },
   demo: { type: "boolean", default: false },
   "no-demo-replies": { type: "boolean", default: false },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 

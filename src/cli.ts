@@ -91,6 +91,13 @@ async function serve(args: string[]): Promise<void> {
     db: await serverDb(values.db),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
+    connections: {
+      maxConnections: parseLimit("max-connections", values["max-connections"]),
+      maxPerAddress: parseLimit(
+        "max-connections-per-address",
+        values["max-connections-per-address"],
+      ),
+    },
   });
 }
 

@@ -6,6 +6,7 @@ import { HTTPException } from "hono/http-exception";
 import { MAX_BODY_BYTES } from "../api/schema.ts";
 import { escapeForLog } from "../log-escape.ts";
 import { authenticate, rateLimit } from "./auth.ts";
+import { authFailures } from "./auth-failures.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
 import { conditionalGets } from "./etag.ts";
@@ -65,7 +66,7 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     c.header("Parley-Server-Id", options.serverId);
     await next();
   });
-  app.use(authenticate(services));
+  app.use(authenticate(services, authFailures(options.log)));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
   if (faults) {

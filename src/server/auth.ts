@@ -1,5 +1,6 @@
 // Bearer authentication and the per-token rate limit.
 import type { MiddlewareHandler } from "hono";
+import type { AuthFailures } from "./auth-failures.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError } from "./errors.ts";
 import { createRateLimiter, type RateLimit } from "./rate-limit.ts";
@@ -13,7 +14,10 @@ const unauthenticated = (message: string) =>
 /** How finely a user's `last_active_at` follows their requests (see below). */
 const ACTIVITY_PRECISION_SECONDS = 300;
 
-export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  services: Services,
+  failures?: AuthFailures,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (!header) {
@@ -31,6 +35,7 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
       ? await services.store.users.byId(local)
       : await services.store.users.byTokenHash(hashToken(token));
     if (!user) {
+      await failures?.failed(c);
       throw unauthenticated("The access token is not known to this server. Check PARLEY_TOKEN.");
     }
     await services.presence.seen(user.id);

@@ -3,7 +3,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { limitedLog } from "../ssh/log-limit.ts";
 import { createApp, type FaultHook } from "./app.ts";
+import { type ConnectionLimits, capConnections, httpServerOptions } from "./connections.ts";
 import { createPresence } from "./demo/presence.ts";
 import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
@@ -13,6 +15,7 @@ import { createEventHub, type EventHub, type EventOptions } from "./events/hub.t
 import { createIdMaker } from "./ids.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
+import { revalidateStreams } from "./revocation.ts";
 import { openStore, type Store } from "./store/index.ts";
 import { newToken } from "./tokens.ts";
 
@@ -69,6 +72,8 @@ export type StartOptions = {
   pageCache?: boolean;
   /** /v1/events: keep-alive interval, per-stream buffer bound, streams per user. */
   events?: EventOptions;
+  /** Connection caps and request timeouts (connections.ts). */
+  connections?: ConnectionLimits;
 };
 
 const CLOSE_GRACE_MS = 2000;
@@ -132,7 +137,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       faults: opts.faults,
       log,
     });
-    const server = createServer(getRequestListener(app.fetch));
+    const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
+    capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
+    const stopRevalidating = revalidateStreams(hub, store.version, log);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port ?? 0, host, () => {
@@ -148,6 +155,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const close = () => {
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
+        stopRevalidating();
         hub.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         // A keep-alive connection that finishes a response after close() turns idle

@@ -60,6 +60,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   const off = process.env.FORCE_COLOR === "0" || process.env.FORCE_COLOR === "false";
   if (!off) process.env.FORCE_COLOR = "3";
   const { startServer } = await import("../server/index.ts");
+  const { DEFAULT_MAX_CONNECTIONS } = await import("../server/connections.ts");
   const { startSshServer } = await import("./server.ts");
 
   const paths = parleyPaths();
@@ -95,6 +96,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
+  const apiConnections = Math.max(DEFAULT_MAX_CONNECTIONS, 8 * (options.limits?.maxSessions ?? 0));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.
     host: "127.0.0.1",
@@ -103,6 +105,9 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     demo: options.demo,
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
+    // Every session's requests come from this machine: their connections are capped per
+    // session (fetch-limit.ts: a few each), not per address.
+    connections: { maxConnections: apiConnections, maxPerAddress: apiConnections },
   });
   // Without --demo, whoever `parley users` has added, looked at again every few seconds
   // so that people added or removed while it runs count without a restart.

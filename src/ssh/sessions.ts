@@ -7,6 +7,8 @@ import type { ServerChannel } from "ssh2";
 import { logEscape } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import type { OnChannel, ShellRequest } from "./channel.ts";
+import { latestOnly } from "./coalesce.ts";
+import { inputLimit } from "./input-limit.ts";
 import type { Crash, HostPool } from "./pool.ts";
 
 export type LiveSession = OnChannel & {
@@ -30,6 +32,8 @@ export const BACKLOG_LIMIT = 1024 * 1024;
 /** A client stuck past the limit this long is dropped. */
 export const STUCK_MS = 60_000;
 const DRAIN_CHECK_MS = 200;
+/** While a window is being resized, the screen is drawn at most this often (the last size). */
+export const RESIZE_EVERY_MS = 250;
 
 export type SessionRegistry = {
   size(): number;
@@ -106,7 +110,17 @@ export function createSessionRegistry(options: {
       };
       held.timer.unref();
     };
-    const onData = (data: Buffer) => pool.send({ type: "input", id, data });
+    const typed = inputLimit();
+    const onData = (data: Buffer) => {
+      const { pass, first } = typed.take(data);
+      if (pass) pool.send({ type: "input", id, data: pass });
+      if (first) pool.send({ type: "cut", id });
+    };
+    const resizes = latestOnly(
+      ({ columns, rows }: { columns: number; rows: number }) =>
+        pool.send({ type: "resize", id, columns, rows }),
+      RESIZE_EVERY_MS,
+    );
     const onClose = () => {
       open = false;
       pool.send({ type: "drop", id });
@@ -129,6 +143,7 @@ export function createSessionRegistry(options: {
       }
       channel.off("data", onData);
       channel.off("close", onClose);
+      resizes.stop();
       unhold();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
@@ -140,7 +155,7 @@ export function createSessionRegistry(options: {
     const entry = {
       user: user.username,
       keepTag,
-      resize: (columns: number, rows: number) => pool.send({ type: "resize", id, columns, rows }),
+      resize: (columns: number, rows: number) => resizes.push({ columns, rows }),
       /** Ends the client and gives the terminal back (server shutdown). */
       stop: () => pool.send({ type: "stop", id }),
       drop: onClose,

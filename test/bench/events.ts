@@ -65,7 +65,12 @@ async function serve(db: string): Promise<void> {
     activity: {},
   }));
   await store.close();
-  const server = await startServer({ db, rateLimit: false });
+  // 2,000 streams from this machine: past the caps `parley serve` keeps by default.
+  const server = await startServer({
+    db,
+    rateLimit: false,
+    connections: { maxConnections: 10_000, maxPerAddress: 10_000 },
+  });
   const tokens = ids.map((_, i) => `token-bench-${i}`);
   const target: Target = {
     url: server.url,

@@ -69,6 +69,7 @@ export function ConversationView({
           me={me}
           pinned={pinned}
           loading={history.isLoading}
+          error={history.error}
           lastOpenedAt={browser.lastOpenedBefore}
           hasOlder={history.hasOlder}
           isLoadingOlder={history.isLoadingOlder}

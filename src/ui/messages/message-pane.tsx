@@ -15,6 +15,7 @@ import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { useChatActions, useChatState } from "../screen/chat-context.tsx";
 import { Panel } from "../screen/panel.tsx";
+import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -41,6 +42,8 @@ type Props = {
   me: string | undefined;
   pinned: Message | null | undefined;
   loading: boolean;
+  /** Why the messages could not be read, if they could not: said where they would be. */
+  error?: unknown;
   /** When the conversation was last opened before now: where its unread messages start. */
   lastOpenedAt: number | null;
   toNewest: () => void;
@@ -265,7 +268,14 @@ export function MessagePane(props: Props) {
         </Text>
       ) : null}
       <Box flexDirection="column" height={viewHeight} justifyContent="flex-end" overflow="hidden">
-        {items.length === 0 && !props.loading ? (
+        {items.length === 0 && !props.loading && props.error ? (
+          <Text color={theme.error} wrap="truncate-end">
+            {truncate(
+              `Messages could not be read: ${screenText(describeError(props.error))}`,
+              innerWidth,
+            )}
+          </Text>
+        ) : items.length === 0 && !props.loading ? (
           <Text color={theme.dim}>No messages yet. Say hello below.</Text>
         ) : (
           rows

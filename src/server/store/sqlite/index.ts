@@ -3,7 +3,7 @@
 // PostgreSQL store's sake.
 
 import { hashToken } from "../../tokens.ts";
-import { withReactor } from "../assemble.ts";
+import { reactionWrites } from "../reactions.ts";
 import { encodeReadMark, type Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { openDatabase, transaction } from "./db.ts";
@@ -13,6 +13,8 @@ import { createMessageStore } from "./messages.ts";
 import { createUserStore } from "./users.ts";
 
 const SEEDED = "demo_seeded";
+/** How often another process's commits are looked for. */
+const OTHER_WRITERS_EVERY_MS = 250;
 
 export function openSqliteStore(path: string): Store {
   const db = openDatabase(path);
@@ -30,6 +32,24 @@ export function openSqliteStore(path: string): Store {
     const result = transaction(db, fn);
     events.notify();
     return result;
+  };
+  // Another process on the same file (`parley ssh` beside `parley serve`, say) appends
+  // events this one would not hear of: its commits move data_version, looked at a few
+  // times a second, and wake the reader as this process's own appends do.
+  let watchOthers: NodeJS.Timeout | undefined;
+  const appendedListeners: (() => void)[] = [];
+  const othersVersion = () => (dataVersion.get() as { data_version: number }).data_version;
+  const watchOtherWriters = () => {
+    let seen = othersVersion();
+    const timer = setInterval(() => {
+      if (!db.isOpen) return;
+      const now = othersVersion();
+      if (now === seen) return;
+      seen = now;
+      for (const listener of appendedListeners) listener();
+    }, OTHER_WRITERS_EVERY_MS);
+    timer.unref();
+    return timer;
   };
   const lastSeen = new Map<string, number>();
   const sentListeners: ((event: Parameters<Store["publishSent"]>[0]) => void)[] = [];
@@ -178,9 +198,12 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, on] of changes.reactions) {
-            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
-            if (next) messages.setReaction(id, name, next);
+          if (changes.reactions.length > 0) {
+            const current = messages.reactionsOf(id);
+            messages.writeReactions(
+              id,
+              reactionWrites(current, changes.reactions, changes.reactor),
+            );
           }
           messages.addAttachments(id, changes.attachments, changes.at);
           const head = messages.head(id);
@@ -189,9 +212,9 @@ export function openSqliteStore(path: string): Store {
       },
       async addReaction(id, name, username) {
         tx(() => {
-          const current = messages.get(id)?.reactions.find((r) => name in r)?.[name] ?? [];
-          if (current.includes(username)) return;
-          messages.setReaction(id, name, [...current, username]);
+          const writes = reactionWrites(messages.reactionsOf(id), [[name, true]], username);
+          if (writes.set.length === 0) return;
+          messages.writeReactions(id, writes);
           const head = messages.head(id);
           if (head) events.append("message.updated", head.conversation_id, id, "members");
         });
@@ -225,7 +248,11 @@ export function openSqliteStore(path: string): Store {
       bounds: async () => events.bounds(),
       prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
       tokenOwners: async (tokens) => events.tokenOwners(tokens),
-      onAppended: (listener) => events.onAppended(listener),
+      onAppended(listener) {
+        events.onAppended(listener);
+        appendedListeners.push(listener);
+        if (path !== ":memory:") watchOthers ??= watchOtherWriters();
+      },
     },
     demo: {
       async seedOnce(build) {
@@ -257,8 +284,7 @@ export function openSqliteStore(path: string): Store {
      */
     version() {
       const own = (changes.get() as { changes: number }).changes;
-      const others = (dataVersion.get() as { data_version: number }).data_version;
-      return `${own}.${others}`;
+      return `${own}.${othersVersion()}`;
     },
     publishSent(event) {
       for (const listener of sentListeners) listener(event);
@@ -268,6 +294,7 @@ export function openSqliteStore(path: string): Store {
     },
     isLeader: () => true,
     async close() {
+      clearInterval(watchOthers);
       if (db.isOpen) db.close();
     },
   };
