@@ -26,9 +26,10 @@ const OPTION_SECTIONS = {
   serve: `Server options (parley serve):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 4317; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db),
-                      or a postgres:// URL (else PARLEY_DATABASE_URL): several instances
-                      may share it
+  --db PATH           SQLite database file, or :memory:, or a postgres:// URL (else
+                      PARLEY_DATABASE_URL, else $XDG_DATA_HOME/parley/server.db): several
+                      instances may share a PostgreSQL one; ?connect_timeout=SECONDS
+                      (default 5) bounds the wait for PostgreSQL
   --demo              seed demo users and conversations, and print their tokens; without
                       it the database starts empty: add people with parley users add NAME
   --no-demo-replies   demo users do not answer messages`,
@@ -59,8 +60,10 @@ const OPTION_SECTIONS = {
   parley users token NAME    a new token, printed once; their old ones stop working
   parley users revoke NAME   their tokens stop working (parley users token gives a new one)
   parley users remove NAME   they cannot sign in and leave their groups; their messages stay
-  --db PATH           SQLite database file (default: $XDG_DATA_HOME/parley/server.db, else
-                      PARLEY_DATABASE_URL), or a postgres:// URL; parley ssh's is ssh.db
+  --db PATH           SQLite database file, or a postgres:// URL (else PARLEY_DATABASE_URL,
+                      else $XDG_DATA_HOME/parley/server.db); parley ssh's is ssh.db.
+                      Only parley serve and parley ssh make a database: on one that is
+                      not there, users and groups say so and exit 2
   A name is 1 to 32 of a-z, 0-9, ".", "_", "-"; the contact id is ct_NAME.`,
   groups: `Groups (parley groups), on the same databases:
   parley groups add NAME --members A,B   make group grp_NAME, or add members to it

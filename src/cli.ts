@@ -248,7 +248,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   // A ConfigError, or another failure marked expected (the embedded server's too).
   if ((error as { expected?: boolean }).expected === true) {
     process.stderr.write(`parley: ${(error as Error).message}\n`);
-    process.exit(1);
+    process.exit((error as { exitCode?: number }).exitCode === 2 ? 2 : 1);
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {

@@ -78,6 +78,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const store: Store = await openStore(opts.db ?? ":memory:", {
+    create: true,
     ownerCheckMs: opts.ownerCheckMs,
   });
   let replier: DemoReplier | undefined;

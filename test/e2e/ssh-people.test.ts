@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const skip = !hasTmux() || spawnSync("ssh-keygen", ["-?"], { stdio: "ignore" }).error !== undefined;
@@ -34,6 +35,8 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
       join(dir, "keys"),
       ["bob", "carol", "dave"].map((name) => `parley-user="${name}" ${key}`).join("\n"),
     );
+    // Only a server makes a database: one started and stopped makes it empty.
+    await (await startServer({ db })).close();
     parley("users", "add", "bob", "--db", db);
 
     const child = spawn(

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import {
   built,
@@ -197,6 +198,8 @@ describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
     );
     // People come from the database (parley users add) when there is no --demo.
     const db = join(dir, "people.db");
+    // Only a server makes a database: one started and stopped makes it empty.
+    await (await startServer({ db })).close();
     for (const name of ["alice", "bob"]) {
       execFileSync(process.execPath, [CLI, "users", "add", name, "--db", db], {
         env: { ...process.env, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir },

@@ -6,7 +6,7 @@ import { hashToken } from "../../tokens.ts";
 import { withReactor } from "../assemble.ts";
 import type { Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
-import { openDatabase, transaction } from "./db.ts";
+import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
@@ -14,8 +14,8 @@ import { createUserStore } from "./users.ts";
 
 const SEEDED = "demo_seeded";
 
-export function openSqliteStore(path: string): Store {
-  const db = openDatabase(path);
+export function openSqliteStore(path: string, options?: OpenOptions): Store {
+  const db = openDatabase(path, options);
   const users = createUserStore(db);
   const conversations = createConversationStore(db);
   const messages = createMessageStore(db);
