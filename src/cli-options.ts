@@ -5,12 +5,13 @@ import type { ParseArgsOptionsConfig } from "node:util";
 const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-               [--no-demo-replies]              run the reference server alone`,
+               [--no-demo-replies] [--metrics HOST:PORT]
+                                                run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
              [--authorized-keys PATH] [--threads N] [--max-connections N]
              [--max-connections-per-address N] [--max-sessions N]
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
-                                                serve the client over SSH (ssh -p N alice@H)`,
+             [--metrics HOST:PORT]              serve the client over SSH (ssh -p N alice@H)`,
   users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
                                                 the people of a server, and their tokens`,
   groups: `  parley groups add NAME --members A,B | list [--db PATH|postgres://…]
@@ -32,7 +33,10 @@ const OPTION_SECTIONS = {
                       (default 5) bounds the wait for PostgreSQL
   --demo              seed demo users and conversations, and print their tokens; without
                       it the database starts empty: add people with parley users add NAME
-  --no-demo-replies   demo users do not answer messages`,
+  --no-demo-replies   demo users do not answer messages
+  --metrics HOST:PORT serve Prometheus metrics at GET /metrics on this address of their
+                      own (with PARLEY_METRICS_TOKEN set, also on --port behind it);
+                      GET /healthz and GET /readyz answer on --port without a token`,
   ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
@@ -53,6 +57,7 @@ const OPTION_SECTIONS = {
                       sessions one ssh connection may open (default 4)
   --max-sessions-per-user N
                       live sessions of one user (default 8)
+  --metrics HOST:PORT Prometheus metrics, as for parley serve (ssh sessions included)
   Without --demo the database starts empty: add people with parley users add NAME.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
   parley users add NAME      add a person; prints their token, once (only its hash is kept)
@@ -77,6 +82,8 @@ const COMMON = `Environment:
   PARLEY_TOKEN        access token
   PARLEY_DATABASE_URL the database of parley serve, users and groups when there is no
                       --db (postgres://…)
+  PARLEY_METRICS_TOKEN
+                      parley serve answers GET /metrics on its port to this bearer token
   XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
   XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
   XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
@@ -128,6 +135,7 @@ export const SERVE_OPTIONS = {
   db: { type: "string" },
   demo: { type: "boolean", default: false },
   "no-demo-replies": { type: "boolean", default: false },
+  metrics: { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
@@ -143,6 +151,7 @@ export const SSH_OPTIONS = {
   "max-sessions": { type: "string" },
   "max-sessions-per-connection": { type: "string" },
   "max-sessions-per-user": { type: "string" },
+  metrics: { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
@@ -178,6 +187,7 @@ export const ENVIRONMENT = [
   "PARLEY_BASE_URL",
   "PARLEY_TOKEN",
   "PARLEY_DATABASE_URL",
+  "PARLEY_METRICS_TOKEN",
   "XDG_CONFIG_HOME",
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",

@@ -45,6 +45,20 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** --metrics HOST:PORT (or [::1]:PORT): where GET /metrics is served on its own. */
+function parseListen(
+  flag: string,
+  value: string | undefined,
+): { host: string; port: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+)):(\d{1,5})$/i.exec(value);
+  if (!match)
+    throw new UsageError(
+      `--${flag} must be HOST:PORT (say 127.0.0.1:9464), not "${value.slice(0, 60)}".`,
+    );
+  return { host: match[1] ?? match[2]!, port: parsePort(match[3]!) };
+}
+
 function parseThreads(value: string): number {
   const threads = Number(value);
   if (!Number.isInteger(threads) || threads < 0 || threads > 8) {
@@ -91,7 +105,15 @@ async function serve(args: string[]): Promise<void> {
     db: await serverDb(values.db),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
+    ...metricsOptions(values.metrics),
   });
+}
+
+/** --metrics, and GET /metrics on the API's port when PARLEY_METRICS_TOKEN is set. */
+function metricsOptions(flag: string | undefined) {
+  const metrics = parseListen("metrics", flag);
+  const token = process.env.PARLEY_METRICS_TOKEN || undefined;
+  return { ...(metrics ? { metrics } : {}), ...(token ? { metricsToken: token } : {}) };
 }
 
 async function ssh(args: string[]): Promise<void> {
@@ -116,6 +138,7 @@ async function ssh(args: string[]): Promise<void> {
     db: values.db,
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
+    metrics: parseListen("metrics", values.metrics),
     hostScript,
     threads,
     limits: {

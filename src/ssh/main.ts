@@ -21,6 +21,8 @@ export type SshCommandOptions = {
   hostScript?: URL;
   /** Worker threads for the sessions (default one per core but one, 1 to 8). */
   threads?: number;
+  /** Serve GET /metrics on an address of its own. */
+  metrics?: { host: string; port: number } | undefined;
   /** Caps on connections and sessions (src/ssh/server.ts has the defaults). */
   limits?: SshLimits;
   out?: (line: string) => void;
@@ -103,6 +105,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     demo: options.demo,
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   // Without --demo, whoever `parley users` has added, looked at again every few seconds
   // so that people added or removed while it runs count without a restart.
@@ -136,6 +139,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     throw error;
   }
 
+  api.metrics.countSshSessions(() => ssh.liveSessions());
   let stopping = false;
   const stop = () => {
     if (stopping) return;

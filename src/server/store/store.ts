@@ -318,5 +318,10 @@ export interface Store {
   /** True while this instance is the one that writes the demo replies. */
   isLeader(): boolean;
 
+  /** The schema version the database is at (this parley's newest, once open). */
+  readonly schema: number;
+  /** Resolves when the database answers a trivial query (GET /readyz). */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }

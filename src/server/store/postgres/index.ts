@@ -151,6 +151,10 @@ export async function openPostgresStore(
       return leadership.compete();
     },
     isLeader: leadership.isLeader,
+    schema: MIGRATIONS.length,
+    async ping() {
+      await sql`SELECT 1`;
+    },
     async close() {
       if (closed) return;
       closed = true;

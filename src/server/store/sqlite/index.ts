@@ -10,6 +10,7 @@ import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import { createUserStore } from "./users.ts";
 
 const SEEDED = "demo_seeded";
@@ -25,6 +26,7 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   const changes = db.prepare("SELECT total_changes() AS changes");
   const dataVersion = db.prepare("PRAGMA data_version");
+  const ping = db.prepare("SELECT 1");
   // The reader hears of the events a transaction appended once it has committed.
   const tx = <T>(fn: () => T): T => {
     const result = transaction(db, fn);
@@ -264,6 +266,10 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
       sentListeners.push(listener);
     },
     isLeader: () => true,
+    schema: MIGRATIONS.length,
+    async ping() {
+      ping.get();
+    },
     async close() {
       if (db.isOpen) db.close();
     },
