@@ -5,13 +5,14 @@ import type { ParseArgsOptionsConfig } from "node:util";
 const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-               [--no-demo-replies] [--metrics HOST:PORT]
-                                                run the reference server alone`,
+               [--no-demo-replies] [--metrics HOST:PORT] [--log-format text|json]
+               [--log-file PATH]                run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
              [--authorized-keys PATH] [--threads N] [--max-connections N]
              [--max-connections-per-address N] [--max-sessions N]
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
-             [--metrics HOST:PORT]              serve the client over SSH (ssh -p N alice@H)`,
+             [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
+                                                serve the client over SSH (ssh -p N alice@H)`,
   users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
                                                 the people of a server, and their tokens`,
   groups: `  parley groups add NAME --members A,B | list [--db PATH|postgres://…]
@@ -36,7 +37,9 @@ const OPTION_SECTIONS = {
   --no-demo-replies   demo users do not answer messages
   --metrics HOST:PORT serve Prometheus metrics at GET /metrics on this address of their
                       own (with PARLEY_METRICS_TOKEN set, also on --port behind it);
-                      GET /healthz and GET /readyz answer on --port without a token`,
+                      GET /healthz and GET /readyz answer on --port without a token
+  --log-format F      text (default: time, level, message) or json (one object a line)
+  --log-file PATH     append the log here (0600) rather than to stderr; SIGHUP reopens it`,
   ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
@@ -58,6 +61,8 @@ const OPTION_SECTIONS = {
   --max-sessions-per-user N
                       live sessions of one user (default 8)
   --metrics HOST:PORT Prometheus metrics, as for parley serve (ssh sessions included)
+  --log-format F, --log-file PATH
+                      the log, as for parley serve (SIGHUP reopens the file)
   Without --demo the database starts empty: add people with parley users add NAME.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
   parley users add NAME      add a person; prints their token, once (only its hash is kept)
@@ -136,6 +141,8 @@ export const SERVE_OPTIONS = {
   demo: { type: "boolean", default: false },
   "no-demo-replies": { type: "boolean", default: false },
   metrics: { type: "string" },
+  "log-format": { type: "string" },
+  "log-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
@@ -152,6 +159,8 @@ export const SSH_OPTIONS = {
   "max-sessions-per-connection": { type: "string" },
   "max-sessions-per-user": { type: "string" },
   metrics: { type: "string" },
+  "log-format": { type: "string" },
+  "log-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 

@@ -106,7 +106,18 @@ async function serve(args: string[]): Promise<void> {
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
     ...metricsOptions(values.metrics),
+    ...(await logOptions(values["log-format"], values["log-file"])),
+    version: version(),
   });
+}
+
+/** --log-format and --log-file of serve and ssh. */
+async function logOptions(format: string | undefined, file: string | undefined) {
+  const { LOG_FORMATS } = await import("./server/logger.ts");
+  if (format !== undefined && !LOG_FORMATS.includes(format as never)) {
+    throw new UsageError(`--log-format must be text or json, not "${format.slice(0, 20)}".`);
+  }
+  return { logFormat: (format ?? "text") as "text" | "json", logFile: file };
 }
 
 /** --metrics, and GET /metrics on the API's port when PARLEY_METRICS_TOKEN is set. */
@@ -139,6 +150,8 @@ async function ssh(args: string[]): Promise<void> {
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
     metrics: parseListen("metrics", values.metrics),
+    ...(await logOptions(values["log-format"], values["log-file"])),
+    version: version(),
     hostScript,
     threads,
     limits: {

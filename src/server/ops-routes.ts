@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context, Hono } from "hono";
-import { routePath } from "hono/route";
+import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./env.ts";
 import type { DatabaseHealth } from "./health.ts";
 import type { Metrics } from "./metrics.ts";
@@ -28,10 +28,15 @@ export type AccessLine = {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** The route's pattern, never the path itself (ids would make a label per message). */
+const WILDCARD = new Set(["/*", "*", ""]);
+
+/**
+ * The route's pattern, never the path itself (ids would make a label per message): the
+ * last route that matched besides the middleware every path goes through.
+ */
 function routeOf(c: Context<AppEnv>): string {
-  const path = routePath(c, -1);
-  return path === "/*" || path === "*" || path === "" ? "unmatched" : path;
+  const route = matchedRoutes(c).findLast((r) => !WILDCARD.has(r.path));
+  return route?.path ?? "unmatched";
 }
 
 const sameSecret = (given: string, secret: string) => {

@@ -3,9 +3,9 @@
 // but for those that wait out a limit's time or draw screens of 1000x500 cells for half a
 // minute: those are soaks (public.soak.test.ts), run by `npm run test:soak`.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -82,8 +82,24 @@ describe.skipIf(!built)("connections that do not sign in", () => {
   }, 30_000);
 });
 
-/** The README's fail2ban filter, with fail2ban's <HOST> as a capture. */
-const FAIL2BAN = /^parley ssh: failed sign-in from (\S+) port \d+: /;
+/** The README's fail2ban filter, with fail2ban's <HOST> as a capture, after the time it reads. */
+const FAIL2BAN = /^\S+Z\s*\w+ parley ssh: failed sign-in from (\S+) port \d+: /;
+
+/** The README's filter, run by fail2ban itself on `lines` when it is installed: lines matched. */
+function fail2banMatches(lines: string[]): number | undefined {
+  const which = spawnSync("sh", ["-c", "command -v fail2ban-regex"], { encoding: "utf8" });
+  if (which.status !== 0) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "parley-fail2ban-"));
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const filter = /```ini\n(\[Definition\][\s\S]*?)```/.exec(readme)![1]!;
+  writeFileSync(join(dir, "filter.conf"), filter);
+  writeFileSync(join(dir, "sample.log"), `${lines.join("\n")}\n`);
+  const run = spawnSync("fail2ban-regex", [join(dir, "sample.log"), join(dir, "filter.conf")], {
+    encoding: "utf8",
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return Number(/^Lines: \d+ lines, \d+ ignored, (\d+) matched/m.exec(run.stdout)?.[1]);
+}
 
 describe.skipIf(!built)("failed sign-ins", () => {
   it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
@@ -97,6 +113,8 @@ describe.skipIf(!built)("failed sign-ins", () => {
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
     expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
+    const matched = fail2banMatches([line]);
+    if (matched !== undefined) expect(matched).toBe(1);
   }, 60_000);
 });
 
