@@ -13,9 +13,10 @@ const USAGE_LINES = {
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
              [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
                                                 serve the client over SSH (ssh -p N alice@H)`,
-  users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
+  users: `  parley users add|list|token|tokens|revoke|remove|restore [NAME] [--token-name T]
+               [--expires 30d|12h|DATE] [--db PATH|postgres://…]
                                                 the people of a server, and their tokens`,
-  groups: `  parley groups add NAME --members A,B | list [--db PATH|postgres://…]
+  groups: `  parley groups add|remove NAME --members A,B | list [--db PATH|postgres://…]
                                                 groups, for group conversations`,
 };
 
@@ -65,19 +66,31 @@ const OPTION_SECTIONS = {
                       the log, as for parley serve (SIGHUP reopens the file)
   Without --demo the database starts empty: add people with parley users add NAME.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
-  parley users add NAME      add a person; prints their token, once (only its hash is kept)
+  parley users add NAME      add a person; their token alone on stdout, once (only its hash
+                             is kept), what happened on stderr
   parley users list          everyone: contact id, tokens, last activity, removed or not
-  parley users token NAME    a new token, printed once; their old ones stop working
-  parley users revoke NAME   their tokens stop working (parley users token gives a new one)
-  parley users remove NAME   they cannot sign in and leave their groups; their messages stay
+  parley users token NAME    a new token (stdout, once) named by --token-name (default
+                             "default"), replacing theirs of that name; the others still work
+  parley users tokens NAME   their tokens: name, created, last used, expiry
+  parley users revoke NAME   every token of theirs (or --token-name's) stops working; their
+                             ssh key does not: take it out of --authorized-keys, or remove them
+  parley users remove NAME   all their tokens revoked, out of their groups, their streams and
+                             parley ssh sessions ended, their key refused; messages stay
+  parley users restore NAME  a removed person may be given tokens again
+  --token-name T      which token (laptop, phone; default "default")
+  --expires 30d|12h|DATE
+                      the token stops working then (a date is UTC midnight)
   --db PATH           SQLite database file, or a postgres:// URL (else PARLEY_DATABASE_URL,
                       else $XDG_DATA_HOME/parley/server.db); parley ssh's is ssh.db.
                       Only parley serve and parley ssh make a database: on one that is
                       not there, users and groups say so and exit 2
   A name is 1 to 32 of a-z, 0-9, ".", "_", "-"; the contact id is ct_NAME.`,
   groups: `Groups (parley groups), on the same databases:
-  parley groups add NAME --members A,B   make group grp_NAME, or add members to it
-  parley groups list                     every group and its members
+  parley groups add NAME --members A,B     make group grp_NAME, or add members to it
+                                           (unknown or removed people are refused)
+  parley groups remove NAME --members A,B  take members out of the group and its
+                                           conversation (what they wrote stays)
+  parley groups list                       every group and its members
   --members A,B       user names, comma-separated
   --db PATH           as for parley users`,
 };
@@ -166,6 +179,8 @@ export const SSH_OPTIONS = {
 
 export const USERS_OPTIONS = {
   db: { type: "string" },
+  "token-name": { type: "string" },
+  expires: { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 

@@ -181,11 +181,16 @@ async function people(command: "users" | "groups", args: string[]): Promise<void
   const { runUsers, runGroups, UsersUsageError } = await import("./server/users-cli.ts");
   const db = await serverDb(values.db);
   try {
-    const lines =
+    const said =
       command === "users"
-        ? await runUsers(db, positionals)
+        ? await runUsers(db, positionals, {
+            tokenName: (values as { "token-name"?: string })["token-name"],
+            expires: (values as { expires?: string }).expires,
+          })
         : await runGroups(db, positionals, (values as { members?: string }).members);
-    process.stdout.write(`${lines.join("\n")}\n`);
+    // The words on stderr, what a script takes (a token, a table) alone on stdout.
+    for (const line of said.say) process.stderr.write(`${line}\n`);
+    if (said.out.length > 0) process.stdout.write(`${said.out.join("\n")}\n`);
   } catch (error) {
     if (error instanceof UsersUsageError) throw new UsageError(error.message);
     throw error;

@@ -88,6 +88,32 @@ export type StartOptions = {
 };
 
 const CLOSE_GRACE_MS = 2000;
+/** How soon a token that expired, was revoked or whose person was removed loses its streams. */
+const TOKEN_SWEEP_MS = 5000;
+
+/**
+ * Every few seconds: expired tokens deleted, and the event streams whose token no longer
+ * signs in (revoked, expired, removed by `parley users` from another process) ended.
+ */
+function sweepTokens(
+  store: Store,
+  hub: EventHub,
+  now: () => number,
+  log: (line: string) => void,
+): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    store.accounts
+      .dropExpired(now())
+      .then((expired) => {
+        if (expired > 0) log(`${expired} expired token${expired === 1 ? "" : "s"} deleted`);
+        return hub.streams() > 0 ? hub.revalidate() : undefined;
+      })
+      // The database is down: health.ts says so once; the next sweep tries again.
+      .catch(() => {});
+  }, TOKEN_SWEEP_MS);
+  timer.unref();
+  return timer;
+}
 const POSTGRES_POOL_SIZE = 10;
 
 /** The store for a log line: a SQLite path, or PostgreSQL's host, port and database. */
@@ -113,6 +139,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let replier: DemoReplier | undefined;
   let events: EventHub | undefined;
   let health: DatabaseHealth | undefined;
+  let sweep: ReturnType<typeof setInterval> | undefined;
   let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
@@ -147,6 +174,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     events = createEventHub(store, replier && presence, log, opts.events, localTokens);
     await events.start();
     const hub = events;
+    sweep = sweepTokens(store, hub, now, log);
     const services: Services = {
       store,
       pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
@@ -191,6 +219,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
         hub.close();
+        clearInterval(sweep);
         health?.close();
         metricsServer?.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -243,6 +272,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   } catch (error) {
     replier?.close();
     events?.close();
+    clearInterval(sweep);
     health?.close();
     await metricsServer?.close();
     await store.close();

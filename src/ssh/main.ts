@@ -128,12 +128,18 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     ? undefined
     : setInterval(() => {
         api.people().then(
-          (now) => users.splice(0, users.length, ...now),
+          (now) => {
+            // Someone removed (parley users remove) loses the sessions they have open too.
+            const present = new Set(now.map((u) => u.username));
+            const gone = users.filter((u) => !present.has(u.username)).map((u) => u.username);
+            users.splice(0, users.length, ...now);
+            for (const name of gone) ssh?.endSessionsOf(name);
+          },
           () => {},
         );
       }, PEOPLE_REFRESH_MS);
   refresh?.unref();
-  let ssh: Awaited<ReturnType<typeof startSshServer>>;
+  let ssh: Awaited<ReturnType<typeof startSshServer>> | undefined;
   try {
     ssh = await startSshServer({
       host: options.host,

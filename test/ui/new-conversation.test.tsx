@@ -111,7 +111,8 @@ describe("the new-conversation prompt on a team's server (parley users add)", ()
     const dir = mkdtempSync(join(tmpdir(), "parley-team-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, "server.db");
-    const token = (await runUsers(db, ["add", "alice"])).at(-1)!;
+    await (await startServer({ db })).close();
+    const token = (await runUsers(db, ["add", "alice"])).out.at(-1)!;
     for (const name of others) await runUsers(db, ["add", name]);
     const server = await startServer({ port: 0, db, demoReplies: false });
     cleanups.push(() => server.close());

@@ -48,7 +48,7 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
         tx(() => {
           if (users.count() > 0) return;
           for (const { token, ...user } of list) {
-            users.insert(user, hashToken(token));
+            users.insert(user, { hash: hashToken(token), name: "default", expires_at: null });
             users.keepDemoToken(user.id, token);
           }
         });
@@ -56,20 +56,32 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
       },
     },
     accounts: {
-      async add(user, tokenHash) {
+      async add(user, token) {
         return tx(() => {
           if (users.userId(user.username) !== undefined) return false;
-          users.insert(user, tokenHash);
+          users.insert(user, token);
           return true;
         });
       },
       list: async () => users.accounts(),
-      async setToken(username, tokenHash, now) {
+      async addToken(username, token, now) {
         return tx(() => {
           const id = users.userId(username);
-          if (id !== undefined) users.setToken(id, tokenHash, now);
-          return id !== undefined;
+          if (id === undefined) return "missing";
+          if (users.isRemoved(id)) return "removed";
+          users.addToken(id, token, now);
+          return "ok";
         });
+      },
+      async revoke(username, name) {
+        return tx(() => {
+          const id = users.userId(username);
+          return id === undefined ? undefined : users.revoke(id, name);
+        });
+      },
+      async tokens(username) {
+        const id = users.userId(username);
+        return id === undefined ? undefined : users.tokens(id);
       },
       async remove(username, now) {
         return tx(() => {
@@ -78,14 +90,43 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
           return id !== undefined;
         });
       },
+      async restore(username) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id === undefined) return "missing";
+          if (!users.isRemoved(id)) return "active";
+          users.restore(id);
+          return "ok";
+        });
+      },
       search: async (text, limit) => users.search(text, limit),
       async addGroup(id, name, members, now) {
         return tx(() => {
           const ids = members.map(users.userId);
-          if (ids.some((m) => m === undefined)) return false;
-          users.insertGroup(id, name, now, ids as string[]);
-          return true;
+          const unknown = members.filter((_, i) => ids[i] === undefined);
+          const removed = members.filter(
+            (_, i) => ids[i] !== undefined && users.isRemoved(ids[i]!),
+          );
+          if (unknown.length === 0 && removed.length === 0) {
+            users.insertGroup(id, name, now, ids as string[]);
+          }
+          return { unknown, removed };
         });
+      },
+      async removeMembers(id, members) {
+        return tx(() => {
+          if (!users.groupExists(id)) return undefined;
+          return members.filter((member) => {
+            const userId = users.userId(member);
+            return userId === undefined || !users.leaveGroup(id, userId);
+          });
+        });
+      },
+      async tokenUsed(hash, now) {
+        users.tokenUsed(hash, now);
+      },
+      async dropExpired(now) {
+        return tx(() => users.dropExpired(now));
       },
       groups: async () => users.groups(),
     },
