@@ -13,8 +13,8 @@ const USAGE_LINES = {
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
              [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
                                                 serve the client over SSH (ssh -p N alice@H)`,
-  users: `  parley users add|list|token|tokens|revoke|remove|restore [NAME] [--token-name T]
-               [--expires 30d|12h|DATE] [--db PATH|postgres://…]
+  users: `  parley users add|list|token|tokens|revoke|remove|restore [NAME]
+               [--db PATH|postgres://…] [--token-name T] [--expires 30d|12h|DATE]
                                                 the people of a server, and their tokens`,
   groups: `  parley groups add|remove NAME --members A,B | list [--db PATH|postgres://…]
                                                 groups, for group conversations`,
@@ -73,7 +73,7 @@ const OPTION_SECTIONS = {
                              "default"), replacing theirs of that name; the others still work
   parley users tokens NAME   their tokens: name, created, last used, expiry
   parley users revoke NAME   every token of theirs (or --token-name's) stops working; their
-                             ssh key does not: take it out of --authorized-keys, or remove them
+                             ssh key does not: take its line out of the keys file, or remove them
   parley users remove NAME   all their tokens revoked, out of their groups, their streams and
                              parley ssh sessions ended, their key refused; messages stay
   parley users restore NAME  a removed person may be given tokens again

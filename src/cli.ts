@@ -261,7 +261,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (first === "--version" || first === "-v") {
     quietWhenPipesClose(false);
-    process.stdout.write(`parley ${version()}\n`);
+    // The schema tells which databases this parley opens (newer ones it refuses).
+    const { MIGRATIONS } = await import("./server/store/sqlite/migrations.ts");
+    process.stdout.write(`parley ${version()} (database schema ${MIGRATIONS.length})\n`);
     return;
   }
   if (first === "serve" || first === "ssh") quietWhenPipesClose(true);

@@ -56,6 +56,8 @@ export function authenticate(services: Services): MiddlewareHandler<AppEnv> {
     }
     c.set("user", user);
     c.set("token", token);
+    // Who the token is: a client that was given only a token keeps its drafts by it.
+    c.header("Parley-User", user.username);
     await next();
   };
 }

@@ -1,6 +1,7 @@
 // `parley users …` and `parley groups …`: the people of a server and their tokens, managed
 // from the command line on SQLite and PostgreSQL alike. A token is printed once, when it is
 // made; the database keeps only its SHA-256 (src/server/tokens.ts).
+import { logQuote } from "../log-escape.ts";
 import { openStore, type Store } from "./store/index.ts";
 import { hashToken, newToken } from "./tokens.ts";
 
@@ -18,7 +19,7 @@ function checkName(name: string | undefined, what: "user" | "group"): string {
   if (name === undefined) throw new UsersUsageError(`Give the ${what}'s name.`);
   if (!NAME.test(name)) {
     throw new UsersUsageError(
-      `"${name.replace(/[^\x20-\x7e]/g, "?").slice(0, 40)}" cannot be a ${what} name: use 1 to 32 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+      `${logQuote(name, 40)} cannot be a ${what} name: use 1 to 32 of a-z (no capitals or accents), 0-9, ".", "_" or "-", starting with a letter or digit.`,
     );
   }
   return name;

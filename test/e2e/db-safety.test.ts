@@ -184,3 +184,18 @@ describe("--db with a URL", () => {
     });
   });
 });
+
+describe("a name that cannot be one", () => {
+  it("is echoed as typed (accents kept, controls escaped), in one line, exit 2", () => {
+    for (const [name, shown] of [
+      ["josé", '"josé"'],
+      ["bad\u001b[2Jname", '"bad\\x1b[2Jname"'],
+    ] as const) {
+      const result = parley("users", "add", name, "--db", join(home, "x.db"));
+      expect(result.status).toBe(2);
+      expect(result.stderr.split("\n")[0]).toBe(
+        `parley: ${shown} cannot be a user name: use 1 to 32 of a-z (no capitals or accents), 0-9, ".", "_" or "-", starting with a letter or digit.`,
+      );
+    }
+  });
+});
