@@ -184,11 +184,16 @@ describe("parley ssh's log", () => {
       log,
       "--threads",
       "0",
+      "--metrics",
+      "127.0.0.1:0",
     ]);
     await until(() => read(log).some((l) => l.includes("parley ssh started")), "the start line");
     const started = read(log).find((l) => l.includes("parley ssh started"))!;
     expect(started).toMatch(TEXT_LINE);
     expect(started).toMatch(/ ssh=127\.0\.0\.1:\d+ /);
+    // Its metrics, sessions included, on their own address.
+    const metrics = / metrics=(\S+)/.exec(started)![1]!;
+    expect(await (await fetch(metrics)).text()).toMatch(/^parley_ssh_sessions 0$/m);
     renameSync(log, `${log}.1`);
     child.kill("SIGHUP");
     await until(() => read(log).some((l) => l.includes("reopened the log file")), "the reopen");
