@@ -49,18 +49,27 @@ const SAVE_EVERY_MS = 1000;
 
 /**
  * Whose files these are: a server (its id, else its address, or the embedded server's
- * database: src/client/server-id.ts) and a token.
+ * database: src/client/server-id.ts) and a user (their name, else their token's hash).
  */
 export type Owner = { server: string; user: string };
 
 export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
 
+/**
+ * Who the files are of: the user's name when it is known, so that a new token (rotated,
+ * one per device) finds the same drafts and queue; else the token, as a hash.
+ */
+export type KeptFor = { username?: string | undefined; token: string };
+
 export function offlineFiles(
   paths: Pick<Paths, "cache" | "state">,
   server: string,
-  token: string,
+  who: KeptFor,
 ): OfflineFiles {
-  const user = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  const user =
+    who.username !== undefined
+      ? `user ${who.username}`
+      : createHash("sha256").update(who.token).digest("hex").slice(0, 16);
   const name = createHash("sha256").update(`${server}\n${user}`).digest("hex").slice(0, 24);
   return {
     owner: { server, user },

@@ -144,7 +144,8 @@ export function createSessionHost(
       const drafts = message.keepDir
         ? sessionDrafts(
             message.keepDir,
-            message.token,
+            // By name: the token is this process's own, new at every start.
+            { username: message.username, token: message.token },
             message.keepTag ?? String(id),
             message.liveTags ?? [],
           )

@@ -47,6 +47,8 @@ export type SessionRegistry = {
   start(request: ShellRequest, user: DemoUser, from: string, link: Link, key: string): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
+  /** Ends the sessions of a user who may no longer sign in, telling them why: how many. */
+  endUser(username: string, why: string): number;
 };
 
 export function createSessionRegistry(options: {
@@ -63,7 +65,7 @@ export function createSessionRegistry(options: {
   onIdle?: () => void;
 }): SessionRegistry {
   const { pool, log } = options;
-  const live = new Set<LiveSession & { stop(): void }>();
+  const live = new Set<LiveSession & { stop(why?: string): void }>();
   let nextSessionId = 1;
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
@@ -138,6 +140,7 @@ export function createSessionRegistry(options: {
       if (open) {
         if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
         if (closing) channel.stderr.write("parley: the server was stopped.\r\n");
+        else if (endedWhy !== undefined) channel.stderr.write(`parley: ${endedWhy}\r\n`);
         channel.exit(crash === undefined ? 0 : 1);
         channel.end();
       }
@@ -150,6 +153,7 @@ export function createSessionRegistry(options: {
       if (live.size === 0) options.onIdle?.();
     };
     const ended = Promise.withResolvers<void>();
+    let endedWhy: string | undefined;
     const keepTag = randomUUID().slice(0, 8);
     const liveTags = [...live].filter((e) => e.user === user.username).map((e) => e.keepTag);
     const entry = {
@@ -157,7 +161,10 @@ export function createSessionRegistry(options: {
       keepTag,
       resize: (columns: number, rows: number) => resizes.push({ columns, rows }),
       /** Ends the client and gives the terminal back (server shutdown). */
-      stop: () => pool.send({ type: "stop", id }),
+      stop: (why?: string) => {
+        endedWhy = why;
+        pool.send({ type: "stop", id });
+      },
       drop: onClose,
       done: ended.promise,
     };
@@ -202,6 +209,11 @@ export function createSessionRegistry(options: {
     },
     closing: () => closing,
     start,
+    endUser(username, why) {
+      const theirs = [...live].filter((entry) => entry.user === username);
+      for (const entry of theirs) entry.stop(why);
+      return theirs.length;
+    },
     async stopAll() {
       closing = true;
       const sessions = [...live];

@@ -26,7 +26,7 @@ async function serve(db: string): Promise<void> {
   const { startServer } = await import("../../src/server/index.ts");
   const now = Math.floor(Date.now() / 1000);
   const ids = Array.from({ length: USERS }, (_, i) => `ct_bench${i}`);
-  const store = await openStore(db);
+  const store = await openStore(db, { create: true });
   await store.users.ensure(
     ids.map((id, i) => ({
       id,

@@ -9,8 +9,8 @@ import { benchNews } from "./news.ts";
 import { benchPeers } from "./peers.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
-import { benchSustained } from "./sustained.ts";
 import { benchStartupFar } from "./startup.ts";
+import { benchSustained } from "./sustained.ts";
 import { benchTraffic } from "./traffic.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

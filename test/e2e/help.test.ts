@@ -93,3 +93,21 @@ describe("docs/using.md's keys", () => {
     expect(section).toContain(readmeCommandTable());
   });
 });
+
+describe("what help and docs/using.md say alike", () => {
+  const flat = (text: string) => text.replace(/`/g, "").replace(/\s+/g, " ");
+
+  it("--version names the version and the database schema", async () => {
+    const { MIGRATIONS } = await import("../../src/server/store/sqlite/migrations.ts");
+    const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+    const out = execFileSync(process.execPath, [CLI, "--version"], { encoding: "utf8" });
+    expect(out).toBe(`parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`);
+  });
+
+  it("the database is --db, else PARLEY_DATABASE_URL, else server.db, in both", () => {
+    const users = execFileSync(process.execPath, [CLI, "users", "--help"], { encoding: "utf8" });
+    const order = /--db[^.]*?else PARLEY_DATABASE_URL, else [^ ]*server\.db/;
+    expect(flat(users)).toMatch(order);
+    expect(flat(using)).toMatch(order);
+  });
+});

@@ -120,7 +120,7 @@ describe("events into the cache", () => {
     expect(latest?.has_more).toBe(true);
     const previews = queryClient.getQueryCache().findAll({ queryKey: keys.messages.previews("b") });
     expect(previews.map((q) => q.queryKey)).toEqual([keys.messages.preview("b", 1399, "n999")]);
-    expect((previews[0]?.state.data as Page<Message>).data.length).toBe(500);
+    expect((previews[0]!.state.data as Page<Message>).data.length).toBe(500);
   });
 
   it("an edit and a deletion reach every place the message shows", () => {

@@ -12,8 +12,8 @@ const marking = new WeakMap<QueryClient, Map<string, Marking>>();
 
 /** Retrieves the open conversation `id` now, or once a second has passed since the last. */
 export function markReadSoon(queryClient: QueryClient, id: string): void {
-  let byId = marking.get(queryClient);
-  if (!byId) marking.set(queryClient, (byId = new Map()));
+  const byId = marking.get(queryClient) ?? new Map<string, Marking>();
+  marking.set(queryClient, byId);
   const state = byId.get(id) ?? { last: 0 };
   byId.set(id, state);
   if (state.timer) return;
@@ -28,7 +28,10 @@ export function markReadSoon(queryClient: QueryClient, id: string): void {
       .catch(() => {});
   };
   const wait = state.last + READ_GAP_MS - Date.now();
-  if (wait <= 0) return run();
+  if (wait <= 0) {
+    run();
+    return;
+  }
   state.timer = setTimeout(run, wait);
   state.timer.unref?.();
 }

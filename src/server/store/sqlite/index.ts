@@ -6,18 +6,19 @@ import { hashToken } from "../../tokens.ts";
 import { reactionWrites } from "../reactions.ts";
 import { encodeReadMark, type Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
-import { openDatabase, transaction } from "./db.ts";
+import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import { createUserStore } from "./users.ts";
 
 const SEEDED = "demo_seeded";
 /** How often another process's commits are looked for. */
 const OTHER_WRITERS_EVERY_MS = 250;
 
-export function openSqliteStore(path: string): Store {
-  const db = openDatabase(path);
+export function openSqliteStore(path: string, options?: OpenOptions): Store {
+  const db = openDatabase(path, options);
   const users = createUserStore(db);
   const conversations = createConversationStore(db);
   const messages = createMessageStore(db);
@@ -27,6 +28,7 @@ export function openSqliteStore(path: string): Store {
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   const changes = db.prepare("SELECT total_changes() AS changes");
   const dataVersion = db.prepare("PRAGMA data_version");
+  const ping = db.prepare("SELECT 1");
   // The reader hears of the events a transaction appended once it has committed.
   const tx = <T>(fn: () => T): T => {
     const result = transaction(db, fn);
@@ -66,7 +68,7 @@ export function openSqliteStore(path: string): Store {
         tx(() => {
           if (users.count() > 0) return;
           for (const { token, ...user } of list) {
-            users.insert(user, hashToken(token));
+            users.insert(user, { hash: hashToken(token), name: "default", expires_at: null });
             users.keepDemoToken(user.id, token);
           }
         });
@@ -74,20 +76,32 @@ export function openSqliteStore(path: string): Store {
       },
     },
     accounts: {
-      async add(user, tokenHash) {
+      async add(user, token) {
         return tx(() => {
           if (users.userId(user.username) !== undefined) return false;
-          users.insert(user, tokenHash);
+          users.insert(user, token);
           return true;
         });
       },
       list: async () => users.accounts(),
-      async setToken(username, tokenHash, now) {
+      async addToken(username, token, now) {
         return tx(() => {
           const id = users.userId(username);
-          if (id !== undefined) users.setToken(id, tokenHash, now);
-          return id !== undefined;
+          if (id === undefined) return "missing";
+          if (users.isRemoved(id)) return "removed";
+          users.addToken(id, token, now);
+          return "ok";
         });
+      },
+      async revoke(username, name) {
+        return tx(() => {
+          const id = users.userId(username);
+          return id === undefined ? undefined : users.revoke(id, name);
+        });
+      },
+      async tokens(username) {
+        const id = users.userId(username);
+        return id === undefined ? undefined : users.tokens(id);
       },
       async remove(username, now) {
         return tx(() => {
@@ -96,14 +110,43 @@ export function openSqliteStore(path: string): Store {
           return id !== undefined;
         });
       },
+      async restore(username) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id === undefined) return "missing";
+          if (!users.isRemoved(id)) return "active";
+          users.restore(id);
+          return "ok";
+        });
+      },
       search: async (text, limit) => users.search(text, limit),
       async addGroup(id, name, members, now) {
         return tx(() => {
           const ids = members.map(users.userId);
-          if (ids.some((m) => m === undefined)) return false;
-          users.insertGroup(id, name, now, ids as string[]);
-          return true;
+          const unknown = members.filter((_, i) => ids[i] === undefined);
+          const removed = members.filter(
+            (_, i) => ids[i] !== undefined && users.isRemoved(ids[i]!),
+          );
+          if (unknown.length === 0 && removed.length === 0) {
+            users.insertGroup(id, name, now, ids as string[]);
+          }
+          return { unknown, removed };
         });
+      },
+      async removeMembers(id, members) {
+        return tx(() => {
+          if (!users.groupExists(id)) return undefined;
+          return members.filter((member) => {
+            const userId = users.userId(member);
+            return userId === undefined || !users.leaveGroup(id, userId);
+          });
+        });
+      },
+      async tokenUsed(hash, now) {
+        users.tokenUsed(hash, now);
+      },
+      async dropExpired(now) {
+        return tx(() => users.dropExpired(now));
       },
       groups: async () => users.groups(),
     },
@@ -293,6 +336,10 @@ export function openSqliteStore(path: string): Store {
       sentListeners.push(listener);
     },
     isLeader: () => true,
+    schema: MIGRATIONS.length,
+    async ping() {
+      ping.get();
+    },
     async close() {
       clearInterval(watchOthers);
       if (db.isOpen) db.close();
