@@ -5,15 +5,20 @@ import type { ParseArgsOptionsConfig } from "node:util";
 const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-               [--no-demo-replies]              run the reference server alone`,
+               [--no-demo-replies] [--max-connections N]
+               [--max-connections-per-address N] [--metrics HOST:PORT]
+               [--log-format text|json] [--log-file PATH]
+                                                run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
              [--authorized-keys PATH] [--threads N] [--max-connections N]
              [--max-connections-per-address N] [--max-sessions N]
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
+             [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
                                                 serve the client over SSH (ssh -p N alice@H)`,
-  users: `  parley users add|list|token|revoke|remove [NAME] [--db PATH|postgres://…]
+  users: `  parley users add|list|token|tokens|revoke|remove|restore [NAME]
+               [--db PATH|postgres://…] [--token-name T] [--expires 30d|12h|DATE]
                                                 the people of a server, and their tokens`,
-  groups: `  parley groups add NAME --members A,B | list [--db PATH|postgres://…]
+  groups: `  parley groups add|remove NAME --members A,B | list [--db PATH|postgres://…]
                                                 groups, for group conversations`,
 };
 
@@ -26,12 +31,23 @@ const OPTION_SECTIONS = {
   serve: `Server options (parley serve):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 4317; 0 picks a free one)
-  --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/server.db),
-                      or a postgres:// URL (else PARLEY_DATABASE_URL): several instances
-                      may share it
+  --db PATH           SQLite database file, or :memory:, or a postgres:// URL (else
+                      PARLEY_DATABASE_URL, else $XDG_DATA_HOME/parley/server.db): several
+                      instances may share a PostgreSQL one; ?connect_timeout=SECONDS
+                      (default 5) bounds the wait for PostgreSQL
   --demo              seed demo users and conversations, and print their tokens; without
                       it the database starts empty: add people with parley users add NAME
-  --no-demo-replies   demo users do not answer messages`,
+  --no-demo-replies   demo users do not answer messages
+  --max-connections N TCP connections at once (default 1000)
+  --max-connections-per-address N
+                      from one IP address (default 100; behind a reverse proxy all come
+                      from the proxy's). A request's headers must come within 10 s, all
+                      of it within 30 s
+  --metrics HOST:PORT serve Prometheus metrics at GET /metrics on this address of their
+                      own (with PARLEY_METRICS_TOKEN set, also on --port behind it);
+                      GET /healthz and GET /readyz answer on --port without a token
+  --log-format F      text (default: time, level, message) or json (one object a line)
+  --log-file PATH     append the log here (0600) rather than to stderr; SIGHUP reopens it`,
   ssh: `SSH options (parley ssh):
   --host H            address to bind (default 127.0.0.1; anything else warns)
   --port N            port (default 2222; 0 picks a free one)
@@ -52,19 +68,36 @@ const OPTION_SECTIONS = {
                       sessions one ssh connection may open (default 4)
   --max-sessions-per-user N
                       live sessions of one user (default 8)
+  --metrics HOST:PORT Prometheus metrics, as for parley serve (ssh sessions included)
+  --log-format F, --log-file PATH
+                      the log, as for parley serve (SIGHUP reopens the file)
   Without --demo the database starts empty: add people with parley users add NAME.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
-  parley users add NAME      add a person; prints their token, once (only its hash is kept)
+  parley users add NAME      add a person; their token alone on stdout, once (only its hash
+                             is kept), what happened on stderr
   parley users list          everyone: contact id, tokens, last activity, removed or not
-  parley users token NAME    a new token, printed once; their old ones stop working
-  parley users revoke NAME   their tokens stop working (parley users token gives a new one)
-  parley users remove NAME   they cannot sign in and leave their groups; their messages stay
-  --db PATH           SQLite database file (default: $XDG_DATA_HOME/parley/server.db, else
-                      PARLEY_DATABASE_URL), or a postgres:// URL; parley ssh's is ssh.db
+  parley users token NAME    a new token (stdout, once) named by --token-name (default
+                             "default"), replacing theirs of that name; the others still work
+  parley users tokens NAME   their tokens: name, created, last used, expiry
+  parley users revoke NAME   every token of theirs (or --token-name's) stops working; their
+                             ssh key does not: take its line out of the keys file, or remove them
+  parley users remove NAME   all their tokens revoked, out of their groups, their streams and
+                             parley ssh sessions ended, their key refused; messages stay
+  parley users restore NAME  a removed person may be given tokens again
+  --token-name T      which token (laptop, phone; default "default")
+  --expires 30d|12h|DATE
+                      the token stops working then (a date is UTC midnight)
+  --db PATH           SQLite database file, or a postgres:// URL (else PARLEY_DATABASE_URL,
+                      else $XDG_DATA_HOME/parley/server.db); parley ssh's is ssh.db.
+                      Only parley serve and parley ssh make a database: on one that is
+                      not there, users and groups say so and exit 2
   A name is 1 to 32 of a-z, 0-9, ".", "_", "-"; the contact id is ct_NAME.`,
   groups: `Groups (parley groups), on the same databases:
-  parley groups add NAME --members A,B   make group grp_NAME, or add members to it
-  parley groups list                     every group and its members
+  parley groups add NAME --members A,B     make group grp_NAME, or add members to it
+                                           (unknown or removed people are refused)
+  parley groups remove NAME --members A,B  take members out of the group and its
+                                           conversation (what they wrote stays)
+  parley groups list                       every group and its members
   --members A,B       user names, comma-separated
   --db PATH           as for parley users`,
 };
@@ -74,6 +107,8 @@ const COMMON = `Environment:
   PARLEY_TOKEN        access token
   PARLEY_DATABASE_URL the database of parley serve, users and groups when there is no
                       --db (postgres://…)
+  PARLEY_METRICS_TOKEN
+                      parley serve answers GET /metrics on its port to this bearer token
   XDG_CONFIG_HOME     config file: $XDG_CONFIG_HOME/parley/config.json
   XDG_DATA_HOME       embedded server's database: $XDG_DATA_HOME/parley/parley.db
   XDG_STATE_HOME      remembered identity, crash logs, drafts and unsent changes:
@@ -126,6 +161,11 @@ export const SERVE_OPTIONS = {
   db: { type: "string" },
   demo: { type: "boolean", default: false },
   "no-demo-replies": { type: "boolean", default: false },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
+  metrics: { type: "string" },
+  "log-format": { type: "string" },
+  "log-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
@@ -141,11 +181,16 @@ export const SSH_OPTIONS = {
   "max-sessions": { type: "string" },
   "max-sessions-per-connection": { type: "string" },
   "max-sessions-per-user": { type: "string" },
+  metrics: { type: "string" },
+  "log-format": { type: "string" },
+  "log-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
 export const USERS_OPTIONS = {
   db: { type: "string" },
+  "token-name": { type: "string" },
+  expires: { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
 
@@ -176,6 +221,7 @@ export const ENVIRONMENT = [
   "PARLEY_BASE_URL",
   "PARLEY_TOKEN",
   "PARLEY_DATABASE_URL",
+  "PARLEY_METRICS_TOKEN",
   "XDG_CONFIG_HOME",
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",

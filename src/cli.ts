@@ -45,6 +45,20 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** --metrics HOST:PORT (or [::1]:PORT): where GET /metrics is served on its own. */
+function parseListen(
+  flag: string,
+  value: string | undefined,
+): { host: string; port: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+)):(\d{1,5})$/i.exec(value);
+  if (!match)
+    throw new UsageError(
+      `--${flag} must be HOST:PORT (say 127.0.0.1:9464), not "${value.slice(0, 60)}".`,
+    );
+  return { host: match[1] ?? match[2]!, port: parsePort(match[3]!) };
+}
+
 function parseThreads(value: string): number {
   const threads = Number(value);
   if (!Number.isInteger(threads) || threads < 0 || threads > 8) {
@@ -91,7 +105,33 @@ async function serve(args: string[]): Promise<void> {
     db: await serverDb(values.db),
     demo: values.demo,
     demoReplies: values.demo && !values["no-demo-replies"],
+    connections: {
+      maxConnections: parseLimit("max-connections", values["max-connections"]),
+      maxPerAddress: parseLimit(
+        "max-connections-per-address",
+        values["max-connections-per-address"],
+      ),
+    },
+    ...metricsOptions(values.metrics),
+    ...(await logOptions(values["log-format"], values["log-file"])),
+    version: version(),
   });
+}
+
+/** --log-format and --log-file of serve and ssh. */
+async function logOptions(format: string | undefined, file: string | undefined) {
+  const { LOG_FORMATS } = await import("./server/logger.ts");
+  if (format !== undefined && !LOG_FORMATS.includes(format as never)) {
+    throw new UsageError(`--log-format must be text or json, not "${format.slice(0, 20)}".`);
+  }
+  return { logFormat: (format ?? "text") as "text" | "json", logFile: file };
+}
+
+/** --metrics, and GET /metrics on the API's port when PARLEY_METRICS_TOKEN is set. */
+function metricsOptions(flag: string | undefined) {
+  const metrics = parseListen("metrics", flag);
+  const token = process.env.PARLEY_METRICS_TOKEN || undefined;
+  return { ...(metrics ? { metrics } : {}), ...(token ? { metricsToken: token } : {}) };
 }
 
 async function ssh(args: string[]): Promise<void> {
@@ -116,6 +156,9 @@ async function ssh(args: string[]): Promise<void> {
     db: values.db,
     demo: values.demo,
     authorizedKeys: values["authorized-keys"],
+    metrics: parseListen("metrics", values.metrics),
+    ...(await logOptions(values["log-format"], values["log-file"])),
+    version: version(),
     hostScript,
     threads,
     limits: {
@@ -145,11 +188,16 @@ async function people(command: "users" | "groups", args: string[]): Promise<void
   const { runUsers, runGroups, UsersUsageError } = await import("./server/users-cli.ts");
   const db = await serverDb(values.db);
   try {
-    const lines =
+    const said =
       command === "users"
-        ? await runUsers(db, positionals)
+        ? await runUsers(db, positionals, {
+            tokenName: (values as { "token-name"?: string })["token-name"],
+            expires: (values as { expires?: string }).expires,
+          })
         : await runGroups(db, positionals, (values as { members?: string }).members);
-    process.stdout.write(`${lines.join("\n")}\n`);
+    // The words on stderr, what a script takes (a token, a table) alone on stdout.
+    for (const line of said.say) process.stderr.write(`${line}\n`);
+    if (said.out.length > 0) process.stdout.write(`${said.out.join("\n")}\n`);
   } catch (error) {
     if (error instanceof UsersUsageError) throw new UsageError(error.message);
     throw error;
@@ -220,7 +268,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (first === "--version" || first === "-v") {
     quietWhenPipesClose(false);
-    process.stdout.write(`parley ${version()}\n`);
+    // The schema tells which databases this parley opens (newer ones it refuses).
+    const { MIGRATIONS } = await import("./server/store/sqlite/migrations.ts");
+    process.stdout.write(`parley ${version()} (database schema ${MIGRATIONS.length})\n`);
     return;
   }
   if (first === "serve" || first === "ssh") quietWhenPipesClose(true);
@@ -248,7 +298,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   // A ConfigError, or another failure marked expected (the embedded server's too).
   if ((error as { expected?: boolean }).expected === true) {
     process.stderr.write(`parley: ${(error as Error).message}\n`);
-    process.exit(1);
+    process.exit((error as { exitCode?: number }).exitCode === 2 ? 2 : 1);
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {

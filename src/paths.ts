@@ -16,7 +16,7 @@ export type Paths = {
  * $XDG_STATE_HOME/parley and $XDG_CACHE_HOME/parley wherever those are set (an absolute
  * path, as the XDG spec says). Unset, each falls back to the platform's usual place
  * (env-paths): on Linux ~/.config, ~/.local/share, ~/.local/state, ~/.cache; on macOS
- * ~/Library/Preferences, Application Support, Logs and Caches (README, --help).
+ * ~/Library/Preferences, Application Support, Logs and Caches (docs/using.md, --help).
  */
 export function parleyPaths(env: NodeJS.ProcessEnv = process.env): Paths {
   const p = envPaths("parley", { suffix: "" });

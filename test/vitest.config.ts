@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/**/*.test.{ts,tsx}"],
-          // Files share a worker: a file puts back what it changes (README, Tests).
+          // Files share a worker: a file puts back what it changes (docs/development.md).
           isolate: false,
           setupFiles: ["test/node-classes.ts"],
           exclude: ["test/bench/**", "test/postgres/**", SOAK, "node_modules/**"],

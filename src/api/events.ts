@@ -12,17 +12,24 @@ import { createParser } from "eventsource-parser";
 import { z } from "../zod.ts";
 import { networkError } from "./errors.ts";
 import { backoffDelay } from "./retry.ts";
-import { Conversation, Id, Message } from "./schema.ts";
+import { Conversation, Id, Message, Timestamp } from "./schema.ts";
 import { httpFetch } from "./transport.ts";
 
 const Removed = z.object({ id: Id, conversation_id: Id });
 export type Removed = z.output<typeof Removed>;
+
+/** Every message of the conversation not sent by `reader` that was unread is read since `read_at`. */
+const ReadMark = z
+  .object({ conversation_id: Id, reader: z.string().min(1).max(200), read_at: Timestamp })
+  .refine((read) => read.read_at !== null);
+export type ReadMark = z.output<typeof ReadMark>;
 
 export type ServerEvent =
   | { type: "message.created" | "message.updated"; message: Message }
   | { type: "message.deleted"; removed: Removed }
   | { type: "conversation.created" | "conversation.updated"; conversation: Conversation }
   | { type: "conversation.deleted"; removed: Removed }
+  | { type: "messages.read"; read: ReadMark }
   /** The server no longer has what came after our cursor: refetch what is shown. */
   | { type: "reset" };
 
@@ -59,6 +66,8 @@ type Ending = { kind: "none" } | { kind: "dropped"; opened: boolean; error?: unk
 
 const NO_STREAM = new Set([404, 405, 406, 501]);
 const MAX_CURSOR = 256;
+/** Resumes from one cursor that end with nothing sent, before it is given up. */
+const STUCK_RESUMES = 3;
 /** How long a stream must have been open for its end to start the back-off afresh. */
 const HELD_MS = 60_000;
 
@@ -71,8 +80,11 @@ export function eventsApi(options: EventsOptions): EventsApi {
       void (async () => {
         let failures = 0;
         let openedAt = 0;
+        /** Streams in a row that opened on `cursor` and ended without moving it. */
+        let stuck = 0;
         onState("connecting");
         while (!stopper.signal.aborted) {
+          const from = cursor;
           const ending = await openOnce(options, stopper.signal, cursor, {
             onOpen: () => {
               openedAt = Date.now();
@@ -89,6 +101,15 @@ export function eventsApi(options: EventsOptions): EventsApi {
             return;
           }
           onState("down");
+          // A server that cuts every resume from one cursor before sending anything would
+          // be asked for it for ever: after a few, the stream starts afresh (no cursor) and
+          // what is shown is fetched again, as for a reset.
+          stuck = ending.kind === "dropped" && ending.opened && cursor === from ? stuck + 1 : 0;
+          if (stuck >= STUCK_RESUMES && cursor !== undefined) {
+            cursor = undefined;
+            stuck = 0;
+            onEvent({ type: "reset" });
+          }
           // Only a stream that held counts as a success: one the server keeps ending at once
           // (a cap on streams per user, which parley ssh's sessions of one user can reach)
           // is tried ever more rarely, and polls in between.
@@ -158,7 +179,12 @@ async function openOnce(
   }
 }
 
-/** Reads the stream to its end; more than `max` bytes without a whole event ends it. */
+/**
+ * Reads the stream to its end. More than `max` bytes since the last blank line (which ends
+ * an event, or a comment) ends it: the parser keeps an event's data lines until that line,
+ * so a server that never sends one, or slips comments between endless data lines, would
+ * otherwise grow it without bound.
+ */
 async function read(
   body: ReadableStream<Uint8Array>,
   max: number,
@@ -166,14 +192,9 @@ async function read(
   onEvent: (id: string | undefined, event?: ServerEvent) => void,
 ): Promise<void> {
   let pending = 0;
+  let tail = "";
   const parser = createParser({
-    onEvent: (message) => {
-      pending = 0;
-      onEvent(message.id, toEvent(message.event ?? "message", message.data));
-    },
-    onComment: () => {
-      pending = 0;
-    },
+    onEvent: (message) => onEvent(message.id, toEvent(message.event ?? "message", message.data)),
   });
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   try {
@@ -181,13 +202,27 @@ async function read(
       const { done, value } = await reader.read();
       if (done) return;
       heard();
-      pending += value.length;
+      const seen = tail + value;
+      const ended = lastBlankLineEnd(seen);
+      pending = ended === -1 ? pending + value.length : seen.length - ended;
+      tail = seen.slice(-3);
       if (pending > max) throw new Error(`an event of more than ${max} bytes`);
       parser.feed(value);
     }
   } finally {
     reader.cancel().catch(() => {});
   }
+}
+
+/** Where the last blank line in `text` ends (any of the three line ends), or -1. */
+function lastBlankLineEnd(text: string): number {
+  let end = -1;
+  // A line ends with CRLF, LF or CR: an empty line follows a line end at once.
+  for (const blank of ["\n\n", "\r\r", "\n\r"]) {
+    const at = text.lastIndexOf(blank);
+    if (at !== -1) end = Math.max(end, at + blank.length);
+  }
+  return end;
 }
 
 /** An event as the contract has it, or undefined (an unknown type, data that does not fit). */
@@ -214,6 +249,10 @@ export function toEvent(type: string, data: string): ServerEvent | undefined {
     case "conversation.deleted": {
       const parsed = Removed.safeParse(json);
       return parsed.success ? { type, removed: parsed.data } : undefined;
+    }
+    case "messages.read": {
+      const parsed = ReadMark.safeParse(json);
+      return parsed.success ? { type, read: parsed.data } : undefined;
     }
     default:
       return undefined;

@@ -42,8 +42,8 @@ export const Contact = z.object({
 export type Contact = z.output<typeof Contact>;
 
 /**
- * A person the server knows, as `GET /v1/contacts` lists them (parley's extension, README
- * "Where parley's server decides differently"): the id `POST /v1/conversations` takes as
+ * A person the server knows, as `GET /v1/contacts` lists them (parley's extension,
+ * docs/api.md): the id `POST /v1/conversations` takes as
  * `contact_id`, and the user name people type. An item that does not fit is null (dropped).
  */
 export const Person = z
@@ -304,3 +304,16 @@ export const MAX_MESSAGE_LENGTH = 10_000;
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 10;
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+// What one member may put into a message everyone reads (docs/api.md, "Limits").
+/** Distinct reaction names on one message (Discord keeps 20). */
+export const MAX_REACTION_NAMES = 20;
+export const MAX_ATTACHMENTS = 10;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_FILENAME_LENGTH = 255;
+export const MAX_FILE_TYPE_LENGTH = 127;
+/**
+ * A message's text and attachments as the API answers them, in UTF-8 bytes of JSON: a page of
+ * MAX_LIMIT such messages stays well under what the client reads of one answer (8 MiB).
+ */
+export const MAX_STORED_MESSAGE_BYTES = 64 * 1024;

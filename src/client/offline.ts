@@ -42,23 +42,34 @@ const CARRY_VERSION = 2;
 const CARRY_READABLE = new Set<unknown>([1, CARRY_VERSION]);
 /** Kept server data older than this is not shown (it would mislead more than help). */
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
-/** At most this long between a change and its being on disk. */
+/** At most this long between a change to drafts or the outbox and its being on disk. */
 const SAVE_DELAY_MS = 500;
+/** Server data is saved at most this often (and at exit). */
+const SAVE_EVERY_MS = 1000;
 
 /**
  * Whose files these are: a server (its id, else its address, or the embedded server's
- * database: src/client/server-id.ts) and a token.
+ * database: src/client/server-id.ts) and a user (their name, else their token's hash).
  */
 export type Owner = { server: string; user: string };
 
 export type OfflineFiles = { owner: Owner; cache: string; carry: string; log: string };
 
+/**
+ * Who the files are of: the user's name when it is known, so that a new token (rotated,
+ * one per device) finds the same drafts and queue; else the token, as a hash.
+ */
+export type KeptFor = { username?: string | undefined; token: string };
+
 export function offlineFiles(
   paths: Pick<Paths, "cache" | "state">,
   server: string,
-  token: string,
+  who: KeptFor,
 ): OfflineFiles {
-  const user = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  const user =
+    who.username !== undefined
+      ? `user ${who.username}`
+      : createHash("sha256").update(who.token).digest("hex").slice(0, 16);
   const name = createHash("sha256").update(`${server}\n${user}`).digest("hex").slice(0, 24);
   return {
     owner: { server, user },
@@ -221,20 +232,29 @@ export async function keepServerData(
 }
 
 /**
- * Saves the kept queries when their data changes. TanStack's persistQueryClientSubscribe
- * dehydrated the whole cache at every cache event, and a poll that brings nothing new
- * still makes a few (fetching, fetched): an idle client serialised its whole cache, and
- * wrote it, every two seconds. An unchanged answer keeps its data object (structural
- * sharing), so only a new object, a query added or one removed is worth saving. Answers
- * that changed nothing are saved once, at exit, so that the file's time says when the
- * data was last confirmed (the status bar's "last synced" at the next start).
+ * Saves the kept queries when their data changes, at most once a second. TanStack's
+ * persistQueryClientSubscribe dehydrated the whole cache at every cache event: an idle
+ * client serialised its cache at every poll, and a burst of events did it per event (a
+ * burst of 300 messages spent 16 s of CPU there). An unchanged answer keeps its data
+ * object (structural sharing), so only a new object, a query added or one removed is worth
+ * saving, and the changes of a second are one save, made off the key path by a timer.
+ * Answers that changed nothing are saved once, at exit, so that the file's time says when
+ * the data was last confirmed (the status bar's "last synced" at the next start).
  */
 function saveOnChange(options: Parameters<typeof persistQueryClientSave>[0]) {
   const savedData = new WeakMap<object, unknown>();
   let answeredSinceSave = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const save = () => {
+    clearTimeout(timer);
+    timer = undefined;
     answeredSinceSave = false;
     void persistQueryClientSave(options);
+  };
+  const changed = () => {
+    if (timer) return;
+    timer = setTimeout(save, SAVE_EVERY_MS);
+    timer.unref?.();
   };
   const stopQueries = options.queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== "added" && event.type !== "removed" && event.type !== "updated") return;
@@ -244,17 +264,20 @@ function saveOnChange(options: Parameters<typeof persistQueryClientSave>[0]) {
       if (savedData.get(query) === query.state.data) return;
     }
     savedData.set(query, query.state.data);
-    save();
+    changed();
   });
   // Paused mutations are kept too (TanStack's default); they change only with user actions.
   const stopMutations = options.queryClient.getMutationCache().subscribe((event) => {
-    if (event.type === "added" || event.type === "removed" || event.type === "updated") save();
+    if (event.type === "added" || event.type === "removed" || event.type === "updated") {
+      changed();
+    }
   });
   return {
     saveIfAnswered() {
-      if (answeredSinceSave) save();
+      if (answeredSinceSave || timer) save();
     },
     stop() {
+      clearTimeout(timer);
       stopQueries();
       stopMutations();
     },

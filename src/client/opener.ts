@@ -24,8 +24,8 @@ export function spawnOpener(command: string, launch: Launch = spawn): OpenUrl {
   return (url) =>
     new Promise<void>((resolve, reject) => {
       // Checked again here: this string becomes a program's argument.
-      if (!/^(?:https?|mailto):[\x21-\x7e]+$/i.test(url)) {
-        reject(new Error("not an http, https or mailto address"));
+      if (!/^(?:https?:[\x21-\x7e]+|mailto:[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+)$/i.test(url)) {
+        reject(new Error("not an http, https or plain mailto address"));
         return;
       }
       let child: ChildProcess;

@@ -34,6 +34,7 @@ import {
   offlineFiles,
 } from "./offline.ts";
 import { platformOpener } from "./opener.ts";
+import { askUsername } from "./server-id.ts";
 import { createClientSession } from "./session.ts";
 import { keepStartScreen, type StartScreenFile } from "./start-screen.ts";
 
@@ -103,14 +104,25 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     );
   }
   const key = identityKey(baseUrl, token);
-  const files = offlineFiles(paths, target.identity, token);
+  // Who the token is, asked once of a server that says (a token new to this machine):
+  // drafts and queued work are kept by it, and a rotated token finds them again.
+  let username = target.username ?? rememberedUsername(paths, key);
+  if (username === undefined) {
+    username = await askUsername(baseUrl, token);
+    if (username !== undefined) rememberUsername(paths, key, username);
+  }
+  const files = offlineFiles(paths, target.identity, { username, token });
+  // Work kept before its owner was known by name (by the token), or the server by its id.
+  if (username !== undefined)
+    adoptKeptFiles(files, offlineFiles(paths, target.identity, { token }));
   if (target.formerIdentity !== undefined && target.formerIdentity !== target.identity) {
-    adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, token));
+    adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, { username, token }));
+    adoptKeptFiles(files, offlineFiles(paths, target.formerIdentity, { token }));
   }
   const { jobs } = options;
   const client = createClientSession({
     api: { baseUrl, token },
-    username: target.username ?? rememberedUsername(paths, key),
+    username,
     serverLabel: target.label,
     onIdentity: (name) => rememberUsername(paths, key, name),
     notify: {

@@ -58,6 +58,31 @@ export async function askServerId(
 
 const identityOf = (id: string) => `parley-server ${id}`;
 
+export const USER_HEADER = "parley-user";
+const USERNAME = /^[a-z0-9][a-z0-9._-]{0,31}$/;
+
+/**
+ * Who `token` signs in as, from parley's server (the header Parley-User of an authenticated
+ * answer); undefined when it does not answer in time, refuses the token or sends none.
+ */
+export async function askUsername(
+  baseUrl: string,
+  token: string,
+  timeoutMs = ASK_TIMEOUT_MS,
+): Promise<string | undefined> {
+  try {
+    const response = await httpFetch(new URL("/v1/conversations?limit=1", baseUrl), {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    const name = response.ok ? (response.headers.get(USER_HEADER) ?? undefined) : undefined;
+    return name !== undefined && USERNAME.test(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What the kept files of `baseUrl` are keyed by: the server's id when known (remembered, or
  * asked now for an address never seen), else the address itself. `check` asks again later,

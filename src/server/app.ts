@@ -6,11 +6,14 @@ import { HTTPException } from "hono/http-exception";
 import { MAX_BODY_BYTES } from "../api/schema.ts";
 import { escapeForLog } from "../log-escape.ts";
 import { authenticate, rateLimit } from "./auth.ts";
+import { authFailures } from "./auth-failures.ts";
 import type { AppEnv, Services } from "./env.ts";
 import { HttpError, internalError } from "./errors.ts";
 import { conditionalGets } from "./etag.ts";
+import { unavailable } from "./health.ts";
 import { idempotency } from "./idempotency.ts";
 import { errorForLog } from "./log.ts";
+import { addOpsRoutes, type Ops } from "./ops-routes.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { errorJson } from "./respond.ts";
 import { contactRoutes } from "./routes/contacts.ts";
@@ -27,6 +30,8 @@ export type AppOptions = {
   rateLimit: RateLimit | false;
   faults?: FaultHook | undefined;
   log: (line: string) => void;
+  /** Health, readiness, metrics and access lines (ops-routes.ts). */
+  ops?: Ops | undefined;
 };
 
 // The rest of the body is never read, so the connection cannot carry another request.
@@ -44,6 +49,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorJson(c, error);
     if (error instanceof HTTPException && error.status === 413) return errorJson(c, tooLarge());
+    // The database is down: logged once for the outage (health.ts), not per request.
+    if (options.ops?.health.failed(error)) return errorJson(c, unavailable());
     const request = escapeForLog(`${c.req.method} ${c.req.path}`);
     options.log(`error: ${request}: ${errorForLog(error)}`);
     return errorJson(c, internalError());
@@ -65,7 +72,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     c.header("Parley-Server-Id", options.serverId);
     await next();
   });
-  app.use(authenticate(services));
+  if (options.ops) addOpsRoutes(app, options.ops);
+  app.use(authenticate(services, authFailures(options.log)));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
   if (faults) {

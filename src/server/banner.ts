@@ -29,10 +29,15 @@ export function printServeBanner(
     }
   }
   for (const line of lines) out(line);
+  const tokens = options.demo ? " with the demo tokens above" : "";
   if (!isLoopback(server.host)) {
-    const tokens = options.demo ? " with the demo tokens above" : "";
     err(
       `warning: listening on ${server.host}, so other machines can connect${tokens}. Use --host 127.0.0.1 to stay on this machine.`,
+    );
+  } else if (server.host !== "127.0.0.1") {
+    // Loopback, but not the default: said, as anything but the default is (--help).
+    err(
+      `warning: listening on ${server.host}, not 127.0.0.1: only this machine can connect, but anyone on it may${tokens}.`,
     );
   }
   return lines;

@@ -3,17 +3,23 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { limitedLog } from "../ssh/log-limit.ts";
 import { createApp, type FaultHook } from "./app.ts";
+import { type ConnectionLimits, capConnections, httpServerOptions } from "./connections.ts";
 import { createPresence } from "./demo/presence.ts";
 import { createDemoReplier, type DemoReplier } from "./demo/replies.ts";
 import { seedDemoConversations } from "./demo/seed.ts";
 import { contactId, DEMO_USERNAMES, type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
+import { createDatabaseHealth, type DatabaseHealth } from "./health.ts";
 import { createIdMaker } from "./ids.ts";
+import { createMetrics, type Metrics, serveMetrics } from "./metrics.ts";
+import type { AccessLine } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
-import { openStore, type Store } from "./store/index.ts";
+import { revalidateStreams } from "./revocation.ts";
+import { isPostgresUrl, openStore, type Store } from "./store/index.ts";
 import { newToken } from "./tokens.ts";
 
 export type { DemoUser } from "./demo/users.ts";
@@ -30,6 +36,13 @@ export type RunningServer = {
   revalidateTokens(): Promise<void>;
   /** The database's id, sent as `Parley-Server-Id` with every answer. */
   serverId: string;
+  /** What the start line names: the schema version and the store, without credentials. */
+  schema: number;
+  store: string;
+  /** This server's Prometheus metrics; `parley ssh` adds its sessions to them. */
+  metrics: Metrics;
+  /** With `metrics`: where GET /metrics is served. */
+  metricsUrl?: string;
   /**
    * Everyone who may sign in now (not removed), each with a token valid in this process
    * only, kept in memory: how `parley ssh` signs its sessions in.
@@ -69,19 +82,70 @@ export type StartOptions = {
   pageCache?: boolean;
   /** /v1/events: keep-alive interval, per-stream buffer bound, streams per user. */
   events?: EventOptions;
+  /** Connection caps and request timeouts (connections.ts). */
+  connections?: ConnectionLimits;
+  /** Serve GET /metrics on an address of its own. */
+  metrics?: { host: string; port: number };
+  /** Serve GET /metrics on the API's port too, behind this bearer token. */
+  metricsToken?: string;
+  /** One line per answered request (see ops-routes.ts); default none. */
+  access?: (line: AccessLine) => void;
 };
 
 const CLOSE_GRACE_MS = 2000;
+/** How soon a token that expired, was revoked or whose person was removed loses its streams. */
+const TOKEN_SWEEP_MS = 5000;
+
+/**
+ * Every few seconds: expired tokens deleted, and the event streams whose token no longer
+ * signs in (revoked, expired, removed by `parley users` from another process) ended.
+ */
+function sweepTokens(
+  store: Store,
+  hub: EventHub,
+  now: () => number,
+  log: (line: string) => void,
+): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    store.accounts
+      .dropExpired(now())
+      .then((expired) => {
+        if (expired > 0) log(`${expired} expired token${expired === 1 ? "" : "s"} deleted`);
+        return hub.streams() > 0 ? hub.revalidate() : undefined;
+      })
+      // The database is down: health.ts says so once; the next sweep tries again.
+      .catch(() => {});
+  }, TOKEN_SWEEP_MS);
+  timer.unref();
+  return timer;
+}
+const POSTGRES_POOL_SIZE = 10;
+
+/** The store for a log line: a SQLite path, or PostgreSQL's host, port and database. */
+export function describeStore(location: string): string {
+  if (!isPostgresUrl(location)) return `sqlite ${location}`;
+  try {
+    const u = new URL(location);
+    return `postgres ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    return "postgres";
+  }
+}
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? "127.0.0.1";
   const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
   const store: Store = await openStore(opts.db ?? ":memory:", {
+    create: true,
+    poolSize: POSTGRES_POOL_SIZE,
     ownerCheckMs: opts.ownerCheckMs,
   });
   let replier: DemoReplier | undefined;
   let events: EventHub | undefined;
+  let health: DatabaseHealth | undefined;
+  let sweep: ReturnType<typeof setInterval> | undefined;
+  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
     const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
@@ -115,6 +179,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     events = createEventHub(store, replier && presence, log, opts.events, localTokens);
     await events.start();
     const hub = events;
+    sweep = sweepTokens(store, hub, now, log);
     const services: Services = {
       store,
       pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
@@ -126,13 +191,25 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       localTokens,
       events: hub,
     };
+    health = createDatabaseHealth(store, log);
+    const metrics = createMetrics({
+      store,
+      health,
+      streams: () => hub.streams(),
+      poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
+    });
     const app = createApp(services, {
       serverId: store.serverId,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
       faults: opts.faults,
       log,
+      ops: { health, metrics, metricsToken: opts.metricsToken, access: opts.access },
     });
-    const server = createServer(getRequestListener(app.fetch));
+    if (opts.metrics)
+      metricsServer = await serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
+    const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
+    capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
+    const stopRevalidating = revalidateStreams(hub, store.version, log);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port ?? 0, host, () => {
@@ -148,7 +225,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const close = () => {
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
+        stopRevalidating();
         hub.close();
+        clearInterval(sweep);
+        health?.close();
+        metricsServer?.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         // A keep-alive connection that finishes a response after close() turns idle
         // later; keep closing idle ones so it does not hold the close for the grace time.
@@ -187,6 +268,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       port,
       demoUsers,
       serverId: store.serverId,
+      schema: store.schema,
+      store: describeStore(opts.db ?? ":memory:"),
+      metrics,
+      ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
       people,
       eventStreams: () => hub.streams(),
       revalidateTokens: () => hub.revalidate(),
@@ -195,6 +280,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   } catch (error) {
     replier?.close();
     events?.close();
+    clearInterval(sweep);
+    health?.close();
+    await metricsServer?.close();
     await store.close();
     throw error;
   }

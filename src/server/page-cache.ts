@@ -5,23 +5,39 @@
 /** Pages are kept UTF-8 encoded: encoding 20 KB of JSON again for each request costs more than building the response. */
 export type PageCache = { get(key: string, build: () => Promise<string>): Promise<Uint8Array> };
 
-export function createPageCache(version: () => string, maxPages = 512): PageCache {
+/**
+ * At most `maxPages` pages and `maxBytes` bytes of them; a page over an eighth of
+ * `maxBytes` is answered but not kept (a few large pages would push out all the others).
+ */
+export function createPageCache(
+  version: () => string,
+  maxPages = 512,
+  maxBytes = 32 * 1024 * 1024,
+): PageCache {
   let builtAt = "";
+  let bytes = 0;
   const pages = new Map<string, Uint8Array>();
   return {
     async get(key, build) {
       const before = version();
       if (before !== builtAt) {
         pages.clear();
+        bytes = 0;
         builtAt = before;
       }
       const kept = pages.get(key);
       if (kept !== undefined) return kept;
       const page = Buffer.from(await build());
       // A write while the page was read may or may not be in it: keep it only if none came.
-      if (version() === before && builtAt === before) {
-        if (pages.size >= maxPages) pages.delete(pages.keys().next().value!);
+      const keep = version() === before && builtAt === before && !pages.has(key);
+      if (keep && page.byteLength <= maxBytes / 8) {
+        while (pages.size >= maxPages || bytes + page.byteLength > maxBytes) {
+          const [oldest, dropped] = pages.entries().next().value!;
+          pages.delete(oldest);
+          bytes -= dropped.byteLength;
+        }
         pages.set(key, page);
+        bytes += page.byteLength;
       }
       return page;
     },

@@ -48,3 +48,26 @@ export function toPage<T>(items: T[], limit: number, page: PageCursors): PageJso
   if (!hasMore) return { has_more: false, data: items };
   return { has_more: true, data: page.before ? items.slice(1) : items.slice(0, limit) };
 }
+
+/** The most a page of messages weighs as JSON: half of what the client reads of one answer. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The page as JSON, cut to fewer items than asked for (with `has_more`) where they would
+ * weigh more than `maxBytes`; at least one item stays. Kept are the items nearest the
+ * cursor: the first going forward, the last going back (`ending_before`).
+ */
+export function pageJson<T>(page: PageJson<T>, back: boolean, maxBytes = MAX_PAGE_BYTES): string {
+  const text = JSON.stringify(page);
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const items = back ? [...page.data].reverse() : page.data;
+  let kept = 0;
+  let bytes = 64;
+  for (const item of items) {
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (kept > 0 && bytes > maxBytes) break;
+    kept++;
+  }
+  const data = back ? page.data.slice(page.data.length - kept) : page.data.slice(0, kept);
+  return JSON.stringify({ has_more: true, data });
+}

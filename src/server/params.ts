@@ -2,7 +2,17 @@
 // strings, validated with zod. The first failing parameter becomes a 400 that names it.
 import type { Context } from "hono";
 import qs from "qs";
-import { MAX_LIMIT, MAX_MESSAGE_LENGTH, NewAttachment, REACTION_NAME } from "../api/schema.ts";
+import {
+  MAX_ATTACHMENTS,
+  MAX_FILE_TYPE_LENGTH,
+  MAX_FILENAME_LENGTH,
+  MAX_LIMIT,
+  MAX_MESSAGE_LENGTH,
+  MAX_REACTION_NAMES,
+  MAX_URL_LENGTH,
+  NewAttachment,
+  REACTION_NAME,
+} from "../api/schema.ts";
 import { z } from "../zod.ts";
 import type { AppEnv, Params } from "./env.ts";
 import { HttpError, invalid, missing } from "./errors.ts";
@@ -43,22 +53,27 @@ export const MAX_DEPTH = 32;
  * NUL character (PostgreSQL cannot store one; nothing in the API needs it).
  */
 export function checkParams(params: Params): void {
-  const walk = (value: unknown, path: PropertyKey[]) => {
+  // One path, pushed and popped: a copy per value made 12,000 reaction names cost 0.1 s.
+  const path: PropertyKey[] = [];
+  const walk = (value: unknown) => {
     if (typeof value === "string") {
-      if (value.includes("\0")) throw nulInside(path);
+      if (value.includes("\0")) throw nulInside([...path]);
       return;
     }
     if (typeof value !== "object" || value === null) return;
     if (path.length >= MAX_DEPTH) {
       throw invalid(undefined, `The request's parameters nest deeper than ${MAX_DEPTH} levels.`);
     }
-    for (const [key, item] of Object.entries(value)) {
-      const at = [...path, Array.isArray(value) ? Number(key) : key];
-      if (key.includes("\0")) throw nulInside(at);
-      walk(item, at);
+    const list = Array.isArray(value);
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      path.push(list ? Number(key) : key);
+      if (key.includes("\0")) throw nulInside([...path]);
+      walk((value as Record<string, unknown>)[key]);
+      path.pop();
     }
   };
-  walk(params, []);
+  walk(params);
 }
 
 const nulInside = (path: readonly PropertyKey[]) => {
@@ -257,14 +272,14 @@ const attachment = requestSchema(
     file_url: z
       .string(error("must be an http or https URL"))
       .trim()
-      .max(2048, error("must be at most 2048 characters long"))
+      .max(MAX_URL_LENGTH, error(`must be at most ${MAX_URL_LENGTH} characters long`))
       .refine(httpUrl, error("must be an http or https URL")),
     filename: z.preprocess(
       blankAsAbsent,
       z
         .string(error("must be text"))
         .trim()
-        .max(255, error("must be at most 255 characters long"))
+        .max(MAX_FILENAME_LENGTH, error(`must be at most ${MAX_FILENAME_LENGTH} characters long`))
         .optional(),
     ),
     file_type: z.preprocess(
@@ -272,6 +287,7 @@ const attachment = requestSchema(
       z
         .string(error("must be a MIME type such as image/png"))
         .trim()
+        .max(MAX_FILE_TYPE_LENGTH, error(`must be at most ${MAX_FILE_TYPE_LENGTH} characters long`))
         .regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, error("must be a MIME type such as image/png"))
         .optional(),
     ),
@@ -291,7 +307,7 @@ export type AttachmentInput = z.output<typeof attachment>;
 
 export const attachments = z
   .array(attachment, error("must be a list of attachments"))
-  .max(20, error("may hold at most 20 attachments per request"));
+  .max(MAX_ATTACHMENTS, error(`may hold at most ${MAX_ATTACHMENTS} attachments`));
 
 const reactionUsers = z.preprocess(
   (v) => {
@@ -318,9 +334,18 @@ export const reactions = z.preprocess(
     Array.isArray(v)
       ? Object.assign({}, ...v.filter((o) => typeof o === "object" && o !== null))
       : v,
-  z.record(
-    z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
-    reactionUsers,
-    error("must map reaction names to lists of user names"),
-  ),
+  // Counted before anything looks at each name: 12,000 of them took 0.2 s to check.
+  z
+    .unknown()
+    .refine(
+      (v) => typeof v !== "object" || v === null || Object.keys(v).length <= MAX_REACTION_NAMES,
+      error(`may name at most ${MAX_REACTION_NAMES} reactions`),
+    )
+    .pipe(
+      z.record(
+        z.string().regex(REACTION_NAME, error("must be named with 1 to 32 of a-z 0-9 _ + -")),
+        reactionUsers,
+        error("must map reaction names to lists of user names"),
+      ),
+    ),
 );

@@ -5,7 +5,12 @@
 // sessions that have ended are removed once the session that took them over has saved.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { loadCarriedOver, type OfflineFiles, offlineFiles } from "../client/offline.ts";
+import {
+  type KeptFor,
+  loadCarriedOver,
+  type OfflineFiles,
+  offlineFiles,
+} from "../client/offline.ts";
 import type { DraftAttachment } from "../ui/composer/commands.ts";
 import type { QueuedChange } from "../ui/queries/changes.ts";
 import type { CarriedOver } from "../ui/screen/session.ts";
@@ -54,11 +59,11 @@ export function mergeCarried(all: readonly CarriedOver[]): CarriedOver {
  */
 export function sessionDrafts(
   keepDir: string,
-  token: string,
+  user: KeptFor,
   tag: string,
   live: readonly string[],
 ): SessionDrafts {
-  const shared = offlineFiles({ state: keepDir, cache: keepDir }, "parley ssh", token);
+  const shared = offlineFiles({ state: keepDir, cache: keepDir }, "parley ssh", user);
   const folder = dirname(shared.carry);
   const stem = basename(shared.carry, ".json");
   const fileOf = (t: string) => join(folder, `${stem}.${t}.json`);

@@ -1,6 +1,6 @@
 // Who may hold a TCP connection to `parley ssh`, from the moment it is accepted: at most
 // `maxConnections` at once and `maxPerAddress` from one address, and each one given
-// `signInMs` to sign in. (ssh2's own timer starts only after the client's first line, and
+// `signInMs` to sign in (if given). `parley serve` holds its HTTP connections with it too. (ssh2's own timer starts only after the client's first line, and
 // it caps nothing: 21,000 silent sockets once used up the process's file descriptors.)
 // Past a cap the connection is closed at once, with one (rate-limited) log line.
 import type { Socket } from "node:net";
@@ -10,8 +10,10 @@ import type { LimitedLog } from "./log-limit.ts";
 export type GateOptions = {
   maxConnections: number;
   maxPerAddress: number;
-  signInMs: number;
+  signInMs?: number;
   log: LimitedLog;
+  /** Who says so in the log; default "parley ssh". */
+  name?: string;
 };
 
 /** The address a connection counts against: an IPv4 address mapped into IPv6 is itself. */
@@ -23,6 +25,7 @@ export function connectionGate(options: GateOptions) {
   const perAddress = new Map<string, number>();
   const timers = new Map<Socket, NodeJS.Timeout>();
   let total = 0;
+  const name = options.name ?? "parley ssh";
 
   return {
     /** Counts a new connection in, or closes it (false) when a cap is reached. */
@@ -36,23 +39,26 @@ export function connectionGate(options: GateOptions) {
             ? `${options.maxPerAddress} connections from this address`
             : undefined;
       if (full) {
-        options.log(`parley ssh: refused a connection from ${logEscape(address)}: ${full}`);
+        options.log(`${name}: refused a connection from ${logEscape(address)}: ${full}`);
         socket.on("error", () => {});
         socket.destroy();
         return false;
       }
       total++;
       perAddress.set(address, from + 1);
-      const timer = setTimeout(() => {
-        options.log(
-          `parley ssh: closed a connection from ${logEscape(address)}: not signed in within ${Math.round(options.signInMs / 1000)} s`,
-        );
-        socket.destroy();
-      }, options.signInMs);
-      timer.unref();
-      timers.set(socket, timer);
+      const signInMs = options.signInMs;
+      if (signInMs !== undefined) {
+        const timer = setTimeout(() => {
+          options.log(
+            `${name}: closed a connection from ${logEscape(address)}: not signed in within ${Math.round(signInMs / 1000)} s`,
+          );
+          socket.destroy();
+        }, signInMs);
+        timer.unref();
+        timers.set(socket, timer);
+      }
       socket.once("close", () => {
-        clearTimeout(timer);
+        clearTimeout(timers.get(socket));
         timers.delete(socket);
         total--;
         const left = (perAddress.get(address) ?? 1) - 1;

@@ -8,10 +8,12 @@ import { queryBackground } from "../client/background.ts";
 import { mountClient } from "../client/mount.tsx";
 import { keepCarriedOver } from "../client/offline.ts";
 import { createClientSession } from "../client/session.ts";
+import type { StatusLine } from "../ui/screen/status-line.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import { colourDepth, themeSetting, toDepth } from "./colours.ts";
 import { sessionDrafts } from "./drafts.ts";
 import { limitedFetch } from "./fetch-limit.ts";
+import { KEYS_BURST, PASTE_BURST_BYTES } from "./input-limit.ts";
 import { ChannelInput, ChannelOutput, sink } from "./streams.ts";
 
 /** What the SSH server tells a host. */
@@ -32,6 +34,8 @@ export type ToHost =
       env: Record<string, string>;
     }
   | { type: "input"; id: number; data: Uint8Array }
+  /** Input past the session's bound was dropped (src/ssh/input-limit.ts): say so. */
+  | { type: "cut"; id: number }
   | { type: "resize"; id: number; columns: number; rows: number }
   /** The client is not reading: skip frames. */
   | { type: "hold"; id: number }
@@ -57,6 +61,8 @@ type Running = {
   fail(error: unknown): void;
   /** Ends a session whose client is not mounted yet. */
   end(): void;
+  /** Says in the status line that input was cut. */
+  cut(): void;
 };
 
 /**
@@ -64,6 +70,8 @@ type Running = {
  * waited for (every terminal answers the latter, at once; ssh adds a round trip).
  */
 const BACKGROUND_TIMEOUT_MS = 500;
+
+const INPUT_CUT = `more than ${KEYS_BURST} keys or ${PASTE_BURST_BYTES / 1024} KiB of paste came in at once; the rest was dropped`;
 
 function crashOf(error: unknown): { message: string; detail: string } {
   return {
@@ -97,6 +105,7 @@ export function createSessionHost(
     /** Ended (stopped, dropped, failed) before the client was mounted. */
     let ended = false;
     let told = false;
+    let status: StatusLine | undefined;
     const tell = () => {
       if (told) return;
       told = true;
@@ -126,6 +135,7 @@ export function createSessionHost(
         ended = true;
         if (!instance) tell();
       },
+      cut: () => status?.error("Input cut", new Error(INPUT_CUT)),
     };
     running.set(id, session);
 
@@ -134,7 +144,8 @@ export function createSessionHost(
       const drafts = message.keepDir
         ? sessionDrafts(
             message.keepDir,
-            message.token,
+            // By name: the token is this process's own, new at every start.
+            { username: message.username, token: message.token },
             message.keepTag ?? String(id),
             message.liveTags ?? [],
           )
@@ -147,6 +158,7 @@ export function createSessionHost(
         terminal: terminalOut(output, message.env),
         carried: drafts?.carried,
       });
+      status = client.session.status;
       const unsent = drafts ? keepCarriedOver(client.session, drafts.files) : undefined;
       const mounted = mountClient({
         ...client,
@@ -206,6 +218,9 @@ export function createSessionHost(
     switch (message.type) {
       case "input":
         session.input.feed(Buffer.from(message.data));
+        break;
+      case "cut":
+        session.cut();
         break;
       case "resize":
         session.output.resize(message.columns, message.rows);

@@ -6,7 +6,11 @@ export type LimitedLog = (line: string) => void;
 
 export function limitedLog(
   log: (line: string) => void,
-  { perSecond = 20, burst = 100 }: { perSecond?: number; burst?: number } = {},
+  {
+    perSecond = 20,
+    burst = 100,
+    name = "parley ssh",
+  }: { perSecond?: number; burst?: number; name?: string } = {},
 ): LimitedLog {
   let tokens = burst;
   let last = Date.now();
@@ -15,7 +19,7 @@ export function limitedLog(
   const tellDropped = () => {
     report = undefined;
     if (dropped === 0) return;
-    log(`parley ssh: ${dropped} more such line${dropped === 1 ? "" : "s"} not logged (too many)`);
+    log(`${name}: ${dropped} more such line${dropped === 1 ? "" : "s"} not logged (too many)`);
     dropped = 0;
   };
   return (line) => {

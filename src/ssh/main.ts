@@ -5,6 +5,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
+import type { LogFormat } from "../server/logger.ts";
+import { logStart, onSignals } from "../server/serve.ts";
 import { type AuthorizedKey, AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
 import { loadOrCreateHostKey } from "./host-key.ts";
 import type { SshLimits } from "./server.ts";
@@ -21,6 +23,13 @@ export type SshCommandOptions = {
   hostScript?: URL;
   /** Worker threads for the sessions (default one per core but one, 1 to 8). */
   threads?: number;
+  /** parley's version, for the start line. */
+  version?: string;
+  logFormat?: LogFormat;
+  /** Append the log here rather than to stderr; SIGHUP reopens it. */
+  logFile?: string | undefined;
+  /** Serve GET /metrics on an address of its own. */
+  metrics?: { host: string; port: number } | undefined;
   /** Caps on connections and sessions (src/ssh/server.ts has the defaults). */
   limits?: SshLimits;
   out?: (line: string) => void;
@@ -52,7 +61,12 @@ export function authorizedKeysPath(
 
 export async function runSsh(options: SshCommandOptions): Promise<void> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { createLogger } = await import("../server/logger.ts");
+  const logger =
+    options.err === undefined
+      ? createLogger({ format: options.logFormat, file: options.logFile })
+      : undefined;
+  const err = options.err ?? ((line: string) => logger!.line(line));
   // Colour is decided once per process from its own stdout, which for a server is often a
   // log or a pipe; the sessions are terminals. They are drawn in true colour, and each
   // session's frames are brought down to what its terminal shows (src/ssh/colours.ts);
@@ -60,6 +74,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   const off = process.env.FORCE_COLOR === "0" || process.env.FORCE_COLOR === "false";
   if (!off) process.env.FORCE_COLOR = "3";
   const { startServer } = await import("../server/index.ts");
+  const { DEFAULT_MAX_CONNECTIONS } = await import("../server/connections.ts");
   const { startSshServer } = await import("./server.ts");
 
   const paths = parleyPaths();
@@ -79,7 +94,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     }
     if (first.keys.length === 0) {
       throw new ConfigError(
-        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (README: "Running parley ssh in public").`,
+        `${keysPath} has no keys parley can use: each key line needs parley-user="NAME" in front (docs/team.md: "parley ssh in public").`,
       );
     }
     let last = first.keys;
@@ -95,6 +110,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
+  const apiConnections = Math.max(DEFAULT_MAX_CONNECTIONS, 8 * (options.limits?.maxSessions ?? 0));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.
     host: "127.0.0.1",
@@ -103,6 +119,12 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     demo: options.demo,
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
+    // Every session's requests come from this machine: their connections are capped per
+    // session (fetch-limit.ts: a few each), not per address.
+    connections: { maxConnections: apiConnections, maxPerAddress: apiConnections },
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    log: err,
+    ...(logger ? { access: logger.access } : {}),
   });
   // Without --demo, whoever `parley users` has added, looked at again every few seconds
   // so that people added or removed while it runs count without a restart.
@@ -111,12 +133,18 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     ? undefined
     : setInterval(() => {
         api.people().then(
-          (now) => users.splice(0, users.length, ...now),
+          (now) => {
+            // Someone removed (parley users remove) loses the sessions they have open too.
+            const present = new Set(now.map((u) => u.username));
+            const gone = users.filter((u) => !present.has(u.username)).map((u) => u.username);
+            users.splice(0, users.length, ...now);
+            for (const name of gone) ssh?.endSessionsOf(name);
+          },
           () => {},
         );
       }, PEOPLE_REFRESH_MS);
   refresh?.unref();
-  let ssh: Awaited<ReturnType<typeof startSshServer>>;
+  let ssh: Awaited<ReturnType<typeof startSshServer>> | undefined;
   try {
     ssh = await startSshServer({
       host: options.host,
@@ -136,26 +164,45 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     throw error;
   }
 
+  api.metrics.countSshSessions(() => ssh.liveSessions());
   let stopping = false;
-  const stop = () => {
+  const stopped = (signal: string) => {
+    logger?.event("info", `parley ssh stopped (${signal})`, { signal });
+    logger?.close();
+  };
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     // A session that will not let go must not keep the process alive.
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    setTimeout(() => {
+      stopped(signal);
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
     clearInterval(refresh);
     ssh
       .close()
       .then(() => api.close())
       .then(
-        () => process.exit(0),
+        () => {
+          stopped(signal);
+          process.exit(0);
+        },
         () => process.exit(1),
       );
   };
   // Before the banner: whoever reads it may signal at once. `on`, not `once`: Ink's
   // signal-exit re-raises a signal nobody else listens to, which would skip the cleanup.
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  process.on("SIGHUP", stop);
+  if (logger) onSignals(logger, stop);
+  else {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+      process.on(signal, () => stop(signal));
+  }
+  if (logger) {
+    logStart(logger, "ssh", api, options.version, {
+      ssh: `${ssh.host}:${ssh.port}`,
+      ...(keysPath ? { keys: keysPath } : {}),
+    });
+  }
 
   const shown = ssh.host === "0.0.0.0" || ssh.host === "::" ? "<this machine>" : ssh.host;
   out(`parley ssh listening on ${ssh.host} port ${ssh.port}`);

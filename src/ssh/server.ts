@@ -78,6 +78,8 @@ export type SshServer = {
   liveSessions(): number;
   /** Worker threads that run the sessions' clients; 0: this thread. */
   threads: number;
+  /** Ends the sessions of someone who may no longer sign in (removed), logged: how many. */
+  endSessionsOf(username: string): number;
   /** Ends every session (each one's terminal is given back), then stops listening. */
   close(): Promise<void>;
 };
@@ -276,6 +278,15 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     host,
     port,
     liveSessions: () => sessions.size(),
+    endSessionsOf(username) {
+      const ended = sessions.endUser(username, "your access to this server was removed.");
+      if (ended > 0) {
+        log(
+          `parley ssh: ended ${ended} session${ended === 1 ? "" : "s"} of ${logQuote(username, 64)}: removed`,
+        );
+      }
+      return ended;
+    },
     threads,
     close() {
       closed ??= (async () => {

@@ -7,6 +7,8 @@ import type { ServerChannel } from "ssh2";
 import { logEscape } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import type { OnChannel, ShellRequest } from "./channel.ts";
+import { latestOnly } from "./coalesce.ts";
+import { inputLimit } from "./input-limit.ts";
 import type { Crash, HostPool } from "./pool.ts";
 
 export type LiveSession = OnChannel & {
@@ -30,6 +32,8 @@ export const BACKLOG_LIMIT = 1024 * 1024;
 /** A client stuck past the limit this long is dropped. */
 export const STUCK_MS = 60_000;
 const DRAIN_CHECK_MS = 200;
+/** While a window is being resized, the screen is drawn at most this often (the last size). */
+export const RESIZE_EVERY_MS = 250;
 
 export type SessionRegistry = {
   size(): number;
@@ -43,6 +47,8 @@ export type SessionRegistry = {
   start(request: ShellRequest, user: DemoUser, from: string, link: Link, key: string): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
+  /** Ends the sessions of a user who may no longer sign in, telling them why: how many. */
+  endUser(username: string, why: string): number;
 };
 
 export function createSessionRegistry(options: {
@@ -59,7 +65,7 @@ export function createSessionRegistry(options: {
   onIdle?: () => void;
 }): SessionRegistry {
   const { pool, log } = options;
-  const live = new Set<LiveSession & { stop(): void }>();
+  const live = new Set<LiveSession & { stop(why?: string): void }>();
   let nextSessionId = 1;
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
@@ -106,7 +112,17 @@ export function createSessionRegistry(options: {
       };
       held.timer.unref();
     };
-    const onData = (data: Buffer) => pool.send({ type: "input", id, data });
+    const typed = inputLimit();
+    const onData = (data: Buffer) => {
+      const { pass, first } = typed.take(data);
+      if (pass) pool.send({ type: "input", id, data: pass });
+      if (first) pool.send({ type: "cut", id });
+    };
+    const resizes = latestOnly(
+      ({ columns, rows }: { columns: number; rows: number }) =>
+        pool.send({ type: "resize", id, columns, rows }),
+      RESIZE_EVERY_MS,
+    );
     const onClose = () => {
       open = false;
       pool.send({ type: "drop", id });
@@ -124,25 +140,31 @@ export function createSessionRegistry(options: {
       if (open) {
         if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
         if (closing) channel.stderr.write("parley: the server was stopped.\r\n");
+        else if (endedWhy !== undefined) channel.stderr.write(`parley: ${endedWhy}\r\n`);
         channel.exit(crash === undefined ? 0 : 1);
         channel.end();
       }
       channel.off("data", onData);
       channel.off("close", onClose);
+      resizes.stop();
       unhold();
       live.delete(entry);
       log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
       if (live.size === 0) options.onIdle?.();
     };
     const ended = Promise.withResolvers<void>();
+    let endedWhy: string | undefined;
     const keepTag = randomUUID().slice(0, 8);
     const liveTags = [...live].filter((e) => e.user === user.username).map((e) => e.keepTag);
     const entry = {
       user: user.username,
       keepTag,
-      resize: (columns: number, rows: number) => pool.send({ type: "resize", id, columns, rows }),
+      resize: (columns: number, rows: number) => resizes.push({ columns, rows }),
       /** Ends the client and gives the terminal back (server shutdown). */
-      stop: () => pool.send({ type: "stop", id }),
+      stop: (why?: string) => {
+        endedWhy = why;
+        pool.send({ type: "stop", id });
+      },
       drop: onClose,
       done: ended.promise,
     };
@@ -187,6 +209,11 @@ export function createSessionRegistry(options: {
     },
     closing: () => closing,
     start,
+    endUser(username, why) {
+      const theirs = [...live].filter((entry) => entry.user === username);
+      for (const entry of theirs) entry.stop(why);
+      return theirs.length;
+    },
     async stopAll() {
       closing = true;
       const sessions = [...live];

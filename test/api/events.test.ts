@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApi, type EventsState, type ServerEvent } from "../../src/api/client.ts";
+import { eventsApi } from "../../src/api/events.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { freshDb, STORE } from "../server/stores.ts";
 
@@ -158,6 +159,63 @@ describe("the event stream, followed", () => {
     await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
     expect(seen[0]).toEqual({ authorization: "Bearer secret", lastEventId: undefined });
     expect(seen[1]).toEqual({ authorization: "Bearer secret", lastEventId: "7" });
+  });
+
+  it("drops a stream whose data lines never end, comments between them or not", async () => {
+    let streams = 0;
+    const url = await fakeServer((_, res) => {
+      streams++;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // 64 KiB data lines, each followed by a comment: no blank line ever ends the event.
+      const line = `data: ${"x".repeat(64 * 1024)}\n: still here\n`;
+      const timer = setInterval(() => res.write(line), 1);
+      res.on("close", () => clearInterval(timer));
+    });
+    const client = follow(url, "t");
+    await waitFor(() => expect(client.states).toContain("down"));
+    expect(streams).toBeGreaterThanOrEqual(1);
+    expect(client.events).toEqual([]);
+  });
+
+  it("starts afresh, as after a reset, when resumes from one cursor keep ending at once", async () => {
+    const seen: (string | undefined)[] = [];
+    const url = await fakeServer((req, res) => {
+      const cursor = req.headers["last-event-id"] as string | undefined;
+      seen.push(cursor);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (cursor === undefined)
+        res.write('id: 3\nevent: message.deleted\ndata: {"id": "m", "conversation_id": "c"}\n\n');
+      // Every resume from 3 is cut before a byte of it.
+      res.end();
+    });
+    const events: ServerEvent[] = [];
+    const { stop } = eventsApi({
+      baseUrl: url,
+      token: "t",
+      timeoutMs: 5000,
+      backoff: { baseMs: 5, maxMs: 20 },
+    }).follow({ onState: () => {}, onEvent: (event) => events.push(event) });
+    stops.push(stop);
+    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(5));
+    // The first stream, then three resumes from 3 that brought nothing, then afresh.
+    expect(seen.slice(0, 5)).toEqual([undefined, "3", "3", "3", undefined]);
+    expect(events.filter((e) => e.type === "reset").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("reads messages.read, and leaves one with no reader or time out", async () => {
+    const url = await fakeServer((_, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('event: messages.read\ndata: {"conversation_id": "c", "reader": "bob"}\n\n');
+      res.write(
+        'event: messages.read\ndata: {"conversation_id": "c", "reader": "bob", "read_at": 1700000000}\n\n',
+      );
+    });
+    const client = follow(url, "t");
+    await waitFor(() => expect(client.events.length).toBe(1));
+    expect(client.events[0]).toEqual({
+      type: "messages.read",
+      read: { conversation_id: "c", reader: "bob", read_at: 1700000000 },
+    });
   });
 
   it("leaves out events that do not fit the contract", async () => {

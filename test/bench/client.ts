@@ -410,6 +410,13 @@ export function demoServer() {
   );
 }
 
+/** An empty server (demo users only) without a rate limit, in a child process. */
+export function emptyServer() {
+  return startServerChild([SELF, "--serve-empty"], (lines) =>
+    lines[0] ? (JSON.parse(lines[0]) as ServerInfo) : undefined,
+  );
+}
+
 /** In the child: an empty server (demo users only) without a rate limit. */
 async function serveEmpty(): Promise<void> {
   const { startServer } = await import("../../src/server/index.ts");
@@ -954,9 +961,7 @@ async function measureClients(
 }
 
 async function benchHistory(): Promise<string[]> {
-  const server = await startServerChild([SELF, "--serve-empty"], (lines) =>
-    lines[0] ? (JSON.parse(lines[0]) as ServerInfo) : undefined,
-  );
+  const server = await emptyServer();
   try {
     const t0 = performance.now();
     for (const [i, size] of BY_SIZE.entries()) {

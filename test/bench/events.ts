@@ -18,7 +18,7 @@ const USERS = 2000;
 const GROUP = 50;
 const FAN_OUTS = 30;
 
-type Target = { url: string; tokens: string[]; conversationId: string; pid: number };
+export type Target = { url: string; tokens: string[]; conversationId: string; pid: number };
 
 /** In the child: seed the users and the group through the store, then serve. */
 async function serve(db: string): Promise<void> {
@@ -26,7 +26,7 @@ async function serve(db: string): Promise<void> {
   const { startServer } = await import("../../src/server/index.ts");
   const now = Math.floor(Date.now() / 1000);
   const ids = Array.from({ length: USERS }, (_, i) => `ct_bench${i}`);
-  const store = await openStore(db);
+  const store = await openStore(db, { create: true });
   await store.users.ensure(
     ids.map((id, i) => ({
       id,
@@ -65,7 +65,12 @@ async function serve(db: string): Promise<void> {
     activity: {},
   }));
   await store.close();
-  const server = await startServer({ db, rateLimit: false });
+  // 2,000 streams from this machine: past the caps `parley serve` keeps by default.
+  const server = await startServer({
+    db,
+    rateLimit: false,
+    connections: { maxConnections: 10_000, maxPerAddress: 10_000 },
+  });
   const tokens = ids.map((_, i) => `token-bench-${i}`);
   const target: Target = {
     url: server.url,
@@ -77,7 +82,7 @@ async function serve(db: string): Promise<void> {
   process.once("SIGTERM", () => server.close().then(() => process.exit(0)));
 }
 
-async function startChild(db: string): Promise<{ child: ChildProcess; target: Target }> {
+export async function startChild(db: string): Promise<{ child: ChildProcess; target: Target }> {
   const child = spawn(process.execPath, [SELF, "--serve", db], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -87,7 +92,7 @@ async function startChild(db: string): Promise<{ child: ChildProcess; target: Ta
   throw new Error("the events bench server did not start");
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
@@ -95,7 +100,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Resident memory of a process, in MB (Linux). */
-function residentMb(pid: number): number {
+export function residentMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;

@@ -3,12 +3,14 @@
 // benchmarks, in one run on one machine, printed as markdown. Progress goes to stderr,
 // the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
+import { benchBurst } from "./burst.ts";
 import { benchClient, clientFigures } from "./client.ts";
 import { benchNews } from "./news.ts";
 import { benchPeers } from "./peers.ts";
 import { benchServer } from "./server.ts";
 import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
 import { benchStartupFar } from "./startup.ts";
+import { benchSustained } from "./sustained.ts";
 import { benchTraffic } from "./traffic.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -46,6 +48,14 @@ out("");
 out("## News: from a POST to the other client's screen, with events and with polling");
 out("");
 out(await benchNews());
+out("");
+out("## A burst of news into the client");
+out("");
+out(await benchBurst());
+out("");
+out("## The event stream under a sustained load");
+out("");
+out(await benchSustained());
 out("");
 out("## Network: one conversation open, idle (events, polling + ETags, polling alone)");
 out("");

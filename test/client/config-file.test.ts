@@ -101,7 +101,7 @@ describe("the folders", () => {
     });
   });
 
-  it("on macOS without them, the Library folders the README names", () => {
+  it("on macOS without them, the Library folders docs/using.md names", () => {
     Object.defineProperty(process, "platform", { value: "darwin" });
     const library = join(homedir(), "Library");
     expect(parleyPaths({ XDG_DATA_HOME: "relative/ignored" })).toEqual({

@@ -58,7 +58,7 @@ const message = (id: string, text: string) => ({
 describe("kept server data", () => {
   it("comes back in the next run, with the names of contacts, and is private", async () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const first = session();
     const kept = await keepServerData(first.queryClient, first.session, files);
     expect(kept.restoredAt).toBeUndefined();
@@ -83,7 +83,7 @@ describe("kept server data", () => {
 
   it("of another user, another server, another version, or corrupt, is set aside with a line in the log", async () => {
     const p = paths();
-    const mine = offlineFiles(p, "http://chat.example", "tok_a");
+    const mine = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const first = session();
     const kept = await keepServerData(first.queryClient, first.session, mine);
     first.queryClient.setQueryData(keys.messages.latest("conv_1"), {
@@ -118,9 +118,9 @@ describe("kept server data", () => {
 
   it("is kept apart per server and user", () => {
     const p = paths();
-    const a = offlineFiles(p, "http://chat.example", "tok_a");
-    expect(offlineFiles(p, "http://chat.example", "tok_b").cache).not.toBe(a.cache);
-    expect(offlineFiles(p, "http://other.example", "tok_a").cache).not.toBe(a.cache);
+    const a = offlineFiles(p, "http://chat.example", { token: "tok_a" });
+    expect(offlineFiles(p, "http://chat.example", { token: "tok_b" }).cache).not.toBe(a.cache);
+    expect(offlineFiles(p, "http://other.example", { token: "tok_a" }).cache).not.toBe(a.cache);
     expect(a.cache).not.toContain("tok_a");
   });
 });
@@ -128,7 +128,7 @@ describe("kept server data", () => {
 describe("drafts and unsent changes", () => {
   it("are saved within a second of a change and carried over", async () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const { session: first } = session();
     const saving = keepCarriedOver(first, files);
     first.drafts.update("conv_1", (d) => ({ ...d, value: "half a thought", cursor: 14 }));
@@ -160,7 +160,7 @@ describe("drafts and unsent changes", () => {
 
   it("keep the draft, not the message being edited, when parley stops mid-edit", async () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const { session: s } = session();
     const saving = keepCarriedOver(s, files);
     s.drafts.update("conv_1", (d) => ({ ...d, value: "my draft", cursor: 8 }));
@@ -171,7 +171,7 @@ describe("drafts and unsent changes", () => {
 
   it("keep a draft's attachments, also of a draft with no text", async () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const { session: s } = session();
     const saving = keepCarriedOver(s, files);
     const attached = [
@@ -197,7 +197,7 @@ describe("drafts and unsent changes", () => {
 
   it("of the version before attachments are still read", () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     writePrivateFile(
       files.carry,
       JSON.stringify({ version: 1, owner: files.owner, drafts: { conv_1: "x" }, changes: [] }),
@@ -207,8 +207,8 @@ describe("drafts and unsent changes", () => {
 
   it("of another user are not loaded", () => {
     const p = paths();
-    const mine = offlineFiles(p, "http://chat.example", "tok_a");
-    const theirs = offlineFiles(p, "http://chat.example", "tok_b");
+    const mine = offlineFiles(p, "http://chat.example", { token: "tok_a" });
+    const theirs = offlineFiles(p, "http://chat.example", { token: "tok_b" });
     writePrivateFile(
       theirs.carry,
       JSON.stringify({ version: 1, owner: mine.owner, drafts: { conv_1: "x" }, changes: [] }),
@@ -219,7 +219,7 @@ describe("drafts and unsent changes", () => {
 
   it("that do not hold what parley writes are set aside whole, with one line in the log", () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     const good = {
       id: "c1",
       change: { kind: "send", conversationId: "conv_1", text: "hi", idempotencyKey: "k1" },
@@ -263,7 +263,7 @@ describe("drafts and unsent changes", () => {
 
   it("that are not JSON are set aside, not deleted", () => {
     const p = paths();
-    const files = offlineFiles(p, "http://chat.example", "tok_a");
+    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
     writePrivateFile(files.carry, '{"version": 2, "drafts": {"conv_1": "half');
     expect(loadCarriedOver(files)).toEqual({});
     const aside = readdirSync(dirname(files.carry)).filter((name) => name.includes(".bad-"));

@@ -11,10 +11,11 @@ import {
   loadCarriedOver,
   offlineFiles,
 } from "../../src/client/offline.ts";
-import { askServerId, serverIdentity } from "../../src/client/server-id.ts";
+import { askServerId, askUsername, serverIdentity } from "../../src/client/server-id.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { runUsers } from "../../src/server/users-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-server-id-"));
 const running: RunningServer[] = [];
@@ -66,12 +67,12 @@ describe("the server's identity", () => {
     expect((await serverIdentity(p, other.url)).identity).not.toBe(viaA.identity);
 
     const token = a.demoUsers[0]!.token;
-    await keepWork(offlineFiles(p, viaA.identity, token));
-    const carried = loadCarriedOver(offlineFiles(p, viaB.identity, token));
+    await keepWork(offlineFiles(p, viaA.identity, { token: token }));
+    const carried = loadCarriedOver(offlineFiles(p, viaB.identity, { token: token }));
     expect(carried.drafts).toEqual({ conv_1: "half a thought" });
     expect(carried.changes?.map((c) => c.change.kind)).toEqual(["send"]);
     // Another user on the same server has none of it.
-    expect(loadCarriedOver(offlineFiles(p, viaB.identity, "another token"))).toEqual({});
+    expect(loadCarriedOver(offlineFiles(p, viaB.identity, { token: "another token" }))).toEqual({});
   });
 
   it("is remembered per address, and a changed answer is noticed for the next start", async () => {
@@ -101,11 +102,45 @@ describe("the server's identity", () => {
 
   it("takes over the work kept under the address before the id was known", async () => {
     const p = paths();
-    const former = offlineFiles(p, "http://chat.example", "t");
+    const former = offlineFiles(p, "http://chat.example", { token: "t" });
     await keepWork(former);
-    const current = offlineFiles(p, "parley-server abc", "t");
+    const current = offlineFiles(p, "parley-server abc", { token: "t" });
     adoptKeptFiles(current, former);
     expect(loadCarriedOver(current).drafts).toEqual({ conv_1: "half a thought" });
     expect(loadCarriedOver(former)).toEqual({});
+  });
+});
+
+describe("the user's identity", () => {
+  it("is asked of the server once, and keeps drafts and queue across a rotated token", async () => {
+    const db = join(dir, "rotate.db");
+    await (await startServer({ db })).close();
+    const first = (await runUsers(db, ["add", "bob"])).out[0]!;
+    const server = await serve(db);
+    expect(await askUsername(server.url, first)).toBe("bob");
+    expect(await askUsername(server.url, "prly_not-a-token")).toBeUndefined();
+    expect(await askUsername("http://127.0.0.1:9", first)).toBeUndefined();
+
+    const p = paths();
+    const identity = (await serverIdentity(p, server.url)).identity;
+    await keepWork(offlineFiles(p, identity, { username: "bob", token: first }));
+    // The operator rotates bob's token; his client learns who the new one is.
+    const second = (await runUsers(db, ["token", "bob"])).out[0]!;
+    expect(await askUsername(server.url, first)).toBeUndefined();
+    const username = await askUsername(server.url, second);
+    expect(username).toBe("bob");
+    const carried = loadCarriedOver(offlineFiles(p, identity, { username, token: second }));
+    expect(carried.drafts).toEqual({ conv_1: "half a thought" });
+    expect(carried.changes?.map((c) => c.change.kind)).toEqual(["send"]);
+  });
+
+  it("takes over what an older client kept by the token's hash", async () => {
+    const p = paths();
+    const byToken = offlineFiles(p, "parley-server abc", { token: "t1" });
+    await keepWork(byToken);
+    const byName = offlineFiles(p, "parley-server abc", { username: "bob", token: "t1" });
+    adoptKeptFiles(byName, byToken);
+    expect(loadCarriedOver(byName).drafts).toEqual({ conv_1: "half a thought" });
+    expect(loadCarriedOver(byToken)).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-// Copying inside tmux: with `set-clipboard on` (what the README recommends) the OSC 52
+// Copying inside tmux: with `set-clipboard on` (what docs/using.md recommends) the OSC 52
 // that `y` and `Y` send arrives in tmux's paste buffer, from where tmux passes it on.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";

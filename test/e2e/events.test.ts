@@ -132,6 +132,50 @@ describe.skipIf(!hasTmux())("events end to end", () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasTmux())("a burst end to end", () => {
+  it("keeps answering keys while 300 messages come, and catches up, listed and open", async () => {
+    const home = mkdtempSync(join(tmpdir(), "parley-burst-e2e-"));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const server = await serve(join(home, "server.db"));
+    const alice = client(server, "alice");
+    const bob = createApi({ baseUrl: server.url, token: server.tokens.bob! });
+    const withAlice = await conversationId(server, "bob", "alice");
+    const burst = async (tag: string) => {
+      for (let i = 0; i < 300; i += 50) {
+        const sends = [];
+        for (let n = i; n < i + 50; n++) {
+          sends.push(bob.messages.send({ conversation_id: withAlice, message: `${tag} ${n}` }));
+        }
+        await Promise.all(sends);
+      }
+    };
+    await alice.waitFor((s) => s.includes("bob") && s.includes("│▸"), "alice's list", 30_000);
+    await helpSays(alice, "live");
+
+    // The list shown: the help opens and closes while the burst comes; bob's row catches up.
+    const listed = burst("listed");
+    await alice.waitFor((s) => s.includes("listed "), "the burst begun in bob's row");
+    alice.send("?");
+    await alice.waitFor((s) => s.includes("parley keys"), "the help, during the burst");
+    alice.send("q");
+    await alice.waitFor((s) => !s.includes("parley keys"), "the help closed");
+    await listed;
+    await alice.waitFor((s) => s.includes("listed 299"), "bob's row caught up");
+
+    // Bob's conversation open: the pane catches up, and what alice types shows.
+    await open(alice, "bob");
+    const opened = burst("opened");
+    await alice.waitFor((s) => s.includes("opened "), "the burst begun in the pane");
+    alice.type("typed during the burst");
+    await alice.waitFor((s) => s.includes("typed during the burst"), "alice's keys");
+    await opened;
+    await alice.waitFor((s) => s.includes("opened 299"), "the pane caught up");
+    // Still live: one more message comes as it is sent.
+    await bob.messages.send({ conversation_id: withAlice, message: "after the burst" });
+    await alice.waitFor((s) => s.includes("after the burst"), "the next message");
+  }, 120_000);
+});
+
 async function conversationId(server: Serve, user: string, other: string): Promise<string> {
   const api = createApi({ baseUrl: server.url, token: server.tokens[user]! });
   return (await api.conversations.create({ contact_id: `ct_${other}` })).id;

@@ -1,8 +1,8 @@
-// `parley --help` and the README name every command, option, environment variable and
+// `parley --help` and docs/using.md name every command, option, environment variable and
 // config file key the code knows: the lists are read from the code, so a new option that
-// is not documented fails here. The README's key table is the binding table's.
+// is not documented fails here. The doc's key table is the binding table's.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLIENT_OPTIONS, COMMANDS, ENVIRONMENT } from "../../src/cli-options.ts";
 import { ConfigFile } from "../../src/config.ts";
@@ -11,12 +11,7 @@ import { readmeKeyTable } from "../../src/ui/frame/help-table.ts";
 import { CLI } from "./tmux.ts";
 
 const root = new URL("../../", import.meta.url);
-const readme = readFileSync(new URL("README.md", root), "utf8");
-// What the README leaves to docs/ (one file per reader) is documented there.
-const docs = readdirSync(new URL("docs/", root))
-  .filter((file) => file.endsWith(".md"))
-  .map((file) => readFileSync(new URL(`docs/${file}`, root), "utf8"))
-  .join("\n");
+const using = readFileSync(new URL("docs/using.md", root), "utf8");
 const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
 
 // Every option of every command; --token exists only to be refused with a reason.
@@ -29,7 +24,7 @@ const commands = Object.keys(COMMANDS);
 const environment = ENVIRONMENT;
 const configKeys = Object.keys(ConfigFile.shape);
 
-describe("parley --help and the README", () => {
+describe("parley --help and docs/using.md", () => {
   it("read the options and commands from the code", () => {
     expect(options).toEqual(
       expect.arrayContaining(["--base-url", "--token-file", "--port", "--threads"]),
@@ -39,7 +34,7 @@ describe("parley --help and the README", () => {
 
   it.each([
     ["--help", help],
-    ["the README and docs/", `${readme}\n${docs}`],
+    ["docs/using.md", using],
   ])("%s names every command, option, environment variable and config key", (_, text) => {
     for (const name of [...commands.map((c) => `parley ${c}`), ...options, ...environment]) {
       expect(text, name).toContain(name);
@@ -49,14 +44,14 @@ describe("parley --help and the README", () => {
 });
 
 describe("each command's flags", () => {
-  // The README's "## Command line" block: a command's line and the indented ones after it.
-  const block = readme.split(/^## Command line\n\n```\n/m)[1]?.split("```")[0] ?? "";
+  // The doc's "## Command line" block: a command's line and the indented ones after it.
+  const block = using.split(/^## Command line\n\n```\n/m)[1]?.split("```")[0] ?? "";
   const flags = (text: string) =>
     [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].filter((f) => f !== "--help").sort();
 
-  it.each(Object.keys(COMMANDS))("are the same in `parley %s --help` and the README", (command) => {
-    const inReadme = block.match(new RegExp(`^parley ${command} .*(\\n {4,}.*)*`, "m"))?.[0];
-    expect(inReadme, `README's Command line names parley ${command}`).toBeDefined();
+  it.each(Object.keys(COMMANDS))("are the same in `parley %s --help` and the doc", (command) => {
+    const inDoc = block.match(new RegExp(`^parley ${command} .*(\\n {4,}.*)*`, "m"))?.[0];
+    expect(inDoc, `docs/using.md's Command line names parley ${command}`).toBeDefined();
     const own = execFileSync(process.execPath, [CLI, command, "--help"], { encoding: "utf8" });
     // The command's usage line, and its options section (its first line names the command).
     const usage = own.match(new RegExp(`^  parley ${command} .*(\\n {5,}.*)*`, "m"))?.[0];
@@ -68,7 +63,7 @@ describe("each command's flags", () => {
       .map((o) => `--${o}`)
       .filter((f) => f !== "--help")
       .sort();
-    expect(flags(inReadme!)).toEqual(fromCode);
+    expect(flags(inDoc!)).toEqual(fromCode);
     expect(flags(usage ?? "")).toEqual(fromCode);
     expect(flags(section!)).toEqual(fromCode);
   });
@@ -82,18 +77,37 @@ describe("each command's flags", () => {
   });
 });
 
-describe("the README's keys", () => {
+describe("docs/using.md's keys", () => {
   it("are the key-binding table's, row for row", () => {
-    // The table under "## Keys", up to the next heading. To update it after a change in
-    // src/ui/keys/table/, paste in what this test expects.
-    const section = readme.split(/^## Keys\n\n/m)[1]?.split(/\n## /)[0];
-    expect(section, "README.md has a ## Keys section").toBeDefined();
-    expect(section!.trimEnd()).toBe(readmeKeyTable().trimEnd());
+    // The table under "## Keys", from its header row up to the next heading. To update it
+    // after a change in src/ui/keys/bindings.ts, paste in what this test expects.
+    const section = using.split(/^## Keys\n\n/m)[1]?.split(/\n## /)[0];
+    expect(section, "docs/using.md has a ## Keys section").toBeDefined();
+    const table = section!.slice(section!.indexOf("| where |"));
+    expect(table.trimEnd()).toBe(readmeKeyTable().trimEnd());
   });
 
   it("list the composer's commands, as the command table has them", () => {
-    const section = readme.split(/^## Composer commands\n\n/m)[1]?.split(/\n## /)[0];
-    expect(section, "README.md has a ## Composer commands section").toBeDefined();
+    const section = using.split(/^## Composer commands\n\n/m)[1]?.split(/\n## /)[0];
+    expect(section, "docs/using.md has a ## Composer commands section").toBeDefined();
     expect(section).toContain(readmeCommandTable());
+  });
+});
+
+describe("what help and docs/using.md say alike", () => {
+  const flat = (text: string) => text.replace(/`/g, "").replace(/\s+/g, " ");
+
+  it("--version names the version and the database schema", async () => {
+    const { MIGRATIONS } = await import("../../src/server/store/sqlite/migrations.ts");
+    const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+    const out = execFileSync(process.execPath, [CLI, "--version"], { encoding: "utf8" });
+    expect(out).toBe(`parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`);
+  });
+
+  it("the database is --db, else PARLEY_DATABASE_URL, else server.db, in both", () => {
+    const users = execFileSync(process.execPath, [CLI, "users", "--help"], { encoding: "utf8" });
+    const order = /--db[^.]*?else PARLEY_DATABASE_URL, else [^ ]*server\.db/;
+    expect(flat(users)).toMatch(order);
+    expect(flat(using)).toMatch(order);
   });
 });

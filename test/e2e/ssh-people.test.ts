@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { until } from "../wait.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -35,6 +36,8 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
       join(dir, "keys"),
       ["bob", "carol", "dave"].map((name) => `parley-user="${name}" ${key}`).join("\n"),
     );
+    // Only a server makes a database: one started and stopped makes it empty.
+    await (await startServer({ db })).close();
     parley("users", "add", "bob", "--db", db);
 
     const child = spawn(
@@ -43,6 +46,8 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
       { env, stdio: ["ignore", "pipe", "pipe"] },
     );
     children.push(child);
+    const log: string[] = [];
+    createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
     const banner: string[] = [];
     for await (const line of createInterface({ input: child.stdout! })) {
       banner.push(line);
@@ -84,5 +89,24 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
     await carol.waitFor((s) => s.includes("No conversations"), "carol's empty list", 15_000);
     const dave = connect("dave");
     await dave.waitFor((s) => s.includes('no user "dave" here'), "dave refused", 15_000);
+
+    // carol is removed while her session is open: it ends, she is told why, it is logged,
+    // and her key no longer signs in.
+    const removed = spawnSync(process.execPath, [CLI, "users", "remove", "carol", "--db", db], {
+      env,
+      encoding: "utf8",
+    });
+    expect(removed.status, removed.stderr).toBe(0);
+    await carol!.waitFor(
+      (s) => s.includes("your access to this server was removed"),
+      "carol's session ended",
+      20_000,
+    );
+    await until(
+      () => log.some((l) => l.includes('ended 1 session of "carol": removed')),
+      "the log line",
+    );
+    const again = connect("carol");
+    await again.waitFor((s) => s.includes('no user "carol" here'), "carol refused", 15_000);
   }, 90_000);
 });

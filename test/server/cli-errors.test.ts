@@ -44,8 +44,32 @@ describe("parley serve's database errors", () => {
   it.skipIf(STORE !== "sqlite")("say in one line that a file is not a database", () => {
     const db = join(dir, "garbage.db");
     writeFileSync(db, "not a database, not at all, just text that is long enough\n".repeat(20));
-    expect(serve(db)).toBe(`parley: Cannot open the database ${db}: file is not a database.`);
+    expect(serve(db)).toBe(
+      `parley: Cannot open the database ${db}: it is not a database (not a SQLite file); it was left as it was.`,
+    );
   });
+
+  it.skipIf(STORE !== "postgres")(
+    "users and groups refuse a PostgreSQL database without parley's tables, exit 2",
+    async () => {
+      const db = await freshDb();
+      for (const command of [
+        ["users", "list"],
+        ["groups", "list"],
+        ["users", "add", "erin"],
+      ]) {
+        const result = spawnSync(process.execPath, [CLI, ...command, "--db", db], {
+          encoding: "utf8",
+          timeout: 20_000,
+        });
+        expect(result.status, result.stderr).toBe(2);
+        expect(result.stderr).toMatch(
+          /^parley: There is no parley database at PostgreSQL at [^ ]+: parley serve \(or parley ssh\) makes one; check --db\.\n$/,
+        );
+      }
+      expect(await rawQuery(db, "SELECT to_regclass('users')::text AS t")).toEqual([{ t: null }]);
+    },
+  );
 
   it.skipIf(STORE !== "sqlite")(
     "say in one line where PostgreSQL refused, without the password",

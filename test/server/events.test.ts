@@ -108,13 +108,24 @@ describe("the event stream", () => {
       ),
     );
 
-    // Dave opens it: his own conversation.updated, and everyone sees the message read.
+    // Dave opens it: his own conversation.updated, and one messages.read for every member.
     const beforeOpen = carol.events.length;
     const opened = conversation(await asDave.get(`/v1/conversations/${id}`));
     const davesView = dataOf(await dave.next(is("conversation.updated", id), beforeOpen));
     expect(davesView.last_opened_at).toBe(opened.last_opened_at);
-    const read = await carol.next(is("message.updated", sent.id), beforeOpen);
-    expect(dataOf(read).read_at).toBe(opened.last_opened_at);
+    for (const sse of [carol, dave]) {
+      const read = await sse.next((e) => e.event === "messages.read", beforeOpen);
+      expect(dataOf(read)).toEqual({
+        conversation_id: id,
+        reader: "dave",
+        read_at: opened.last_opened_at,
+      });
+    }
+    expect(carol.events.slice(beforeOpen).filter(is("message.updated"))).toEqual([]);
+    // Opened again with nothing new to read: no messages.read.
+    const afterRead = carol.events.length;
+    await asDave.get(`/v1/conversations/${id}`);
+    await dave.next(is("conversation.updated", id), dave.events.length);
 
     // Muting is dave's own: carol hears nothing of it. Pinning is everyone's.
     conversation(await asDave.put(`/v1/conversations/${id}`, { is_muted: true }));
@@ -126,6 +137,8 @@ describe("the event stream", () => {
       );
       expect(dataOf(pinned).is_muted).toBe(sse === dave);
     }
+    // In order: by the pin, the second opening would have come.
+    expect(carol.events.slice(afterRead).filter((e) => e.event === "messages.read")).toEqual([]);
     expect(carol.events.filter(is("conversation.updated", id)).map(dataOf)).not.toContainEqual(
       expect.objectContaining({ is_muted: true }),
     );
@@ -278,7 +291,7 @@ describe("retention", () => {
 });
 
 describe("the cost of a stream", () => {
-  const t = useServer({ events: { maxQueuedBytes: 16 * 1024 }, rateLimit: false });
+  const t = useServer({ events: { maxQueuedBytes: 16 * 1024, stallMs: 300 }, rateLimit: false });
 
   it("drops a client that stopped reading instead of buffering for it", async () => {
     const alice = t.as("alice");

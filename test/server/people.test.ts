@@ -7,9 +7,15 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { hashToken } from "../../src/server/tokens.ts";
-import { runGroups, runUsers, UsersError, UsersUsageError } from "../../src/server/users-cli.ts";
+import {
+  runGroups,
+  runUsers,
+  type Said,
+  UsersError,
+  UsersUsageError,
+} from "../../src/server/users-cli.ts";
 import { clientFor, contactConversation, groupConversation, message } from "./helpers.ts";
-import { freshDb, rawQuery, STORE } from "./stores.ts";
+import { freshDb, madeDb, rawQuery, STORE } from "./stores.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-people-"));
 const running: RunningServer[] = [];
@@ -19,8 +25,8 @@ afterAll(async () => {
 });
 
 let n = 0;
-const newDb = () => freshDb(join(dir, `people-${n++}.db`));
-const tokenOf = (lines: string[]) => lines.at(-1)!;
+const newDb = () => madeDb(join(dir, `people-${n++}.db`));
+const tokenOf = (said: Said) => said.out.at(-1)!;
 
 async function serve(db: string) {
   const server = await startServer({ db, demoReplies: false });
@@ -47,7 +53,7 @@ describe("parley users", () => {
     expect((await asCarol.get("/v1/messages", { conversation_id: id })).body.data[0].message).toBe(
       "hi carol",
     );
-    expect((await runUsers(db, ["list"])).join("\n")).toMatch(/bob\s+ct_bob\s+1\s/);
+    expect((await runUsers(db, ["list"])).out.join("\n")).toMatch(/bob\s+ct_bob\s+1\s/);
   });
 
   it("rotates and revokes tokens, and removes people but keeps what they wrote", async () => {
@@ -65,12 +71,12 @@ describe("parley users", () => {
 
     await runUsers(db, ["revoke", "dave"]);
     expect((await clientFor(server.url, second).get("/v1/conversations")).status).toBe(401);
-    expect((await runUsers(db, ["list"])).join("\n")).toMatch(/dave\s+ct_dave\s+0\s.*no token/);
+    expect((await runUsers(db, ["list"])).out.join("\n")).toMatch(/dave\s+ct_dave\s+0\s.*no token/);
 
     const third = tokenOf(await runUsers(db, ["token", "dave"]));
     await runUsers(db, ["remove", "dave"]);
     expect((await clientFor(server.url, third).get("/v1/conversations")).status).toBe(401);
-    expect((await runUsers(db, ["list"])).join("\n")).toMatch(/dave\s+ct_dave\s+0\s.*removed/);
+    expect((await runUsers(db, ["list"])).out.join("\n")).toMatch(/dave\s+ct_dave\s+0\s.*removed/);
     // erin still reads what dave wrote.
     const page = await clientFor(server.url, erin).get("/v1/messages", { conversation_id: id });
     expect(page.body.data.map((m: { message: string }) => m.message)).toEqual(["x"]);
@@ -111,11 +117,11 @@ describe("parley groups", () => {
     const db = await newDb();
     const ann = tokenOf(await runUsers(db, ["add", "ann"]));
     const ben = tokenOf(await runUsers(db, ["add", "ben"]));
-    expect(await runGroups(db, ["add", "ops"], "ann,ben")).toEqual([
+    expect((await runGroups(db, ["add", "ops"], "ann,ben")).say).toEqual([
       "group ops (id grp_ops): ann, ben",
     ]);
     await expect(runGroups(db, ["add", "x"], "ann,zed")).rejects.toThrow(/No user "zed"/);
-    expect((await runGroups(db, ["list"], undefined)).join("\n")).toMatch(
+    expect((await runGroups(db, ["list"], undefined)).out.join("\n")).toMatch(
       /ops\s+grp_ops\s+ann,ben/,
     );
     const server = await serve(db);
@@ -175,7 +181,7 @@ describe("Parley-Server-Id", () => {
 
 describe("a database of schema 1 (tokens in plain text)", () => {
   it("is migrated: the same tokens sign in, the demo's are still printed", async () => {
-    const db = await newDb();
+    const db = await freshDb(join(dir, `people-${n++}.db`));
     await makeSchemaOne(db);
     const server = await startServer({ db, demo: true, demoReplies: false });
     running.push(server);

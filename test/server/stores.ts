@@ -34,3 +34,11 @@ export async function rawQuery<T>(db: string, text: string, params: string[] = [
     await sql.end();
   }
 }
+
+/** A fresh database as `parley serve` leaves it (only a server makes one): for `parley users`. */
+export async function madeDb(sqlitePath?: string): Promise<string> {
+  const db = await freshDb(sqlitePath);
+  const { openStore } = await import("../../src/server/store/index.ts");
+  await (await openStore(db, { create: true })).close();
+  return db;
+}

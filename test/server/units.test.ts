@@ -43,6 +43,30 @@ describe("page cache", () => {
   });
 });
 
+describe("page cache, bounded in bytes", () => {
+  it("drops the oldest pages to stay within its bytes, and keeps no page over an eighth", async () => {
+    const cache = createPageCache(() => "v", 100, 800);
+    let builds = 0;
+    const page = (bytes: number) => async () => {
+      builds++;
+      return "x".repeat(bytes);
+    };
+    for (const key of "abcdefgh") await cache.get(key, page(100));
+    expect(builds).toBe(8);
+    // Full at 800 bytes: one more page pushes out the oldest, "a", and only that.
+    await cache.get("i", page(100));
+    await cache.get("b", page(100));
+    await cache.get("i", page(100));
+    expect(builds).toBe(9);
+    await cache.get("a", page(100));
+    expect(builds).toBe(10);
+    // A page over 100 bytes is answered, never kept.
+    expect((await cache.get("big", page(101))).byteLength).toBe(101);
+    await cache.get("big", page(101));
+    expect(builds).toBe(12);
+  });
+});
+
 describe("rate limiter", () => {
   it("allows a burst, then the sustained rate, and says how long to wait", () => {
     let ms = 0;
@@ -95,6 +119,17 @@ describe("serve banner", () => {
       (l) => quiet.push(l),
     );
     expect(quiet).toEqual([]);
+    // Loopback, but not the default address: said too (--help: "anything else warns").
+    const v6: string[] = [];
+    printServeBanner(
+      { ...server, host: "::1", url: "http://[::1]:4317" },
+      { demo: true },
+      () => {},
+      (l) => v6.push(l),
+    );
+    expect(v6).toEqual([
+      "warning: listening on ::1, not 127.0.0.1: only this machine can connect, but anyone on it may with the demo tokens above.",
+    ]);
   });
 
   it("knows which hosts are loopback", () => {

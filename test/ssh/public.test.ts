@@ -1,14 +1,15 @@
 // `parley ssh` facing people it does not know: the built CLI, ssh2 clients doing what an
-// attacker would. Each limit from "Running parley ssh in public" in the README is here,
+// attacker would. Each limit from "`parley ssh` in public" in docs/team.md is here,
 // but for those that wait out a limit's time or draw screens of 1000x500 cells for half a
 // minute: those are soaks (public.soak.test.ts), run by `npm run test:soak`.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { until } from "../wait.ts";
 import {
@@ -75,14 +76,38 @@ describe.skipIf(!built)("connections that do not sign in", () => {
       // Silent from the start: no identification line, which ssh2's own timer waits for.
       await closedByServer(await silentSocket(ssh.port));
       expect(log.join("\n")).toMatch(/closed a connection from 127\.0\.0\.1: not signed in within/);
+      expect(hostBanned(log.find((l) => l.includes("not signed in"))!)).toBe("127.0.0.1");
     } finally {
       await close();
     }
   }, 30_000);
 });
 
-/** The README's fail2ban filter, with fail2ban's <HOST> as a capture. */
-const FAIL2BAN = /^parley ssh: failed sign-in from (\S+) port \d+: /;
+/** docs/team.md's fail2ban filter: its failregex lines, with fail2ban's <HOST> as a capture. */
+const FAIL2BAN = (() => {
+  const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
+  const filter = /^failregex = ([^\n]+(?:\n {12}[^\n]+)*)/m.exec(doc)?.[1] ?? "";
+  return filter.split("\n").map((line) => new RegExp(line.trim().replace("<HOST>", "(\\S+)")));
+})();
+/** The host the filter bans for `line`: fail2ban reads the time at its start itself. */
+const hostBanned = (line: string) =>
+  FAIL2BAN.map((re) => re.exec(line.replace(/^\S+Z/, ""))?.[1]).find(Boolean);
+
+/** docs/team.md's filter, run by fail2ban itself on `lines` when it is installed: lines matched. */
+function fail2banMatches(lines: string[]): number | undefined {
+  const which = spawnSync("sh", ["-c", "command -v fail2ban-regex"], { encoding: "utf8" });
+  if (which.status !== 0) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "parley-fail2ban-"));
+  const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
+  const filter = /```ini\n(\[Definition\][\s\S]*?)```/.exec(doc)![1]!;
+  writeFileSync(join(dir, "filter.conf"), filter);
+  writeFileSync(join(dir, "sample.log"), `${lines.join("\n")}\n`);
+  const run = spawnSync("fail2ban-regex", [join(dir, "sample.log"), join(dir, "filter.conf")], {
+    encoding: "utf8",
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return Number(/^Lines: \d+ lines, \d+ ignored, (\d+) matched/m.exec(run.stdout)?.[1]);
+}
 
 describe.skipIf(!built)("failed sign-ins", () => {
   it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
@@ -95,7 +120,10 @@ describe.skipIf(!built)("failed sign-ins", () => {
     const line = demo.server.log.find((l) => l.includes("failed sign-in"))!;
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
-    expect(FAIL2BAN.exec(line)?.[1]).toBe("127.0.0.1");
+    expect(FAIL2BAN).toHaveLength(2);
+    expect(hostBanned(line)).toBe("127.0.0.1");
+    const matched = fail2banMatches([line]);
+    if (matched !== undefined) expect(matched).toBe(1);
   }, 60_000);
 });
 
@@ -197,6 +225,8 @@ describe.skipIf(!built)("keys tied to people (--authorized-keys)", () => {
     );
     // People come from the database (parley users add) when there is no --demo.
     const db = join(dir, "people.db");
+    // Only a server makes a database: one started and stopped makes it empty.
+    await (await startServer({ db })).close();
     for (const name of ["alice", "bob"]) {
       execFileSync(process.execPath, [CLI, "users", "add", name, "--db", db], {
         env: { ...process.env, HOME: dir, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir },

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Conversation, Message, type Page } from "../../src/api/schema.ts";
 import type { ConversationPages, MessagePages } from "../../src/ui/queries/cache.ts";
 import { PINNED_FIRST, UNPINNED } from "../../src/ui/queries/conversations.ts";
-import { applyEvent } from "../../src/ui/queries/events.ts";
+import { applyEvent, applyEvents } from "../../src/ui/queries/events.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 
 const ARCHIVED = { archived: true, limit: 10 };
@@ -72,6 +72,55 @@ describe("events into the cache", () => {
     expect(
       queryClient.getQueryData<Page<Message>>(keys.messages.latest("b"))?.data.map((m) => m.id),
     ).toEqual(["m3", "m1"]);
+  });
+
+  it("messages.read marks the others' unread messages read wherever they show", () => {
+    const queryClient = cacheWith();
+    const mine = Message.parse({
+      id: "m0",
+      conversation_id: "b",
+      contact: { id: "ct_alice", username: "alice" },
+      message: "mine",
+      created_at: 150,
+    });
+    queryClient.setQueryData(keys.messages.list("b"), pages(message("m1", "b", 200), mine));
+    applyEvent(queryClient, {
+      type: "messages.read",
+      read: { conversation_id: "b", reader: "alice", read_at: 250 },
+    });
+    const history = queryClient.getQueryData<MessagePages>(keys.messages.list("b"));
+    expect(history?.pages[0]?.data.map((m) => [m.id, m.read_at])).toEqual([
+      ["m1", 250],
+      ["m0", null],
+    ]);
+    const latest = queryClient.getQueryData<Page<Message>>(keys.messages.latest("b"));
+    expect(latest?.data[0]?.read_at).toBe(250);
+    const preview = queryClient.getQueryData<Page<Message>>(keys.messages.preview("b", 200, "m1"));
+    expect(preview?.data[0]?.read_at).toBe(250);
+    // Another conversation's messages are untouched.
+    expect(queryClient.getQueryData<Message[]>(keys.messages.inbox())?.[0]?.read_at).toBeNull();
+  });
+
+  it("a batch of 1,000 new messages is one write per query, with pages cut", () => {
+    const queryClient = cacheWith();
+    let writes = 0;
+    queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === "updated" && event.action.type === "success") writes++;
+    });
+    const burst = Array.from({ length: 1000 }, (_, i) => ({
+      type: "message.created" as const,
+      message: message(`n${i}`, "b", 400 + i),
+    }));
+    applyEvents(queryClient, burst);
+    // The list, the latest page, the inbox and the row's new preview: once each.
+    expect(writes).toBeLessThanOrEqual(6);
+    const latest = queryClient.getQueryData<Page<Message>>(keys.messages.latest("b"));
+    expect(latest?.data.length).toBe(600);
+    expect(latest?.data[0]?.id).toBe("n999");
+    expect(latest?.has_more).toBe(true);
+    const previews = queryClient.getQueryCache().findAll({ queryKey: keys.messages.previews("b") });
+    expect(previews.map((q) => q.queryKey)).toEqual([keys.messages.preview("b", 1399, "n999")]);
+    expect((previews[0]!.state.data as Page<Message>).data.length).toBe(500);
   });
 
   it("an edit and a deletion reach every place the message shows", () => {

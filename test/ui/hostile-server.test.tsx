@@ -7,7 +7,7 @@ import { PINNED_FIRST } from "../../src/ui/queries/conversations.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { conversation, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, paneText } from "./helpers.ts";
 
 const each = harnessEachTest();
 /**
@@ -118,6 +118,26 @@ describe("answers that cannot be read", () => {
     // Answers that can be read again bring it back.
     broken = false;
     await harness.waitFor((s) => statusBar(s).includes("● online"), "online again");
+  }, 30_000);
+});
+
+describe("a page of messages larger than the client reads", () => {
+  it("is said where the messages would be, never as an empty conversation", async () => {
+    // What one member once made of a conversation: a newest page of 9 MiB.
+    const huge = JSON.stringify({ has_more: false, data: [], padding: "x".repeat(9 << 20) });
+    const { real, front } = await relay((req) =>
+      req.url.startsWith("/v1/messages?") && req.url.includes("conversation_id=")
+        ? huge
+        : undefined,
+    );
+    const harness = await each.start({ server: real, baseUrl: front.url });
+    await openFirst(harness, "bob");
+    const screen = await harness.waitFor(
+      (s) => paneText(s).includes("Messages could not be read"),
+      "the pane saying the messages could not be read",
+    );
+    expect(paneText(screen)).toContain("larger than 8 MiB");
+    expect(screen).not.toContain("No messages yet");
   }, 30_000);
 });
 

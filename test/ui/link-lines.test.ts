@@ -50,7 +50,7 @@ describe("links in the laid-out lines", () => {
     for (const line of lines) expect(text(line).length).toBeLessThanOrEqual(30);
   });
 
-  it("shows an attachment's name, kind and size, linked to its file", () => {
+  it("shows an attachment's name, kind, size and host, linked to its file", () => {
     const lines = lay(
       message("", [
         {
@@ -62,13 +62,13 @@ describe("links in the laid-out lines", () => {
         { filename: "evil.pdf", file_url: "javascript:alert(1)" },
         { url: "https://files.example.com/old-style.png" },
       ]),
-      60,
+      80,
     );
     const attachments = lines.filter((l) => text(l).includes("📎"));
     expect(attachments.map(text)).toEqual([
-      "  📎 budget-q3.pdf · PDF · 277 KB",
+      "  📎 budget-q3.pdf · PDF · 277 KB · files.example.com",
       "  📎 evil.pdf · PDF",
-      "  📎 https://files.example.com/old-style.png · PNG",
+      "  📎 https://files.example.com/old-style.png · PNG · files.example.com",
     ]);
     expect(attachments.map((l) => l.find((s) => s.link)?.link?.url)).toEqual([
       "https://files.example.com/budget-q3.pdf",
@@ -94,7 +94,7 @@ describe("links in the laid-out lines", () => {
       ),
     ).toEqual([
       { label: "https://a.example/x", url: "https://a.example/x" },
-      { label: "📎 c.png · PNG", url: "https://files.example.com/c.png" },
+      { label: "📎 c.png · PNG · files.example.com", url: "https://files.example.com/c.png" },
     ]);
   });
 });

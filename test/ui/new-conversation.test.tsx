@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createApi } from "../../src/api/client.ts";
 import { startServer } from "../../src/server/index.ts";
-import { runUsers } from "../../src/server/users-cli.ts";
+import { runGroups, runUsers } from "../../src/server/users-cli.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor } from "./helpers.ts";
@@ -82,14 +83,14 @@ describe("the new-conversation prompt on parley's server", () => {
     await harness.type("bobby");
     await harness.press(KEYS.enter);
     const screen = await harness.waitFor(
-      (s) => s.includes('No one called "bobby" here'),
+      (s) => s.includes('No one and no group of yours called "bobby" here'),
       "the unknown name",
     );
     expect(screen).not.toContain("No contact with id");
     expect(screen).toContain("new conversation with:");
     // Corrected, it goes.
     await harness.press(KEYS.backspace, KEYS.backspace);
-    await harness.waitFor((s) => !s.includes("No one called"), "the line gone once typing");
+    await harness.waitFor((s) => !s.includes("No one and no group"), "the line gone once typing");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("Message bob"), "the conversation with bob");
     expect((await apiFor(server).conversations.list()).data.map((c) => c.contact_id)).toEqual([
@@ -104,11 +105,12 @@ describe("the new-conversation prompt on a team's server (parley users add)", ()
     const dir = mkdtempSync(join(tmpdir(), "parley-team-"));
     each.afterTest(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, "server.db");
-    const token = (await runUsers(db, ["add", "alice"])).at(-1)!;
+    await (await startServer({ db })).close();
+    const token = (await runUsers(db, ["add", "alice"])).out.at(-1)!;
     for (const name of others) await runUsers(db, ["add", name]);
     const server = await startServer({ port: 0, db, demoReplies: false });
     each.afterTest(() => server.close());
-    return { server, token };
+    return { server, token, db };
   }
 
   it("asks the server for a name beyond the first people it listed", async () => {
@@ -121,6 +123,28 @@ describe("the new-conversation prompt on a team's server (parley users add)", ()
     await harness.waitFor((s) => offered(s).join() === "zoe", "zoe, from the server");
     await harness.press(KEYS.down, KEYS.enter);
     await harness.waitFor((s) => s.includes("Message zoe"), "the conversation with zoe");
+  });
+
+  it("finds a group conversation by the group's name, and says when there is none", async () => {
+    const { server, token, db } = await team(["bob"]);
+    await runGroups(db, ["add", "team"], "alice,bob");
+    const harness = await each.start({ server, token, username: "alice" });
+    await openPrompt(harness, "No conversations");
+    await harness.type("nope");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes('No one and no group of yours called "nope" here'),
+      "neither a person nor a group",
+    );
+    await harness.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    await harness.type("team");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("Message #team") && !s.includes("new conversation with:"),
+      "the group's conversation",
+    );
+    const list = await createApi({ baseUrl: server.url, token }).conversations.list();
+    expect(list.data.map((c) => c.group_id)).toEqual(["grp_team"]);
   });
 
   it("says so when nobody else is there yet", async () => {

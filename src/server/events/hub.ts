@@ -13,13 +13,18 @@ import {
 } from "../store/store.ts";
 import { hashToken } from "../tokens.ts";
 import { createRenderer } from "./render.ts";
-import { EventStream, KEEP_ALIVE } from "./stream.ts";
+import { EventStream } from "./stream.ts";
 
 export type EventOptions = {
   /** How often each stream gets `: keep-alive` and its token is checked again; default 20 s. */
   keepAliveMs?: number;
-  /** Bytes a stream may have waiting for a slow client before it is cut; default 256 KiB. */
+  /**
+   * Bytes a stream may have waiting before it stops taking live events and is caught up
+   * from the store instead (stream.ts); default 256 KiB.
+   */
   maxQueuedBytes?: number;
+  /** A stream whose client takes nothing of what waits for this long is cut; default 30 s. */
+  stallMs?: number;
   /** Streams per user; a new one beyond it ends that user's oldest. Default 16. */
   perUser?: number;
   /** Events kept for replay: newer than `seconds` or among the newest `count` (1 h, 10,000). */
@@ -42,7 +47,8 @@ export type EventHub = {
   close(): void;
 };
 
-const BATCH = 500;
+/** Events read at once; the reader lets the sockets flush between two batches. */
+const BATCH = 200;
 const PRUNE_EVERY_MS = 60_000;
 const RETRY_MS = 1000;
 /** A Last-Event-ID this server hands out: a decimal event id. */
@@ -58,7 +64,10 @@ export function createEventHub(
   localTokens: ReadonlyMap<string, string> = new Map(),
 ): EventHub {
   const keepAliveMs = options.keepAliveMs ?? 20_000;
-  const maxQueuedBytes = options.maxQueuedBytes ?? 256 * 1024;
+  const limits = {
+    maxQueuedBytes: options.maxQueuedBytes ?? 256 * 1024,
+    stallMs: options.stallMs ?? 30_000,
+  };
   const perUser = options.perUser ?? 16;
   const retention = options.retention ?? { seconds: EVENTS_KEPT_SECONDS, count: EVENTS_KEPT_COUNT };
   const byUser = new Map<string, Set<EventStream>>();
@@ -75,7 +84,7 @@ export function createEventHub(
   async function deliver(event: StoredEvent): Promise<void> {
     for (const userId of event.recipients) {
       if (!byUser.has(userId)) continue;
-      const data = await render(event, userId);
+      const data = await render.render(event, userId);
       if (data === undefined) continue;
       // Looked up again: the user's streams may have come or gone meanwhile.
       for (const stream of byUser.get(userId) ?? []) stream.deliver(event.id, event.type, data);
@@ -94,6 +103,7 @@ export function createEventHub(
         readAgain = false;
         for (;;) {
           const batch = await store.events.after(readThrough, BATCH);
+          if (count > 0) await render.prepare(batch.filter(isHeardHere));
           for (const event of batch) {
             // After it is delivered: a failed read starts again with it (streams skip
             // what they have).
@@ -101,6 +111,9 @@ export function createEventHub(
             readThrough = event.id;
           }
           if (batch.length < BATCH || closed) break;
+          // The responses flush only once this turn of the event loop ends (node corks
+          // them until then): a long run of reads must let them go between batches.
+          await new Promise((resolve) => setImmediate(resolve));
         }
       } while (readAgain && !closed);
     } catch (error) {
@@ -115,11 +128,49 @@ export function createEventHub(
     }
   }
 
+  const isHeardHere = (event: StoredEvent) => event.recipients.some((id) => byUser.has(id));
+
   function remove(stream: EventStream): void {
     const streams = byUser.get(stream.userId);
     if (!streams?.delete(stream)) return;
     count--;
     if (streams.size === 0) byUser.delete(stream.userId);
+  }
+
+  /**
+   * Sends a stream that is behind what it missed, from the store, as fast as its client
+   * takes it, until it has reached the reader; then it is live again. Between two reads it
+   * waits for the client to take what was written (stream.drained cuts one that stopped).
+   */
+  async function catchUp(stream: EventStream): Promise<void> {
+    const renderOwn = createRenderer(store);
+    try {
+      while (await stream.drained()) {
+        // Every event up to `reached` that is the user's comes in this read, or one after.
+        const reached = readThrough;
+        const batch = await store.events.after(stream.cursor, BATCH, stream.userId);
+        await renderOwn.prepare(batch);
+        let wrote = true;
+        for (const event of batch) {
+          const data = await renderOwn.render(event, stream.userId);
+          if (data === undefined) stream.cursor = Math.max(stream.cursor, event.id);
+          else if (!stream.send(event.id, event.type, data)) {
+            wrote = false;
+            break;
+          }
+        }
+        if (!wrote || batch.length === BATCH) continue;
+        stream.cursor = Math.max(stream.cursor, reached);
+        // Decided in the same turn as the reader's position is read: nothing falls between.
+        if (stream.cursor >= readThrough) {
+          stream.behind = false;
+          return;
+        }
+      }
+    } catch (error) {
+      log(`events: catching a stream up failed: ${(error as Error).message}`);
+      stream.end();
+    }
   }
 
   /** Sends what came after `lastEventId`, or `reset` when that is no longer held. */
@@ -131,21 +182,8 @@ export function createEventHub(
       return;
     }
     stream.cursor = after;
-    const renderOwn = createRenderer(store);
-    for (;;) {
-      const batch = await store.events.after(stream.cursor, BATCH, stream.userId);
-      for (const event of batch) {
-        const data = await renderOwn(event, stream.userId);
-        if (data === undefined) {
-          stream.cursor = Math.max(stream.cursor, event.id);
-          continue;
-        }
-        if (!stream.replay(event.id, event.type, data)) return;
-      }
-      if (batch.length < BATCH) return;
-      await stream.drained();
-      if (stream.closed) return;
-    }
+    stream.behind = true;
+    await catchUp(stream);
   }
 
   async function revalidate(): Promise<void> {
@@ -170,7 +208,7 @@ export function createEventHub(
 
   function tick(): void {
     for (const streams of byUser.values()) {
-      for (const stream of streams) stream.write(KEEP_ALIVE);
+      for (const stream of streams) stream.keepAlive();
     }
     revalidate().catch((error: unknown) => {
       if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`);
@@ -195,7 +233,10 @@ export function createEventHub(
     },
 
     async open(user, response, lastEventId) {
-      const stream = new EventStream(user, response, maxQueuedBytes, () => remove(stream));
+      const stream = new EventStream(user, response, limits, {
+        close: () => remove(stream),
+        behind: (late) => void catchUp(late),
+      });
       response.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache",
@@ -212,13 +253,11 @@ export function createEventHub(
       }
       streams.add(stream);
       count++;
-      // From here the reader delivers to it; what it already read is for the replay.
+      // From here the reader delivers to it; what came before is for the replay.
       stream.cursor = readThrough;
       if (lastEventId === undefined) return;
-      stream.holdLive();
       try {
         await replay(stream, lastEventId);
-        stream.releaseLive();
       } catch (error) {
         log(`events: replay failed: ${(error as Error).message}`);
         stream.end();

@@ -1,5 +1,5 @@
-// /v1/contacts: parley's own extension (README, "Where parley's server decides differently
-// from contract.md"). The contract has no contact endpoints; a client that wants to start a
+// /v1/contacts: parley's own extension (docs/api.md, "GET /v1/contacts"). The contract
+// has no contact endpoints; a client that wants to start a
 // conversation by user name asks here which people the server knows. A server without it
 // answers 404, and the client then goes on without completion.
 //   GET /v1/contacts?query=bo&limit=20

@@ -2,9 +2,10 @@
 import { Hono } from "hono";
 import { ListMessagesParams, SendMessageParams, UpdateMessageParams } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
-import { forbidden, notFound } from "../errors.ts";
+import { forbidden, invalid, notFound } from "../errors.ts";
 import { answerFor, claimLost } from "../idempotency.ts";
-import { cursors, pageParams, toPage } from "../pagination.ts";
+import { checkStoredMessage } from "../message-limits.ts";
+import { cursors, pageJson, pageParams, toPage } from "../pagination.ts";
 import {
   type AttachmentInput,
   attachments,
@@ -18,6 +19,7 @@ import {
   validate,
 } from "../params.ts";
 import { json, jsonBytes, jsonText, methodNotAllowed } from "../respond.ts";
+import { ReactionLimitError } from "../store/reactions.ts";
 import type { MessageScope, NewAttachment, NewMessage, User } from "../store/store.ts";
 import type { MessageJson } from "../wire.ts";
 
@@ -125,7 +127,10 @@ export function messageRoutes(s: Services) {
       page.before?.id ?? "",
     ].join(" ");
     const bytes = await s.pages.get(key, async () =>
-      JSON.stringify(toPage(await messages.list(scope, query.limit + 1, page), query.limit, page)),
+      pageJson(
+        toPage(await messages.list(scope, query.limit + 1, page), query.limit, page),
+        page.before !== undefined,
+      ),
     );
     return jsonBytes(c, bytes);
   });
@@ -144,6 +149,7 @@ export function messageRoutes(s: Services) {
       createdAt: s.now(),
     };
     const files = newAttachments(params.attachments);
+    checkStoredMessage(sent.body, [], files);
     const text = JSON.stringify(newMessageJson(sent, user, files));
     // The message and its Idempotency-Key's answer commit together: a retry after a crash
     // finds either both or neither.
@@ -178,13 +184,24 @@ export function messageRoutes(s: Services) {
     // or an attachment is not (the store sets `updated_at` with the text only). This narrows
     // contract.md ("set by any successful PUT"): with that rule no client could show an
     // honest "edited" marker.
-    await messages.update(head.id, {
-      body: params.message,
-      reactions: reactionList,
-      reactor: user.username,
-      attachments: newAttachments(params.attachments),
-      at: s.now(),
-    });
+    const files = newAttachments(params.attachments);
+    if (params.message !== undefined || files.length > 0) {
+      const current = await messages.get(head.id);
+      if (current)
+        checkStoredMessage(params.message ?? current.message, current.attachments, files);
+    }
+    try {
+      await messages.update(head.id, {
+        body: params.message,
+        reactions: reactionList,
+        reactor: user.username,
+        attachments: files,
+        at: s.now(),
+      });
+    } catch (error) {
+      if (error instanceof ReactionLimitError) throw invalid("reactions", error.message);
+      throw error;
+    }
     return json(c, await messages.get(head.id));
   });
 

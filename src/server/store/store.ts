@@ -32,6 +32,17 @@ export type Account = {
 
 export type GroupInfo = { id: string; name: string; members: string[] };
 
+/** A token as it is stored: its SHA-256, the name it is known by, when it stops working. */
+export type NewToken = { hash: string; name: string; expires_at: number | null };
+
+/** A token as `parley users tokens` lists it (never the token itself). */
+export type TokenInfo = {
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+};
+
 /** Where a page starts: the sort key and id of the item named by `starting_after` / `ending_before`. */
 export type Cursor = { key: number; id: string };
 
@@ -156,7 +167,21 @@ export type EventType =
   | "message.deleted"
   | "conversation.created"
   | "conversation.updated"
-  | "conversation.deleted";
+  | "conversation.deleted"
+  /** One per opening that marked others' messages read; its resource is a `ReadMark`. */
+  | "messages.read";
+
+/** What a `messages.read` event keeps as its resource id: who read, and when. */
+export type ReadMark = { readerId: string; readAt: number };
+
+export const encodeReadMark = ({ readerId, readAt }: ReadMark): string => `${readAt}:${readerId}`;
+
+export function decodeReadMark(resourceId: string): ReadMark | undefined {
+  const at = resourceId.indexOf(":");
+  const readAt = Number(resourceId.slice(0, at));
+  if (at <= 0 || !Number.isSafeInteger(readAt)) return undefined;
+  return { readerId: resourceId.slice(at + 1), readAt };
+}
 
 /**
  * A change, as the events table keeps it for /v1/events: what changed and who hears of it.
@@ -167,7 +192,10 @@ export type StoredEvent = {
   id: number;
   type: EventType;
   conversationId: string;
-  /** The message id for message events, the conversation id for conversation events. */
+  /**
+   * The message id for message events, the conversation id for conversation events, an
+   * encoded `ReadMark` for `messages.read`.
+   */
   resourceId: string;
   /** User ids: the conversation's members, or only the user whose own settings changed. */
   recipients: string[];
@@ -203,20 +231,46 @@ export interface Store {
   /** The people and groups, for `parley users` / `parley groups` and contact search. */
   accounts: {
     /** False when the user name is taken. */
-    add(user: NewUser, tokenHash: string): Promise<boolean>;
+    add(user: NewUser, token: NewToken): Promise<boolean>;
     list(): Promise<Account[]>;
     /**
-     * Replaces every token of the user by `tokenHash` (none when null), and brings back a
-     * removed user when given one. False when there is no such user.
+     * A token for the user, replacing their token of the same name. A removed user gets
+     * none ("removed": `restore` first).
      */
-    setToken(username: string, tokenHash: string | null, now: number): Promise<boolean>;
-    /** Revokes their tokens, takes them out of groups, and marks them removed. */
+    addToken(username: string, token: NewToken, now: number): Promise<"ok" | "missing" | "removed">;
+    /** Their token named `name` (every token when undefined) stops working: how many did. */
+    revoke(username: string, name: string | undefined): Promise<number | undefined>;
+    /** Their tokens, by name; undefined when there is no such user. */
+    tokens(username: string): Promise<TokenInfo[] | undefined>;
+    /**
+     * Revokes their tokens, takes them out of their groups and the groups' conversations,
+     * and marks them removed.
+     */
     remove(username: string, now: number): Promise<boolean>;
+    /** A removed user may be given tokens again (their groups are not given back). */
+    restore(username: string): Promise<"ok" | "missing" | "active">;
     /** Users (not removed) whose name starts with `prefix`, by name. */
     search(prefix: string, limit: number): Promise<{ id: string; username: string }[]>;
-    /** Creates the group, or adds the members to it; false when a member is unknown. */
-    addGroup(id: string, name: string, members: readonly string[], now: number): Promise<boolean>;
+    /**
+     * Creates the group, or adds the members to it; nothing is done when a name is unknown
+     * or removed (they are returned).
+     */
+    addGroup(
+      id: string,
+      name: string,
+      members: readonly string[],
+      now: number,
+    ): Promise<{ unknown: string[]; removed: string[] }>;
+    /**
+     * Takes members out of the group and of its conversation (what they wrote stays);
+     * undefined when there is no such group, else the names that were not in it.
+     */
+    removeMembers(id: string, members: readonly string[]): Promise<string[] | undefined>;
     groups(): Promise<GroupInfo[]>;
+    /** Records that a token signed a request in (the caller limits how often). */
+    tokenUsed(hash: string, now: number): Promise<void>;
+    /** Deletes the tokens past their expiry: how many. */
+    dropExpired(now: number): Promise<number>;
   };
 
   conversations: {
@@ -246,6 +300,8 @@ export interface Store {
 
   messages: {
     get(id: string): Promise<MessageJson | undefined>;
+    /** Many at once (the events' fan-out renders a batch with one read); missing ones left out. */
+    getMany(ids: readonly string[]): Promise<Map<string, MessageJson>>;
     head(id: string): Promise<MessageHead | undefined>;
     /** The sort key of a message within the scope, for a cursor. */
     cursor(id: string, scope: MessageScope): Promise<Cursor | undefined>;
@@ -317,6 +373,11 @@ export interface Store {
   onSent(listener: (event: SentEvent) => void): Promise<void>;
   /** True while this instance is the one that writes the demo replies. */
   isLeader(): boolean;
+
+  /** The schema version the database is at (this parley's newest, once open). */
+  readonly schema: number;
+  /** Resolves when the database answers a trivial query (GET /readyz). */
+  ping(): Promise<void>;
 
   close(): Promise<void>;
 }

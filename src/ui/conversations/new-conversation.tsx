@@ -1,6 +1,6 @@
 // The prompt for a new conversation: a person's user name, completed from the people the
-// server knows (queries/contacts.ts) and the contacts seen in messages, or a group id
-// (grp_…). Contact ids stay the server's business: one typed (ct_…) still works, and on a
+// server knows (queries/contacts.ts) and the contacts seen in messages, or a group's name
+// (team, #team) or id (grp_…). Contact ids stay the server's business: one typed (ct_…) still works, and on a
 // server that does not list people (a foreign one) the people seen so far are offered and
 // typed text goes as a contact id, as before.
 import { Text } from "ink";
@@ -11,7 +11,7 @@ import { PromptBox } from "../composer/prompt-box.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { useTheme } from "../look/theme.ts";
 import { personName, suggestPeople, typedTarget } from "../model/contact-book.ts";
-import { useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
+import { useFindGroup, useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
 import { useContacts, useMe } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -54,6 +54,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
   });
   const search = usePeopleSearch(value);
   const findPeople = useFindPeople();
+  const findGroup = useFindGroup();
   const suggestions = suggestPeople(value, search.people, contacts.values(), me);
   const at = suggestions.findIndex((p) => p.id === picked);
 
@@ -73,7 +74,16 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
     // people: the text goes as it is, as before.
     const people = [...(found?.people ?? []), ...contacts.values()];
     const target = typedTarget(text, people, found?.supported === true);
-    if ("id" in target) onSubmit(target.id);
+    if ("id" in target) {
+      onSubmit(target.id);
+      return;
+    }
+    // Nobody of that name: a group of theirs, perhaps (#team, or team).
+    const asked = typedSince.current;
+    setNote({ kind: "finding", text });
+    const group = await findGroup(text).catch(() => undefined);
+    if (typedSince.current !== asked) return;
+    if (group !== undefined) onSubmit(group);
     else setNote({ kind: "unknown", text: target.unknown });
   };
 
@@ -106,7 +116,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
       origin={origin}
       label="new conversation with: "
       state={line.state}
-      placeholder={listsPeople ? "a person's name, or a group id grp_…" : "ct_… or grp_…"}
+      placeholder={listsPeople ? "a person's or a group's name" : "ct_… or grp_…"}
       hint={
         listsPeople
           ? "type a name · ↑↓ Tab pick · Enter starts · Esc cancels"
@@ -114,7 +124,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
       }
     >
       {note?.kind === "unknown"
-        ? below(`No one called "${screenText(note.text)}" here`, theme.error)
+        ? below(`No one and no group of yours called "${screenText(note.text)}" here`, theme.error)
         : note?.kind === "finding"
           ? below(`looking for "${screenText(note.text)}"…`, theme.dim)
           : suggestions.map((p, i) => (

@@ -7,6 +7,7 @@ import { useEffect, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
 import { shouldNotify } from "../model/mentions.ts";
 import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
+import { useIsLive } from "../queries/live.ts";
 import { useInbox } from "../queries/previews.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { notify } from "../screen/terminal-out.ts";
@@ -18,6 +19,8 @@ export function useNotifications(openId: string | undefined): void {
   const findConversation = useFindConversation();
   const inbox = useInbox();
   const fetchMutedIds = useFetchMutedIds();
+  // Live, a mute made elsewhere comes as an event: the cache knows it, no need to ask.
+  const live = useIsLive();
   const seen = useRef<Set<string> | null>(null);
   useEffect(() => {
     if (!inbox) return;
@@ -35,8 +38,8 @@ export function useNotifications(openId: string | undefined): void {
     }
     if (fresh.length === 0) return;
     const options = session.notify ?? { bell: true, desktop: true };
-    void fetchMutedIds().then((mutedIds) => {
-      for (const m of fresh.reverse()) {
+    void (live ? Promise.resolve(undefined) : fetchMutedIds()).then((mutedIds) => {
+      for (const m of newestOfEach(fresh)) {
         const conversation = findConversation(m.conversation_id);
         // The server's answer, else what the cache knows.
         if (mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted) continue;
@@ -49,5 +52,20 @@ export function useNotifications(openId: string | undefined): void {
         notify(session.terminal, title, m.message || "sent an attachment", options);
       }
     });
-  }, [inbox, me, openId, findConversation, session, fetchMutedIds]);
+  }, [inbox, me, openId, findConversation, session, fetchMutedIds, live]);
+}
+
+/**
+ * One notification per conversation for what arrived at once (a burst of a bot's 300
+ * messages rings once), the newest of each, oldest conversation first. `fresh` is newest first.
+ */
+function newestOfEach(fresh: readonly Message[]): Message[] {
+  const seen = new Set<string>();
+  const newest: Message[] = [];
+  for (const m of fresh) {
+    if (seen.has(m.conversation_id)) continue;
+    seen.add(m.conversation_id);
+    newest.push(m);
+  }
+  return newest.reverse();
 }

@@ -9,7 +9,7 @@ import { includesMe } from "../model/reactions.ts";
 import { isPending, WAITING } from "../queries/changes.ts";
 import type { OutboxEntry } from "../queries/outbox.ts";
 import { clockTime, dayLabel } from "../text/format.ts";
-import { findLinks, linkId } from "../text/links.ts";
+import { findLinks, linkId, withLinkHosts } from "../text/links.ts";
 import { sanitize } from "../text/sanitize.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";
 import { wrapSpans } from "../text/wrap.ts";
@@ -103,7 +103,8 @@ function bodyLines(
   tone: Tone = "plain",
   key?: string,
 ): { lines: Line[]; links: number } {
-  const shown = sanitize(text, { keepNewlines: true });
+  const safe = sanitize(text, { keepNewlines: true });
+  const shown = key === undefined ? safe : withLinkHosts(safe);
   const room = Math.max(1, width - INDENT.length);
   const links = key === undefined ? [] : findLinks(shown);
   const lines = wrapSpans(shown, room).map(({ start, end, tooWide }) => {

@@ -16,6 +16,7 @@ import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
 import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { Panel } from "../screen/panel.tsx";
+import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -29,7 +30,12 @@ import { useFollowOwnSend, useShowMatch, useUnreadStart } from "./use-pane-jumps
 import type { Geometry } from "./window.ts";
 
 /** The open conversation's history as the pane pages through it. */
-export type PaneHistory = HistoryPaging & { isLoading: boolean; toNewest: () => void };
+export type PaneHistory = HistoryPaging & {
+  isLoading: boolean;
+  /** Why the messages could not be read, if they could not: said where they would be. */
+  error?: unknown;
+  toNewest: () => void;
+};
 
 type Props = {
   /** The screen cell of the pane's top-left corner (for the search prompt's cursor). */
@@ -240,7 +246,14 @@ export function MessagePane(props: Props) {
         </Text>
       ) : null}
       <Box flexDirection="column" height={viewHeight} justifyContent="flex-end" overflow="hidden">
-        {items.length === 0 && !history.isLoading ? (
+        {items.length === 0 && !history.isLoading && history.error ? (
+          <Text color={theme.error} wrap="truncate-end">
+            {truncate(
+              `Messages could not be read: ${screenText(describeError(history.error))}`,
+              innerWidth,
+            )}
+          </Text>
+        ) : items.length === 0 && !history.isLoading ? (
           <Text color={theme.dim}>No messages yet. Say hello below.</Text>
         ) : (
           rows

@@ -97,5 +97,6 @@ export function typedTarget(
   if (named.size === 1) return { id: [...named][0]! };
   if (people.some((p) => p.id === text)) return { id: text };
   if (!serverListsPeople || text.startsWith("ct_")) return { id: text };
+  // "#team" names a group, whose conversation the prompt asks for (useFindGroup).
   return { unknown: text };
 }

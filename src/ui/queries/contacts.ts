@@ -8,6 +8,7 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import type { PeopleFound } from "../../api/client.ts";
+import { ApiError } from "../../api/errors.ts";
 import type { Person } from "../../api/schema.ts";
 import type { Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
@@ -85,4 +86,34 @@ function useSettled<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return settled;
+}
+
+/** A group's name as `parley groups add` allows it; typed with or without a leading #. */
+const GROUP_NAME = /^#?([a-z0-9][a-z0-9._-]{0,31})$/;
+
+/**
+ * The group a typed name is, for one of its members: `team` (or `#team`) is `grp_team`
+ * when the server opens that group's conversation for them (it makes it the first time,
+ * which is what Enter in the prompt is for). Undefined when there is no such group of
+ * theirs; a failure to reach the server is thrown.
+ */
+export function useFindGroup(): (typed: string) => Promise<string | undefined> {
+  const session = useSession();
+  return useCallback(
+    async (typed) => {
+      const name = GROUP_NAME.exec(typed.trim().toLowerCase())?.[1];
+      if (name === undefined) return undefined;
+      const id = `grp_${name}`;
+      try {
+        await session.api.conversations.create({ group_id: id });
+        return id;
+      } catch (error) {
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+          return undefined;
+        }
+        throw error;
+      }
+    },
+    [session],
+  );
 }

@@ -31,6 +31,7 @@ import { type ConversationPages, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
+import { markReadSoon } from "./read-marks.ts";
 import { useQueuedChanges } from "./use-outbox.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
@@ -284,7 +285,7 @@ export function useOpenConversation(id: string | undefined): Conversation | unde
         const opened = state.data.last_opened_at ?? 0;
         const me = session.me.get();
         if (page?.data.some((m) => m.contact.username !== me && (m.created_at ?? 0) > opened)) {
-          void queryClient.refetchQueries({ queryKey: detail, exact: true });
+          markReadSoon(queryClient, id);
         }
       } else if (matchQuery({ queryKey: keys.conversations.lists() }, event.query)) {
         const listed = findIn(event.query.state.data as ConversationPages | undefined, id);

@@ -32,6 +32,7 @@ import {
   overlaps,
   reachesNewest,
 } from "./cache.ts";
+import type { CacheWrites } from "./cache-writes.ts";
 import { changedMessages } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
@@ -196,18 +197,15 @@ export function usePinnedMessage(
  * the polled newest page (the screen shows the two merged, so both must change).
  */
 export function updateConversationMessages(
-  queryClient: QueryClient,
+  writes: CacheWrites,
   conversationId: string,
   update: (data: MessagePages | undefined) => MessagePages | undefined,
 ): void {
-  queryClient.setQueryData<MessagePages>(keys.messages.list(conversationId), update);
+  writes.set<MessagePages>(keys.messages.list(conversationId), update);
   const patchPage = (page: Page<Message> | undefined) =>
     page ? update({ pages: [page], pageParams: [undefined] })?.pages[0] : page;
-  queryClient.setQueryData<Page<Message>>(keys.messages.latest(conversationId), patchPage);
+  writes.set<Page<Message>>(keys.messages.latest(conversationId), patchPage);
   // The sidebar row's preview too: an edit changes neither the activity nor the newest
   // message its key is made of, so it would never be fetched again.
-  queryClient.setQueriesData<Page<Message>>(
-    { queryKey: keys.messages.previews(conversationId) },
-    patchPage,
-  );
+  writes.setAll<Page<Message>>(keys.messages.previews(conversationId), patchPage);
 }

@@ -2,6 +2,7 @@
 // when it is restored (the names of contacts, which it otherwise learns from fetches).
 import {
   type DehydratedState,
+  hashKey,
   matchQuery,
   type Query,
   type QueryClient,
@@ -11,9 +12,7 @@ import type { Session } from "../screen/session.ts";
 import { HISTORY_PAGES_KEPT, type MessagePages, reachesNewest } from "./cache.ts";
 import { keys } from "./query-keys.ts";
 
-const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =>
-  JSON.stringify(k),
-);
+const notKept = new Set([keys.messages.inbox(), keys.conversations.mutedIds()].map(hashKey));
 
 /**
  * Lists, conversations, histories and previews that loaded, including those whose last
@@ -23,11 +22,7 @@ const notKept = [keys.messages.inbox(), keys.conversations.mutedIds()].map((k) =
  * answer is history.
  */
 export function shouldKeepQuery(query: Query): boolean {
-  return (
-    query.state.data !== undefined &&
-    !notKept.includes(JSON.stringify(query.queryKey)) &&
-    !isWindowFarBack(query)
-  );
+  return query.state.data !== undefined && !notKept.has(query.queryHash) && !isWindowFarBack(query);
 }
 
 /**

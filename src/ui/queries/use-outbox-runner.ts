@@ -8,6 +8,7 @@ import { useStore } from "../screen/observable.ts";
 import { learnIdentity, type Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import { mapMessages, prependMessage } from "./cache.ts";
+import { directWrites } from "./cache-writes.ts";
 import { alreadyDone, type Change, WAITING } from "./changes.ts";
 import { replaceInLists } from "./conversations.ts";
 import { updateConversationMessages } from "./history.ts";
@@ -77,7 +78,7 @@ function settle(
 ): void {
   const { conversationId } = change;
   const patchMessage = (id: string, next: Message | null) =>
-    updateConversationMessages(queryClient, conversationId, (data) =>
+    updateConversationMessages(directWrites(queryClient), conversationId, (data) =>
       mapMessages(data, (m) => (m.id === id ? next : m)),
     );
   const patchConversation = (next: Conversation | null) => {
@@ -90,7 +91,7 @@ function settle(
       const message = answer as Message;
       session.contacts.learn([message]);
       learnIdentity(session, message.contact.username);
-      updateConversationMessages(queryClient, conversationId, (data) =>
+      updateConversationMessages(directWrites(queryClient), conversationId, (data) =>
         prependMessage(data, message),
       );
       void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });

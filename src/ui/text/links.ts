@@ -1,15 +1,26 @@
 // Links: where the URLs are in a message's text, and which addresses are safe to hand to
 // the terminal as an OSC 8 hyperlink or to the platform's opener. Pure.
 //
-// Only http, https and mailto. Detection runs on text that `sanitize` has already made
+// Only http, https and plain mailto (one address, no ?subject= or ?attach=: some mail
+// programs attach the file a parameter names). Detection runs on text that `sanitize` has already made
 // safe, so what is shown is exactly what would be shown without links; a run of text that
 // held anything sanitising had to replace (an escape sequence, a control byte: now a
 // placeholder such as ␛ or ␇) is never made a link. The address given to the terminal is
 // the URL parser's own form of it: printable ASCII only (non-ASCII percent-encoded, the
 // host in punycode), so no byte of it can end the sequence or start another.
 
-/** A URL found in text: `text.slice(start, end)` is what shows, `url` where it goes. */
-export type FoundLink = { start: number; end: number; url: string };
+import { domainToUnicode } from "node:url";
+import { sanitize } from "./sanitize.ts";
+
+/**
+ * A URL found in text: `text.slice(start, end)` is what shows, `url` where it goes, and
+ * `misleads` when the host as written is not the host it opens (a fraction slash that
+ * reads as "/", a name before "@", a percent-encoded or numeric host).
+ */
+export type FoundLink = { start: number; end: number; url: string; misleads: boolean };
+
+/** One address, as a person writes it after mailto: and nothing else. */
+const PLAIN_MAILTO = /^mailto:[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+$/;
 
 const SCHEMES = new Set(["http:", "https:", "mailto:"]);
 
@@ -56,8 +67,8 @@ export function linkTarget(raw: string | null | undefined): string | undefined {
   }
   if (!SCHEMES.has(url.protocol)) return undefined;
   if (url.protocol !== "mailto:" && url.hostname === "") return undefined;
-  if (url.protocol === "mailto:" && url.pathname.replace(/^\/+/, "") === "") return undefined;
   const href = url.href;
+  if (url.protocol === "mailto:" && !PLAIN_MAILTO.test(href)) return undefined;
   // The parser's form is printable ASCII; checked anyway, as it goes inside a sequence.
   return /^[\x21-\x7e]+$/.test(href) ? href : undefined;
 }
@@ -72,9 +83,52 @@ export function findLinks(text: string): FoundLink[] {
     if (PLACEHOLDER.test(match[0])) continue;
     const url = linkTarget(shown);
     if (url === undefined) continue;
-    found.push({ start: match.index, end: match.index + shown.length, url });
+    found.push({
+      start: match.index,
+      end: match.index + shown.length,
+      url,
+      misleads: misleads(shown, url),
+    });
   }
   return found;
+}
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+/** Whether the host written in `shown` (up to the first / ? # or \\) is not `url`'s host. */
+function misleads(shown: string, url: string): boolean {
+  const parsed = new URL(url);
+  if (parsed.protocol === "mailto:") return false;
+  const written = /^[a-z]+:\/\/([^/?#\\]*)/i.exec(shown)?.[1]?.toLowerCase() ?? "";
+  const port = DEFAULT_PORTS[parsed.protocol];
+  return written !== parsed.host && written !== `${parsed.host}:${port}`;
+}
+
+/**
+ * The host `url` opens, as a person should read it: its punycode form, and the Unicode one
+ * beside it where they differ (`bücher.example (xn--bcher-kva.example)`); undefined for mailto.
+ */
+export function hostLabel(url: string): string | undefined {
+  const parsed = new URL(url);
+  if (parsed.protocol === "mailto:") return undefined;
+  const port = parsed.port ? `:${parsed.port}` : "";
+  const unicode = sanitize(domainToUnicode(parsed.hostname), { strip: true }) + port;
+  return unicode === parsed.host || unicode === port ? parsed.host : `${unicode} (${parsed.host})`;
+}
+
+/**
+ * `text` (sanitised) with the host each misleading link opens written after it, as
+ * ` [→ host]`: a link is drawn as where it goes, before anyone opens it.
+ */
+export function withLinkHosts(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const link of findLinks(text)) {
+    if (!link.misleads) continue;
+    out += `${text.slice(at, link.end)} [→ ${hostLabel(link.url)}]`;
+    at = link.end;
+  }
+  return at === 0 ? text : out + text.slice(at);
 }
 
 /**

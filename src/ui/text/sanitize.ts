@@ -14,7 +14,9 @@
 //   �  (U+FFFD)             a C1 control (U+0080–U+009F) that starts no complete sequence, a
 //                           bidi control (U+061C, U+200E/F, U+202A–E, U+2066–9), a lone
 //                           surrogate.
-// U+2028 / U+2029 (line / paragraph separator) count as newlines.
+// U+2028 / U+2029 (line / paragraph separator) count as newlines. Tag characters (U+E0000–
+// U+E007F: invisible, yet they carry text a reader never sees) are dropped, like the other
+// invisible characters Output leaves out.
 import { terminalForm } from "./width.ts";
 
 export type SanitizeOptions = {
@@ -31,12 +33,15 @@ const ESC_MARK = "\u241b";
 const DEL_MARK = "\u2421";
 const BAD_MARK = "\ufffd";
 const LF_MARK = "\u240a";
+/** U+E0000–U+E007F, the tag characters, in UTF-16: 0xDB40 then 0xDC00–0xDC7F. */
+const TAG_HIGH = 0xdb40;
+const TAG_LOW_LAST = 0xdc7f;
 
 // Anything `sanitize` has to look at. `\p{Cs}` in a `u` regex matches only lone surrogates.
 const UNSAFE =
-  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\p{Cs}]/u;
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\p{Cs}\u{E0000}-\u{E007F}]/u;
 const UNSAFE_EXCEPT_LF =
-  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\p{Cs}]/u;
+  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\p{Cs}\u{E0000}-\u{E007F}]/u;
 
 /** Bidi controls, and U+2028 / U+2029 (line / paragraph separator). */
 function isBidiOrSeparator(c: number): boolean {
@@ -132,7 +137,14 @@ export function sanitize(s: string, options?: SanitizeOptions): string {
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = s.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
+        if (c !== TAG_HIGH || d > TAG_LOW_LAST) {
+          i += 2;
+          continue;
+        }
+        // A tag character: dropped.
+        if (i > copied) out += s.slice(copied, i);
         i += 2;
+        copied = i;
         continue;
       }
     }

@@ -1,8 +1,14 @@
 // Conversations in PostgreSQL as each member sees them: shared fields plus the member's
 // own settings. One conversation per pair and per group is the UNIQUE constraints' job.
 import type { ConversationJson } from "../../wire.ts";
-import type { ConversationFilter, Cursor, Page, Store } from "../store.ts";
-import { appendEvent, appendEvents } from "./events.ts";
+import {
+  type ConversationFilter,
+  type Cursor,
+  encodeReadMark,
+  type Page,
+  type Store,
+} from "../store.ts";
+import { appendEvent } from "./events.ts";
 import type { Q, Write } from "./sql.ts";
 
 const SELECT = `
@@ -109,16 +115,13 @@ export function createConversationStore(sql: Q, write: Write): Store["conversati
       await write(async (tx) => {
         await tx`UPDATE memberships SET last_opened_at = ${now}
           WHERE user_id = ${userId} AND conversation_id = ${id}`;
-        const read = await tx<{ id: string }[]>`UPDATE messages SET read_at = ${now}
-          WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}
-          RETURNING id`;
+        const read = await tx`UPDATE messages SET read_at = ${now}
+          WHERE conversation_id = ${id} AND read_at IS NULL AND sender_id <> ${userId}`;
         await appendEvent(tx, "conversation.updated", id, id, [userId]);
-        await appendEvents(
-          tx,
-          "message.updated",
-          id,
-          read.map((message) => message.id),
-        );
+        if (read.count > 0) {
+          const mark = encodeReadMark({ readerId: userId, readAt: now });
+          await appendEvent(tx, "messages.read", id, mark, "members");
+        }
       });
     },
     async update(id, userId, changes) {

@@ -47,23 +47,6 @@ export async function appendEvent(
   await tx`SELECT pg_notify(${EVENTS}, '')`;
 }
 
-/** One event per resource, in their order, each for every member of the conversation. */
-export async function appendEvents(
-  tx: Q,
-  type: EventType,
-  conversationId: string,
-  resourceIds: readonly string[],
-): Promise<void> {
-  if (resourceIds.length === 0) return;
-  await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.events})`;
-  await tx`INSERT INTO events (type, conversation_id, resource_id, recipients)
-    SELECT ${type}, ${conversationId}, r.id,
-      (SELECT coalesce(array_agg(user_id), '{}') FROM memberships
-       WHERE conversation_id = ${conversationId})
-    FROM unnest(${resourceIds as string[]}::text[]) WITH ORDINALITY AS r(id, n) ORDER BY r.n`;
-  await tx`SELECT pg_notify(${EVENTS}, '')`;
-}
-
 async function eventsAfter(
   sql: Q,
   afterId: number,

@@ -6,7 +6,7 @@
 // this one opens, wires and closes.
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
-import { newerSchema } from "../errors.ts";
+import { newerSchema, noDatabase } from "../errors.ts";
 import type { SentEvent, Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { createDemoStore } from "./demo.ts";
@@ -16,7 +16,17 @@ import { createLeadership } from "./leader.ts";
 import { createMessageStore } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { createPresenceStore } from "./presence.ts";
-import { connect, LOCK, PARLEY, type Q, unreachable, type Write, type WriteOne } from "./sql.ts";
+import {
+  connect,
+  connectionSettings,
+  LOCK,
+  PARLEY,
+  type Q,
+  unreachable,
+  type Write,
+  type WriteOne,
+  where,
+} from "./sql.ts";
 import { createAccountStore, createUserStore } from "./users.ts";
 
 const CHANGED = "parley_changed";
@@ -24,6 +34,8 @@ const SENT = "parley_sent";
 
 export type PostgresOptions = {
   poolSize?: number;
+  /** Bring the schema in (default true); false: a database without parley's tables is refused. */
+  create?: boolean;
   /** How often the instance checks it still holds its owner lock; default 5 s. */
   ownerCheckMs?: number;
 };
@@ -48,6 +60,7 @@ export async function openPostgresStore(
   url: string,
   options: PostgresOptions = {},
 ): Promise<Store> {
+  connectionSettings(url);
   const sql = connect(url, options.poolSize ?? 10);
   const instance = randomUUID();
   // Page cache version: this instance's writes (counted before and after each), and the
@@ -62,6 +75,11 @@ export async function openPostgresStore(
 
   let serverId = "";
   try {
+    if (options.create === false) {
+      const [found] = await sql<{ table: string | null }[]>`
+        SELECT to_regclass('schema_version')::text AS table`;
+      if (!found?.table) throw noDatabase(where(url));
+    }
     await migrate(sql);
     claims = await holdOwnerLock(url, options.ownerCheckMs);
     const [row] = await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = 'server_id'`;
@@ -133,6 +151,10 @@ export async function openPostgresStore(
       return leadership.compete();
     },
     isLeader: leadership.isLeader,
+    schema: MIGRATIONS.length,
+    async ping() {
+      await sql`SELECT 1`;
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -1,7 +1,8 @@
 // Messages in PostgreSQL, with their sender, reactions and attachments. A page takes the
 // messages, then the senders, reactions and attachments of all of them at once.
 import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
-import { assembleMessages, withReactor } from "../assemble.ts";
+import { assembleMessages } from "../assemble.ts";
+import { reactionWrites, type StoredReaction } from "../reactions.ts";
 import type {
   Cursor,
   MessageChanges,
@@ -53,6 +54,13 @@ async function getMessage(q: Q, id: string): Promise<MessageJson | undefined> {
   return (await hydrate(q, rows))[0];
 }
 
+async function getMessages(q: Q, ids: readonly string[]): Promise<Map<string, MessageJson>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q<MessageRow[]>`
+    SELECT ${q.unsafe(COLUMNS)} FROM messages m WHERE m.id = ANY(${ids as string[]})`;
+  return new Map((await hydrate(q, rows)).map((message) => [message.id, message]));
+}
+
 async function messageCursor(q: Q, id: string, scope: MessageScope): Promise<Cursor | undefined> {
   const [row] =
     "conversationId" in scope
@@ -93,23 +101,26 @@ async function insertAttachments(
   await q`INSERT INTO attachments ${q(rows, "id", "message_id", "filename", "file_url", "file_type", "file_size", "created_at")}`;
 }
 
-/** Replaces one reaction name's list; an empty list removes the name. The message row is locked. */
-async function setReaction(
+/** The message's reactions and what `reactor`'s changes write; the message row is locked. */
+async function writeReactions(
   q: Q,
   id: string,
-  name: string,
-  usernames: readonly string[],
-): Promise<void> {
-  if (usernames.length === 0) {
-    await q`DELETE FROM reactions WHERE message_id = ${id} AND name = ${name}`;
-    return;
+  changes: readonly (readonly [name: string, on: boolean])[],
+  reactor: string,
+): Promise<boolean> {
+  const current = await q<StoredReaction[]>`
+    SELECT name, position, usernames FROM reactions WHERE message_id = ${id}`;
+  const writes = reactionWrites(current, changes, reactor);
+  for (const r of writes.set) {
+    await q`
+      INSERT INTO reactions (message_id, name, position, usernames)
+      VALUES (${id}, ${r.name}, ${r.position}, ${q.json(r.usernames)})
+      ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`;
   }
-  await q`
-    INSERT INTO reactions (message_id, name, position, usernames)
-    VALUES (${id}, ${name},
-      (SELECT coalesce(max(position), 0) + 1 FROM reactions WHERE message_id = ${id}),
-      ${q.json(usernames as string[])})
-    ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`;
+  if (writes.remove.length > 0) {
+    await q`DELETE FROM reactions WHERE message_id = ${id} AND name = ANY(${writes.remove}::text[])`;
+  }
+  return writes.set.length + writes.remove.length > 0;
 }
 
 /** In a transaction: the message row is locked, so changes to one message follow each other. */
@@ -118,11 +129,8 @@ async function updateMessage(q: Q, id: string, changes: MessageChanges): Promise
   if (changes.body !== undefined) {
     await q`UPDATE messages SET body = ${changes.body}, updated_at = ${changes.at} WHERE id = ${id}`;
   }
-  for (const [name, on] of changes.reactions) {
-    const [row] = await q<{ usernames: string[] }[]>`
-      SELECT usernames FROM reactions WHERE message_id = ${id} AND name = ${name}`;
-    const next = withReactor(row?.usernames ?? [], changes.reactor, on);
-    if (next) await setReaction(q, id, name, next);
+  if (changes.reactions.length > 0) {
+    await writeReactions(q, id, changes.reactions, changes.reactor);
   }
   await insertAttachments(q, id, changes.attachments, changes.at);
 }
@@ -135,6 +143,7 @@ export function createMessageStore(
 ): Store["messages"] {
   return {
     get: (id) => getMessage(sql, id),
+    getMany: (ids) => getMessages(sql, ids),
     async head(id) {
       const [row] = await sql<
         { id: string; conversation_id: string; sender_id: string; body: string }[]
@@ -199,11 +208,7 @@ export function createMessageStore(
       await write(async (tx) => {
         const [message] = await tx<{ conversation_id: string }[]>`
           SELECT conversation_id FROM messages WHERE id = ${id} FOR UPDATE`;
-        const [row] = await tx<{ usernames: string[] }[]>`
-          SELECT usernames FROM reactions WHERE message_id = ${id} AND name = ${name}`;
-        const current = row?.usernames ?? [];
-        if (!message || current.includes(username)) return;
-        await setReaction(tx, id, name, [...current, username]);
+        if (!message || !(await writeReactions(tx, id, [[name, true]], username))) return;
         await appendEvent(tx, "message.updated", message.conversation_id, id, "members");
       });
     },

@@ -134,4 +134,14 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO meta (key, value) VALUES ('server_id', md5(random()::text || clock_timestamp()::text))
     ON CONFLICT (key) DO NOTHING;
   `,
+  // 4: named tokens (several per person: laptop, phone), each with when it was last used
+  // and an optional expiry. A person had one token at most before: it is "default".
+  `
+  ALTER TABLE tokens ADD COLUMN name text NOT NULL DEFAULT 'default';
+  ALTER TABLE tokens ADD COLUMN last_used_at bigint;
+  ALTER TABLE tokens ADD COLUMN expires_at bigint;
+  UPDATE tokens SET name = 'token-' || substr(hash, 1, 8)
+    WHERE hash NOT IN (SELECT min(hash) FROM tokens GROUP BY user_id);
+  CREATE UNIQUE INDEX tokens_by_name ON tokens(user_id, name);
+  `,
 ];

@@ -1,20 +1,30 @@
 // Users, their tokens (as hashes) and groups on PostgreSQL: the demo's users, and what
 // `parley users` / `parley groups` and the contact search need.
 import { hashToken } from "../../tokens.ts";
-import type { Account, DemoToken, GroupInfo, NewUser, Store, User } from "../store.ts";
+import type { Account, DemoToken, GroupInfo, NewUser, Store, TokenInfo, User } from "../store.ts";
 import { LOCK, PARLEY, type Q, type Write } from "./sql.ts";
 
 const copy = <T extends object>(rows: readonly T[]): T[] => rows.map((row) => ({ ...row }));
 
 async function idOf(tx: Q, username: string): Promise<string | undefined> {
-  const [row] = await tx<{ id: string }[]>`SELECT id FROM users WHERE username = ${username}`;
-  return row?.id;
+  return (await personOf(tx, username))?.id;
+}
+
+async function personOf(
+  tx: Q,
+  username: string,
+): Promise<{ id: string; removed: boolean } | undefined> {
+  const [row] = await tx<{ id: string; removed: boolean }[]>`
+    SELECT id, removed_at IS NOT NULL AS removed FROM users WHERE username = ${username}`;
+  return row && { id: row.id, removed: row.removed };
 }
 
 async function userByTokenHash(sql: Q, hash: string): Promise<User | undefined> {
   const [user] = await sql<User[]>`
     SELECT u.id, u.username, u.phone_number, u.avatar_url, u.last_active_at, u.created_at
-    FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ${hash}`;
+    FROM tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.hash = ${hash} AND u.removed_at IS NULL
+      AND (t.expires_at IS NULL OR t.expires_at > extract(epoch FROM now()))`;
   return user && { ...user };
 }
 
@@ -46,8 +56,9 @@ async function ensureDemoUsers(
       hash: hash(u.token),
       user_id: u.id,
       created_at: u.created_at,
+      name: "default",
     }));
-    await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at")}`;
+    await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at", "name")}`;
     const demo = list.map((u) => ({ user_id: u.id, token: u.token }));
     await tx`INSERT INTO demo_tokens ${tx(demo, "user_id", "token")}`;
   });
@@ -79,7 +90,7 @@ export function createUserStore(sql: Q, write: Write): Store["users"] {
 
 export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
   return {
-    add: (user, tokenHash) =>
+    add: (user, token) =>
       write(async (tx) => {
         // Two adds of one name at once: the UNIQUE constraint decides, one of them waits.
         const inserted = await tx`
@@ -88,31 +99,52 @@ export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
             ${user.last_active_at ?? null}, ${user.created_at})
           ON CONFLICT DO NOTHING RETURNING 1`;
         if (inserted.length === 0) return false;
-        await tx`INSERT INTO tokens (hash, user_id, created_at)
-          VALUES (${tokenHash}, ${user.id}, ${user.created_at})`;
+        await tx`INSERT INTO tokens (hash, user_id, created_at, name, expires_at)
+          VALUES (${token.hash}, ${user.id}, ${user.created_at}, ${token.name}, ${token.expires_at})`;
         return true;
       }),
     async list() {
       return copy(
         await sql<Account[]>`
           SELECT id, username, created_at, last_active_at, removed_at,
-            (SELECT count(*)::integer FROM tokens t WHERE t.user_id = users.id) AS tokens
+            (SELECT count(*)::integer FROM tokens t WHERE t.user_id = users.id
+              AND (t.expires_at IS NULL OR t.expires_at > extract(epoch FROM now()))) AS tokens
           FROM users ORDER BY username`,
       );
     },
-    setToken: (username, tokenHash, now) =>
+    addToken: (username, token, now) =>
+      write(async (tx) => {
+        const person = await personOf(tx, username);
+        if (person === undefined) return "missing";
+        if (person.removed) return "removed";
+        await tx`DELETE FROM tokens WHERE user_id = ${person.id} AND name = ${token.name}`;
+        // A printed demo token that no longer signs in must not be printed again.
+        if (token.name === "default")
+          await tx`DELETE FROM demo_tokens WHERE user_id = ${person.id}`;
+        await tx`INSERT INTO tokens (hash, user_id, created_at, name, expires_at)
+          VALUES (${token.hash}, ${person.id}, ${now}, ${token.name}, ${token.expires_at})`;
+        return "ok";
+      }),
+    revoke: (username, name) =>
       write(async (tx) => {
         const id = await idOf(tx, username);
-        if (id === undefined) return false;
-        await tx`DELETE FROM tokens WHERE user_id = ${id}`;
-        // A printed demo token that no longer signs in must not be printed again.
+        if (id === undefined) return undefined;
         await tx`DELETE FROM demo_tokens WHERE user_id = ${id}`;
-        if (tokenHash !== null) {
-          await tx`INSERT INTO tokens (hash, user_id, created_at) VALUES (${tokenHash}, ${id}, ${now})`;
-          await tx`UPDATE users SET removed_at = NULL WHERE id = ${id}`;
-        }
-        return true;
+        const gone =
+          name === undefined
+            ? await tx`DELETE FROM tokens WHERE user_id = ${id} RETURNING 1`
+            : await tx`DELETE FROM tokens WHERE user_id = ${id} AND name = ${name} RETURNING 1`;
+        return gone.length;
       }),
+    async tokens(username) {
+      const id = await idOf(sql, username);
+      if (id === undefined) return undefined;
+      return copy(
+        await sql<TokenInfo[]>`
+          SELECT name, created_at, last_used_at, expires_at FROM tokens
+          WHERE user_id = ${id} ORDER BY name`,
+      );
+    },
     remove: (username, now) =>
       write(async (tx) => {
         const id = await idOf(tx, username);
@@ -120,8 +152,18 @@ export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
         await tx`DELETE FROM tokens WHERE user_id = ${id}`;
         await tx`DELETE FROM demo_tokens WHERE user_id = ${id}`;
         await tx`DELETE FROM group_members WHERE user_id = ${id}`;
+        await tx`DELETE FROM memberships WHERE user_id = ${id}
+          AND conversation_id IN (SELECT id FROM conversations WHERE group_id IS NOT NULL)`;
         await tx`UPDATE users SET removed_at = ${now} WHERE id = ${id}`;
         return true;
+      }),
+    restore: (username) =>
+      write(async (tx) => {
+        const person = await personOf(tx, username);
+        if (person === undefined) return "missing";
+        if (!person.removed) return "active";
+        await tx`UPDATE users SET removed_at = NULL WHERE id = ${person.id}`;
+        return "ok";
       }),
     async search(text, limit) {
       return copy(
@@ -134,19 +176,52 @@ export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
     addGroup: (id, name, members, now) =>
       write(async (tx) => {
         const ids: string[] = [];
+        const unknown: string[] = [];
+        const removed: string[] = [];
         for (const member of members) {
-          const userId = await idOf(tx, member);
-          if (userId === undefined) return false;
-          ids.push(userId);
+          const person = await personOf(tx, member);
+          if (person === undefined) unknown.push(member);
+          else if (person.removed) removed.push(member);
+          else ids.push(person.id);
         }
+        if (unknown.length > 0 || removed.length > 0) return { unknown, removed };
         await tx`INSERT INTO groups (id, name, created_at) VALUES (${id}, ${name}, ${now})
           ON CONFLICT (id) DO NOTHING`;
         for (const userId of ids) {
           await tx`INSERT INTO group_members (group_id, user_id) VALUES (${id}, ${userId})
             ON CONFLICT DO NOTHING`;
         }
-        return true;
+        return { unknown, removed };
       }),
+    removeMembers: (id, members) =>
+      write(async (tx) => {
+        const [group] = await tx`SELECT 1 FROM groups WHERE id = ${id}`;
+        if (!group) return undefined;
+        const absent: string[] = [];
+        for (const member of members) {
+          const userId = await idOf(tx, member);
+          const gone =
+            userId === undefined
+              ? []
+              : await tx`DELETE FROM group_members WHERE group_id = ${id} AND user_id = ${userId}
+                  RETURNING 1`;
+          if (gone.length === 0) {
+            absent.push(member);
+            continue;
+          }
+          await tx`DELETE FROM memberships WHERE user_id = ${userId!}
+            AND conversation_id = (SELECT id FROM conversations WHERE group_id = ${id})`;
+        }
+        return absent;
+      }),
+    async tokenUsed(hash, now) {
+      await sql`UPDATE tokens SET last_used_at = ${now}
+        WHERE hash = ${hash} AND coalesce(last_used_at, 0) < ${now}`;
+    },
+    dropExpired: (now) =>
+      write(
+        async (tx) => (await tx`DELETE FROM tokens WHERE expires_at <= ${now} RETURNING 1`).length,
+      ),
     async groups() {
       const rows = await sql<{ id: string; name: string; members: string[] | null }[]>`
         SELECT g.id, g.name,

@@ -3,22 +3,27 @@ import {
   chmodSync,
   closeSync,
   constants,
-  fchmodSync,
   fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
+  readSync,
   type Stats,
 } from "node:fs";
 import { basename, dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { hashToken } from "../../tokens.ts";
-import { DatabaseOpenError, newerSchema } from "../errors.ts";
+import { DatabaseOpenError, newerSchema, noDatabase } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
-export function openDatabase(path: string): DatabaseSync {
+export type OpenOptions = {
+  /** Make the file (and its folders) when it is not there: only a server does. */
+  create: boolean;
+};
+
+export function openDatabase(path: string, options: OpenOptions = { create: true }): DatabaseSync {
   const inMemory = path === ":memory:" || path === "";
-  const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path);
+  const db = inMemory ? new DatabaseSync(":memory:") : openPrivateFile(path, options.create);
   try {
     db.exec("PRAGMA busy_timeout = 5000");
     if (!inMemory) db.exec("PRAGMA journal_mode = WAL");
@@ -31,7 +36,7 @@ export function openDatabase(path: string): DatabaseSync {
     migrate(db);
   } catch (error) {
     if (db.isOpen) db.close();
-    // Not a database, a read-only one, a disk that is full: what SQLite says, in one line.
+    // A read-only one, a disk that is full: what SQLite says, in one line.
     if ((error as { code?: string }).code === "ERR_SQLITE_ERROR") {
       throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
     }
@@ -42,31 +47,97 @@ export function openDatabase(path: string): DatabaseSync {
 
 export { DatabaseOpenError };
 
+const SQLITE_HEADER = "SQLite format 3\0";
+
 /**
- * The database holds tokens and messages: it is 0600 in a 0700 folder, also when it (or its
- * -wal / -shm files) existed before with looser modes, and it is never opened through a
- * symbolic link (which could point the tokens anywhere). Only a folder parley made, or
- * one named "parley" (its own data folder), is tightened: never /tmp or a user's folder.
+ * The database holds tokens and messages: a file parley makes is 0600 in a 0700 folder, and
+ * it is never opened through a symbolic link (which could point the tokens anywhere). A
+ * file found there is first read, never written: anything but a SQLite database, or a
+ * SQLite database of another program's, is refused as it is, its mode untouched. A
+ * database of parley's made looser (and its -wal / -shm) is tightened, as is a folder
+ * named "parley" (its own data folder), never /tmp or a user's folder.
  */
-function openPrivateFile(path: string): DatabaseSync {
+function openPrivateFile(path: string, create: boolean): DatabaseSync {
+  const cannot = (why: string) =>
+    new DatabaseOpenError(`Cannot open the database ${path}: ${why}.`);
+  const found = foundFile(path, cannot);
+  if (found === undefined && !create) throw noDatabase(path);
+  let db: DatabaseSync;
+  try {
+    // SQLite would follow a link of its -wal or -shm: refused before it opens anything.
+    for (const suffix of ["-wal", "-shm", "-journal"]) refuseLink(`${path}${suffix}`);
+    if (found === undefined) makeFile(path);
+    db = new DatabaseSync(path);
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw cannot(code === "ELOOP" ? "it is a symbolic link" : (error as Error).message);
+  }
+  if (found !== undefined) {
+    const tables = listTables(db, path);
+    if (!tables.includes("schema_version")) {
+      const others = tables.length > 0;
+      if (others || !create) db.close();
+      if (others) throw cannot("it is a SQLite database, but not parley's; it was left as it was");
+      if (!create) throw noDatabase(path);
+    }
+  }
+  // parley's own, or just made: keep it private.
   try {
     const folder = dirname(path);
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
     if (basename(folder) === "parley") tighten(folder, lstatSync(folder), 0o700);
-    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) throw new Error("not a regular file");
-      if (ownedLoosely(stat, 0o600)) fchmodSync(fd, 0o600);
-    } finally {
-      closeSync(fd);
-    }
-    for (const suffix of ["-wal", "-shm", "-journal"]) tightenIfExists(`${path}${suffix}`);
-    return new DatabaseSync(path);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) tightenIfExists(`${path}${suffix}`);
+  } catch (error) {
+    db.close();
+    throw cannot((error as Error).message);
+  }
+  return db;
+}
+
+/** What is at `path` now (undefined: nothing), checked to be a SQLite file without writing it. */
+function foundFile(path: string, cannot: (why: string) => Error): Stats | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ELOOP" ? "it is a symbolic link" : (error as Error).message;
-    throw new DatabaseOpenError(`Cannot open the database ${path}: ${why}.`);
+    if (code === "ENOENT") return undefined;
+    throw cannot(code === "ELOOP" ? "it is a symbolic link" : (error as Error).message);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw cannot("it is not a regular file");
+    // Read even when the size says 0: files of /proc say so and are not empty.
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read > 0 && head.toString("latin1") !== SQLITE_HEADER) {
+      throw cannot("it is not a database (not a SQLite file); it was left as it was");
+    }
+    return stat;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function makeFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // O_EXCL: made here and now, by parley; 0600 from the start.
+  closeSync(
+    openSync(
+      path,
+      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    ),
+  );
+}
+
+function listTables(db: DatabaseSync, path: string): string[] {
+  try {
+    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+    return rows.map((row) => String(row.name));
+  } catch (error) {
+    db.close();
+    throw new DatabaseOpenError(`Cannot open the database ${path}: ${(error as Error).message}.`);
   }
 }
 
@@ -78,16 +149,24 @@ function tighten(path: string, stat: Stats, mode: number): void {
   if (ownedLoosely(stat, mode)) chmodSync(path, mode);
 }
 
-function tightenIfExists(file: string): void {
-  let stat: Stats;
+function lstatIfExists(file: string): Stats | undefined {
   try {
-    stat = lstatSync(file);
+    return lstatSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  if (stat.isSymbolicLink()) throw new Error(`${file} is a symbolic link`);
-  tighten(file, stat, 0o600);
+}
+
+function refuseLink(file: string): void {
+  if (lstatIfExists(file)?.isSymbolicLink()) {
+    throw new DatabaseOpenError(`Cannot open the database: ${file} is a symbolic link.`);
+  }
+}
+
+function tightenIfExists(file: string): void {
+  const stat = lstatIfExists(file);
+  if (stat?.isFile()) tighten(file, stat, 0o600);
 }
 
 function migrate(db: DatabaseSync): void {

@@ -52,9 +52,6 @@ export function createEventStore(db: DatabaseSync) {
     `INSERT INTO meta (key, value) VALUES ('${PRUNED}', ?)
      ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`,
   );
-  const unreadOthers = db.prepare(
-    "SELECT id FROM messages WHERE conversation_id = ? AND read_at IS NULL AND sender_id <> ?",
-  );
   const tokenOwners = db.prepare(
     "SELECT hash AS token, user_id AS id FROM tokens WHERE hash IN (SELECT value FROM json_each(?))",
   );
@@ -76,9 +73,6 @@ export function createEventStore(db: DatabaseSync) {
       }
       appended = true;
     },
-    /** The messages `userId` opening the conversation marks read. */
-    unreadOthers: (conversationId: string, userId: string) =>
-      (unreadOthers.all(conversationId, userId) as { id: string }[]).map((row) => row.id),
     /** After a transaction that appended: wakes the reader. */
     notify(): void {
       if (!appended) return;

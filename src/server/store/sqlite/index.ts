@@ -3,19 +3,22 @@
 // PostgreSQL store's sake.
 
 import { hashToken } from "../../tokens.ts";
-import { withReactor } from "../assemble.ts";
-import type { Store } from "../store.ts";
+import { reactionWrites } from "../reactions.ts";
+import { encodeReadMark, type Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
-import { openDatabase, transaction } from "./db.ts";
+import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import { createUserStore } from "./users.ts";
 
 const SEEDED = "demo_seeded";
+/** How often another process's commits are looked for. */
+const OTHER_WRITERS_EVERY_MS = 250;
 
-export function openSqliteStore(path: string): Store {
-  const db = openDatabase(path);
+export function openSqliteStore(path: string, options?: OpenOptions): Store {
+  const db = openDatabase(path, options);
   const users = createUserStore(db);
   const conversations = createConversationStore(db);
   const messages = createMessageStore(db);
@@ -25,11 +28,30 @@ export function openSqliteStore(path: string): Store {
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   const changes = db.prepare("SELECT total_changes() AS changes");
   const dataVersion = db.prepare("PRAGMA data_version");
+  const ping = db.prepare("SELECT 1");
   // The reader hears of the events a transaction appended once it has committed.
   const tx = <T>(fn: () => T): T => {
     const result = transaction(db, fn);
     events.notify();
     return result;
+  };
+  // Another process on the same file (`parley ssh` beside `parley serve`, say) appends
+  // events this one would not hear of: its commits move data_version, looked at a few
+  // times a second, and wake the reader as this process's own appends do.
+  let watchOthers: NodeJS.Timeout | undefined;
+  const appendedListeners: (() => void)[] = [];
+  const othersVersion = () => (dataVersion.get() as { data_version: number }).data_version;
+  const watchOtherWriters = () => {
+    let seen = othersVersion();
+    const timer = setInterval(() => {
+      if (!db.isOpen) return;
+      const now = othersVersion();
+      if (now === seen) return;
+      seen = now;
+      for (const listener of appendedListeners) listener();
+    }, OTHER_WRITERS_EVERY_MS);
+    timer.unref();
+    return timer;
   };
   const lastSeen = new Map<string, number>();
   const sentListeners: ((event: Parameters<Store["publishSent"]>[0]) => void)[] = [];
@@ -46,7 +68,7 @@ export function openSqliteStore(path: string): Store {
         tx(() => {
           if (users.count() > 0) return;
           for (const { token, ...user } of list) {
-            users.insert(user, hashToken(token));
+            users.insert(user, { hash: hashToken(token), name: "default", expires_at: null });
             users.keepDemoToken(user.id, token);
           }
         });
@@ -54,20 +76,32 @@ export function openSqliteStore(path: string): Store {
       },
     },
     accounts: {
-      async add(user, tokenHash) {
+      async add(user, token) {
         return tx(() => {
           if (users.userId(user.username) !== undefined) return false;
-          users.insert(user, tokenHash);
+          users.insert(user, token);
           return true;
         });
       },
       list: async () => users.accounts(),
-      async setToken(username, tokenHash, now) {
+      async addToken(username, token, now) {
         return tx(() => {
           const id = users.userId(username);
-          if (id !== undefined) users.setToken(id, tokenHash, now);
-          return id !== undefined;
+          if (id === undefined) return "missing";
+          if (users.isRemoved(id)) return "removed";
+          users.addToken(id, token, now);
+          return "ok";
         });
+      },
+      async revoke(username, name) {
+        return tx(() => {
+          const id = users.userId(username);
+          return id === undefined ? undefined : users.revoke(id, name);
+        });
+      },
+      async tokens(username) {
+        const id = users.userId(username);
+        return id === undefined ? undefined : users.tokens(id);
       },
       async remove(username, now) {
         return tx(() => {
@@ -76,14 +110,43 @@ export function openSqliteStore(path: string): Store {
           return id !== undefined;
         });
       },
+      async restore(username) {
+        return tx(() => {
+          const id = users.userId(username);
+          if (id === undefined) return "missing";
+          if (!users.isRemoved(id)) return "active";
+          users.restore(id);
+          return "ok";
+        });
+      },
       search: async (text, limit) => users.search(text, limit),
       async addGroup(id, name, members, now) {
         return tx(() => {
           const ids = members.map(users.userId);
-          if (ids.some((m) => m === undefined)) return false;
-          users.insertGroup(id, name, now, ids as string[]);
-          return true;
+          const unknown = members.filter((_, i) => ids[i] === undefined);
+          const removed = members.filter(
+            (_, i) => ids[i] !== undefined && users.isRemoved(ids[i]!),
+          );
+          if (unknown.length === 0 && removed.length === 0) {
+            users.insertGroup(id, name, now, ids as string[]);
+          }
+          return { unknown, removed };
         });
+      },
+      async removeMembers(id, members) {
+        return tx(() => {
+          if (!users.groupExists(id)) return undefined;
+          return members.filter((member) => {
+            const userId = users.userId(member);
+            return userId === undefined || !users.leaveGroup(id, userId);
+          });
+        });
+      },
+      async tokenUsed(hash, now) {
+        users.tokenUsed(hash, now);
+      },
+      async dropExpired(now) {
+        return tx(() => users.dropExpired(now));
       },
       groups: async () => users.groups(),
     },
@@ -124,11 +187,13 @@ export function openSqliteStore(path: string): Store {
       },
       async markOpened(id, userId, now) {
         tx(() => {
-          const read = events.unreadOthers(id, userId);
           conversations.setOpened(id, userId, now);
-          conversations.markRead(id, userId, now);
+          const { changes } = conversations.markRead(id, userId, now);
           events.append("conversation.updated", id, id, [userId]);
-          for (const messageId of read) events.append("message.updated", id, messageId, "members");
+          if (Number(changes) > 0) {
+            const mark = encodeReadMark({ readerId: userId, readAt: now });
+            events.append("messages.read", id, mark, "members");
+          }
         });
       },
       async update(id, userId, changes) {
@@ -156,6 +221,7 @@ export function openSqliteStore(path: string): Store {
     },
     messages: {
       get: async (id) => messages.get(id),
+      getMany: async (ids) => messages.getMany(ids),
       head: async (id) => messages.head(id),
       cursor: async (id, scope) => messages.cursor(id, scope),
       list: async (scope, limit, page) => messages.list(scope, limit, page),
@@ -175,9 +241,12 @@ export function openSqliteStore(path: string): Store {
             messages.setBody(id, changes.body);
             messages.setUpdated(id, changes.at);
           }
-          for (const [name, on] of changes.reactions) {
-            const next = withReactor(messages.reactors(id, name), changes.reactor, on);
-            if (next) messages.setReaction(id, name, next);
+          if (changes.reactions.length > 0) {
+            const current = messages.reactionsOf(id);
+            messages.writeReactions(
+              id,
+              reactionWrites(current, changes.reactions, changes.reactor),
+            );
           }
           messages.addAttachments(id, changes.attachments, changes.at);
           const head = messages.head(id);
@@ -186,9 +255,9 @@ export function openSqliteStore(path: string): Store {
       },
       async addReaction(id, name, username) {
         tx(() => {
-          const current = messages.get(id)?.reactions.find((r) => name in r)?.[name] ?? [];
-          if (current.includes(username)) return;
-          messages.setReaction(id, name, [...current, username]);
+          const writes = reactionWrites(messages.reactionsOf(id), [[name, true]], username);
+          if (writes.set.length === 0) return;
+          messages.writeReactions(id, writes);
           const head = messages.head(id);
           if (head) events.append("message.updated", head.conversation_id, id, "members");
         });
@@ -222,7 +291,11 @@ export function openSqliteStore(path: string): Store {
       bounds: async () => events.bounds(),
       prune: async (keptSeconds, keptCount) => events.prune(keptSeconds, keptCount),
       tokenOwners: async (tokens) => events.tokenOwners(tokens),
-      onAppended: (listener) => events.onAppended(listener),
+      onAppended(listener) {
+        events.onAppended(listener);
+        appendedListeners.push(listener);
+        if (path !== ":memory:") watchOthers ??= watchOtherWriters();
+      },
     },
     demo: {
       async seedOnce(build) {
@@ -254,8 +327,7 @@ export function openSqliteStore(path: string): Store {
      */
     version() {
       const own = (changes.get() as { changes: number }).changes;
-      const others = (dataVersion.get() as { data_version: number }).data_version;
-      return `${own}.${others}`;
+      return `${own}.${othersVersion()}`;
     },
     publishSent(event) {
       for (const listener of sentListeners) listener(event);
@@ -264,7 +336,12 @@ export function openSqliteStore(path: string): Store {
       sentListeners.push(listener);
     },
     isLeader: () => true,
+    schema: MIGRATIONS.length,
+    async ping() {
+      ping.get();
+    },
     async close() {
+      clearInterval(watchOthers);
       if (db.isOpen) db.close();
     },
   };

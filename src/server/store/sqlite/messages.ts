@@ -3,6 +3,7 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { AttachmentJson, ContactJson, MessageJson } from "../../wire.ts";
 import { assembleMessages } from "../assemble.ts";
+import type { ReactionWrites, StoredReaction } from "../reactions.ts";
 import type {
   Cursor,
   DemoData,
@@ -30,6 +31,7 @@ const NEWER = "(m.created_at, m.id) > (:key, :id)";
 
 export function createMessageStore(db: DatabaseSync) {
   const one = db.prepare(`${SELECT} WHERE m.id = ?`);
+  const many = db.prepare(`${SELECT} WHERE m.id IN (SELECT value FROM json_each(?))`);
   const head = db.prepare("SELECT id, conversation_id, sender_id, body FROM messages WHERE id = ?");
   const list = {
     conversation: {
@@ -77,13 +79,13 @@ export function createMessageStore(db: DatabaseSync) {
   );
   const setBody = db.prepare("UPDATE messages SET body = ? WHERE id = ?");
   const setUpdated = db.prepare("UPDATE messages SET updated_at = ? WHERE id = ?");
-  const upsertReaction = db.prepare(
-    `INSERT INTO reactions (message_id, name, position, usernames)
-     VALUES (:message, :name,
-       (SELECT coalesce(max(position), 0) + 1 FROM reactions WHERE message_id = :message), :usernames)
+  const reactionsOfOne = db.prepare(
+    "SELECT name, position, usernames FROM reactions WHERE message_id = ?",
+  );
+  const putReaction = db.prepare(
+    `INSERT INTO reactions (message_id, name, position, usernames) VALUES (?, ?, ?, ?)
      ON CONFLICT (message_id, name) DO UPDATE SET usernames = excluded.usernames`,
   );
-  const reactors = db.prepare("SELECT usernames FROM reactions WHERE message_id = ? AND name = ?");
   const deleteReaction = db.prepare("DELETE FROM reactions WHERE message_id = ? AND name = ?");
   const remove = db.prepare("DELETE FROM messages WHERE id = ?");
   const cursorIn = db.prepare(
@@ -114,6 +116,10 @@ export function createMessageStore(db: DatabaseSync) {
     get(id: string): MessageJson | undefined {
       const row = one.get(id) as Row | undefined;
       return row && hydrate([row])[0];
+    },
+    getMany(ids: readonly string[]): Map<string, MessageJson> {
+      const found = hydrate(many.all(JSON.stringify(ids)) as Row[]);
+      return new Map(found.map((message) => [message.id, message]));
     },
     head: (id: string) => head.get(id) as MessageHead | undefined,
     /** The sort key of a message within the scope, for a cursor. */
@@ -178,15 +184,20 @@ export function createMessageStore(db: DatabaseSync) {
     },
     setBody: (id: string, body: string) => setBody.run(body, id),
     setUpdated: (id: string, at: number) => setUpdated.run(at, id),
-    /** Who reacted to the message with `name`. */
-    reactors(id: string, name: string): string[] {
-      const row = reactors.get(id, name) as { usernames: string } | undefined;
-      return row ? (JSON.parse(row.usernames) as string[]) : [];
+    /** The message's reactions, in no particular order. */
+    reactionsOf(id: string): StoredReaction[] {
+      const rows = reactionsOfOne.all(id) as {
+        name: string;
+        position: number;
+        usernames: string;
+      }[];
+      return rows.map((r) => ({ ...r, usernames: JSON.parse(r.usernames) as string[] }));
     },
-    /** Replaces the user list of one reaction name; an empty list removes the name. */
-    setReaction(id: string, name: string, usernames: readonly string[]): void {
-      if (usernames.length === 0) deleteReaction.run(id, name);
-      else upsertReaction.run({ message: id, name, usernames: JSON.stringify(usernames) });
+    writeReactions(id: string, writes: ReactionWrites): void {
+      for (const r of writes.set) {
+        putReaction.run(id, r.name, r.position, JSON.stringify(r.usernames));
+      }
+      for (const name of writes.remove) deleteReaction.run(id, name);
     },
     remove: (id: string) => remove.run(id),
   };

@@ -124,4 +124,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE users ADD COLUMN removed_at INTEGER;
   INSERT OR IGNORE INTO meta (key, value) VALUES ('server_id', lower(hex(randomblob(16))));
   `,
+  // 4: named tokens (several per person: laptop, phone), each with when it was last used
+  // and an optional expiry. A person had one token at most before: it is "default".
+  `
+  ALTER TABLE tokens ADD COLUMN name TEXT NOT NULL DEFAULT 'default';
+  ALTER TABLE tokens ADD COLUMN last_used_at INTEGER;
+  ALTER TABLE tokens ADD COLUMN expires_at INTEGER;
+  UPDATE tokens SET name = 'token-' || substr(hash, 1, 8)
+    WHERE hash NOT IN (SELECT min(hash) FROM tokens GROUP BY user_id);
+  CREATE UNIQUE INDEX tokens_by_name ON tokens(user_id, name);
+  `,
 ];

@@ -1,12 +1,22 @@
 // Users (each one a contact of the others), their tokens (as hashes) and groups.
 import type { DatabaseSync } from "node:sqlite";
-import type { Account, DemoToken, GroupInfo, NewUser, User } from "../store.ts";
+import type {
+  Account,
+  DemoToken,
+  GroupInfo,
+  NewToken,
+  NewUser,
+  TokenInfo,
+  User,
+} from "../store.ts";
 
 const USER = "id, username, phone_number, avatar_url, last_active_at, created_at";
 
 export function createUserStore(db: DatabaseSync) {
+  // A removed person, or a token past its expiry, signs nobody in.
   const byTokenHash = db.prepare(
-    `SELECT ${USER} FROM users WHERE id = (SELECT user_id FROM tokens WHERE hash = ?)`,
+    `SELECT ${USER} FROM users WHERE removed_at IS NULL AND id = (SELECT user_id FROM tokens
+       WHERE hash = ? AND (expires_at IS NULL OR expires_at > unixepoch()))`,
   );
   const byId = db.prepare(`SELECT ${USER} FROM users WHERE id = ?`);
   const count = db.prepare("SELECT count(*) AS n FROM users");
@@ -16,8 +26,28 @@ export function createUserStore(db: DatabaseSync) {
     `INSERT INTO users (id, username, phone_number, avatar_url, token, last_active_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertToken = db.prepare("INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)");
+  const insertToken = db.prepare(
+    "INSERT INTO tokens (hash, user_id, created_at, name, expires_at) VALUES (?, ?, ?, ?, ?)",
+  );
   const dropTokens = db.prepare("DELETE FROM tokens WHERE user_id = ?");
+  const dropToken = db.prepare("DELETE FROM tokens WHERE user_id = ? AND name = ?");
+  const tokensOf = db.prepare(
+    "SELECT name, created_at, last_used_at, expires_at FROM tokens WHERE user_id = ? ORDER BY name",
+  );
+  const tokenUsed = db.prepare(
+    "UPDATE tokens SET last_used_at = ? WHERE hash = ? AND coalesce(last_used_at, 0) < ?",
+  );
+  const dropExpired = db.prepare("DELETE FROM tokens WHERE expires_at <= ?");
+  const removedAt = db.prepare("SELECT removed_at FROM users WHERE id = ?");
+  const leaveGroupConversations = db.prepare(
+    `DELETE FROM memberships WHERE user_id = ?
+     AND conversation_id IN (SELECT id FROM conversations WHERE group_id IS NOT NULL)`,
+  );
+  const leaveGroup = db.prepare("DELETE FROM group_members WHERE group_id = ? AND user_id = ?");
+  const leaveGroupConversation = db.prepare(
+    `DELETE FROM memberships WHERE user_id = ?
+     AND conversation_id = (SELECT id FROM conversations WHERE group_id = ?)`,
+  );
   const insertDemoToken = db.prepare("INSERT INTO demo_tokens (user_id, token) VALUES (?, ?)");
   const dropDemoToken = db.prepare("DELETE FROM demo_tokens WHERE user_id = ?");
   const demoTokens = db.prepare(
@@ -26,7 +56,8 @@ export function createUserStore(db: DatabaseSync) {
   );
   const accounts = db.prepare(
     `SELECT id, username, created_at, last_active_at, removed_at,
-       (SELECT count(*) FROM tokens t WHERE t.user_id = users.id) AS tokens
+       (SELECT count(*) FROM tokens t WHERE t.user_id = users.id
+          AND (t.expires_at IS NULL OR t.expires_at > unixepoch())) AS tokens
      FROM users ORDER BY username`,
   );
   const setRemoved = db.prepare("UPDATE users SET removed_at = ? WHERE id = ?");
@@ -63,7 +94,7 @@ export function createUserStore(db: DatabaseSync) {
     byId: (id: string) => byId.get(id) as User | undefined,
     count: () => (count.get() as { n: number }).n,
     userId,
-    insert(user: NewUser, tokenHash: string | null): void {
+    insert(user: NewUser, token: NewToken | null): void {
       insert.run(
         user.id,
         user.username,
@@ -73,26 +104,46 @@ export function createUserStore(db: DatabaseSync) {
         user.last_active_at ?? null,
         user.created_at,
       );
-      if (tokenHash !== null) insertToken.run(tokenHash, user.id, user.created_at);
+      if (token !== null) {
+        insertToken.run(token.hash, user.id, user.created_at, token.name, token.expires_at);
+      }
     },
     keepDemoToken: (id: string, token: string) => insertDemoToken.run(id, token),
     demoTokens: () => demoTokens.all() as DemoToken[],
     accounts: () => accounts.all() as Account[],
-    /** Every token of the user replaced by this one (none: null). */
-    setToken(id: string, tokenHash: string | null, now: number): void {
-      dropTokens.run(id);
+    isRemoved: (id: string) =>
+      (removedAt.get(id) as { removed_at: number | null } | undefined)?.removed_at != null,
+    /** A token for the user, replacing theirs of the same name. */
+    addToken(id: string, token: NewToken, now: number): void {
+      dropToken.run(id, token.name);
       // A printed demo token that no longer signs in must not be printed again.
+      if (token.name === "default") dropDemoToken.run(id);
+      insertToken.run(token.hash, id, now, token.name, token.expires_at);
+    },
+    /** Their token of that name, or all of them: how many went. */
+    revoke(id: string, name: string | undefined): number {
       dropDemoToken.run(id);
-      if (tokenHash !== null) {
-        insertToken.run(tokenHash, id, now);
-        setRemoved.run(null, id);
-      }
+      return Number((name === undefined ? dropTokens.run(id) : dropToken.run(id, name)).changes);
+    },
+    tokens: (id: string) => tokensOf.all(id) as TokenInfo[],
+    tokenUsed(hash: string, now: number): void {
+      tokenUsed.run(now, hash, now);
+    },
+    dropExpired: (now: number) => Number(dropExpired.run(now).changes),
+    restore(id: string): void {
+      setRemoved.run(null, id);
     },
     remove(id: string, now: number): void {
       dropTokens.run(id);
       dropDemoToken.run(id);
       leaveGroups.run(id);
+      leaveGroupConversations.run(id);
       setRemoved.run(now, id);
+    },
+    /** Out of the group and its conversation; false when they were not in it. */
+    leaveGroup(groupId: string, id: string): boolean {
+      leaveGroupConversation.run(id, groupId);
+      return leaveGroup.run(groupId, id).changes > 0;
     },
     search: (text: string, limit: number) =>
       search.all(text, text, limit) as { id: string; username: string }[],

@@ -72,7 +72,7 @@ export const SCREEN_BINDINGS = [
     does: "new conversation (a person's name, or a group id)",
     label: "n",
     readme: {
-      does: "new conversation: type a person's user name, completed from the people the server knows and those seen in messages (↑↓ or Tab pick), or a group id `grp_…`",
+      does: "new conversation: type a person's user name, completed from the people the server knows and those seen in messages (↑↓ or Tab pick), or a group of yours by name (`team`) or id (`grp_team`)",
     },
     hint: { sidebar: "n new" },
   },

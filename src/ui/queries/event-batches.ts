@@ -1,0 +1,48 @@
+// Events gathered into batches of a frame: the first event after a quiet frame is applied
+// at the next turn of the event loop (with whatever else that read of the stream brought),
+// and those that follow within the frame wait for its end. A burst of hundreds of events a
+// second is then a cache write and a render per frame, and keys are answered between.
+export const FRAME_MS = 32;
+/**
+ * More events than this waiting at once (a server flooding faster than they can be
+ * applied) are dropped for a refetch of what is shown, which costs the same whatever the
+ * flood held.
+ */
+export const MAX_WAITING = 5000;
+
+export function eventBatches<E>(
+  apply: (events: E[]) => void,
+  overflow: () => void,
+  frameMs = FRAME_MS,
+): { push(event: E): void; stop(): void } {
+  let waiting: E[] = [];
+  let overflowed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastApplied = Number.NEGATIVE_INFINITY;
+  const flush = () => {
+    timer = undefined;
+    lastApplied = Date.now();
+    const events = waiting;
+    waiting = [];
+    if (overflowed) {
+      overflowed = false;
+      overflow();
+    } else apply(events);
+  };
+  return {
+    push(event) {
+      if (!overflowed) waiting.push(event);
+      if (waiting.length > MAX_WAITING) {
+        overflowed = true;
+        waiting = [];
+      }
+      if (timer) return;
+      timer = setTimeout(flush, Math.max(0, lastApplied + frameMs - Date.now()));
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      waiting = [];
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// docs/team.md "Backups and restores", run: its sh blocks, in order, as an operator would
+// (`parley` is the CLI from source), on SQLite in the sqlite project and on the test
+// cluster in the postgres project. The backup is 0600, and a restore brings back the
+// data as it was at the backup, without what came after.
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
+import { runUsers } from "../../src/server/users-cli.ts";
+import { postgresBin } from "../postgres/cluster.ts";
+import { madeDb, STORE } from "./stores.ts";
+
+const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
+const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
+const section = doc.split(/^## Backups and restores\n/m)[1]?.split(/\n## /)[0] ?? "";
+const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((b) => b[1]!);
+
+const home = mkdtempSync(join(tmpdir(), "parley-backups-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
+
+function shell(env: NodeJS.ProcessEnv) {
+  const bin = join(home, "bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, "parley"),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
+  );
+  chmodSync(join(bin, "parley"), 0o755);
+  const path = [bin, postgresBin(), process.env.PATH].filter(Boolean).join(":");
+  return (block: string) => {
+    const result = spawnSync("bash", ["-euo", "pipefail", "-c", block], {
+      cwd: home,
+      env: { ...env, PATH: path, HOME: home },
+      encoding: "utf8",
+    });
+    expect(result.status, `${block}\n${result.stderr}`).toBe(0);
+    return result.stdout;
+  };
+}
+
+describe("docs/team.md's backups", () => {
+  it("has the SQLite and the PostgreSQL steps", () => {
+    expect(blocks).toHaveLength(3);
+    expect(blocks[0]).toContain(".backup");
+    expect(blocks[1]).toContain(".restore");
+    expect(blocks[2]).toContain("pg_restore");
+  });
+
+  it.skipIf(STORE !== "sqlite" || !has("sqlite3"))(
+    "back up SQLite 0600 while it runs, and restore it",
+    async () => {
+      const db = join(home, ".local", "share", "parley", "server.db");
+      const server = await startServer({ db });
+      await runUsers(db, ["add", "alice"]);
+      const run = shell({});
+      run(blocks[0]!);
+      expect(statSync(join(home, "server-backup.db")).mode & 0o777).toBe(0o600);
+      await runUsers(db, ["add", "later"]);
+      await server.close();
+      const listed = run(blocks[1]!);
+      expect(listed).toMatch(/^alice\s+ct_alice/m);
+      expect(listed).not.toContain("later");
+    },
+  );
+
+  it.skipIf(STORE !== "postgres")(
+    "dump PostgreSQL 0600 and restore it into a new database",
+    async () => {
+      const url = await madeDb();
+      await runUsers(url, ["add", "alice"]);
+      const restored = new URL(url);
+      restored.pathname = "/parley_restored";
+      const run = shell({ PARLEY_DATABASE_URL: url, PARLEY_RESTORED_URL: restored.toString() });
+      const listed = run(blocks[2]!);
+      expect(statSync(join(home, "parley.dump")).mode & 0o777).toBe(0o600);
+      expect(listed).toMatch(/^alice\s+ct_alice/m);
+    },
+  );
+});

@@ -1,0 +1,122 @@
+// The operations endpoints (docs/api.md "Operations endpoints"): GET /healthz and GET
+// /readyz without a token, Prometheus metrics on an address of their own or behind
+// PARLEY_METRICS_TOKEN, and, on PostgreSQL, an outage of the database: a 503 for every
+// request (not a 500), one log line when it starts and one when it ends, and recovery
+// without a restart. The database is cut with a TCP proxy between the server and it.
+import { afterAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startProxy } from "../e2e/proxy.ts";
+import { until } from "../wait.ts";
+import { freshDb, STORE } from "./stores.ts";
+
+const started: RunningServer[] = [];
+afterAll(async () => {
+  for (const server of started) await server.close();
+});
+
+async function start(options: Parameters<typeof startServer>[0] = {}) {
+  const server = await startServer({ demo: true, demoReplies: false, ...options });
+  started.push(server);
+  return server;
+}
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+describe("GET /healthz and GET /readyz", () => {
+  it("answer 200 without a token, while the API itself still asks for one", async () => {
+    const server = await start({ db: await freshDb() });
+    for (const [path, status] of [
+      ["/healthz", "ok"],
+      ["/readyz", "ready"],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(await response.json()).toEqual({ status });
+    }
+    expect((await fetch(`${server.url}/v1/contacts`)).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+  });
+});
+
+describe("metrics", () => {
+  it("on their own address: requests by route pattern and status, latency, streams", async () => {
+    const server = await start({ db: await freshDb(), metrics: { host: "127.0.0.1", port: 0 } });
+    const alice = server.demoUsers.find((u) => u.username === "alice")!;
+    await fetch(`${server.url}/v1/contacts`, bearer(alice.token));
+    await fetch(`${server.url}/v1/conversations/conv_nope`, bearer(alice.token));
+    await fetch(`${server.url}/v1/contacts`);
+    const response = await fetch(server.metricsUrl!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toMatch(
+      /^parley_http_requests_total\{method="GET",route="\/v1\/contacts",status="200"\} 1$/m,
+    );
+    expect(text).toMatch(
+      /^parley_http_requests_total\{method="GET",route="\/v1\/contacts",status="401"\} 1$/m,
+    );
+    // The route's pattern, never the id in the path.
+    expect(text).toMatch(/route="\/v1\/conversations\/:id",status="404"\} 1$/m);
+    expect(text).not.toContain("conv_nope");
+    expect(text).toMatch(
+      /^parley_http_request_duration_seconds_count\{method="GET",route="\/v1\/contacts"\} 2$/m,
+    );
+    expect(text).toMatch(/^parley_event_streams 0$/m);
+    expect(text).toMatch(/^parley_ssh_sessions 0$/m);
+    expect(text).toMatch(/^parley_database_up 1$/m);
+    expect(text).toMatch(/^parley_process_resident_memory_bytes \d+/m);
+    expect((await fetch(server.metricsUrl!.replace("/metrics", "/v1/contacts"))).status).toBe(404);
+  });
+
+  it("on the API's port only with PARLEY_METRICS_TOKEN's token", async () => {
+    const server = await start({ db: await freshDb(), metricsToken: "metrics-secret-1" });
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, bearer("metrics-secret-2"))).status).toBe(401);
+    const alice = server.demoUsers[0]!;
+    expect((await fetch(`${server.url}/metrics`, bearer(alice.token))).status).toBe(401);
+    const response = await fetch(`${server.url}/metrics`, bearer("metrics-secret-1"));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("parley_http_requests_total");
+  });
+});
+
+describe.skipIf(STORE !== "postgres")("PostgreSQL down", () => {
+  it("is a 503 per request, one log line per outage, and recovers on its own", async () => {
+    const db = new URL(await freshDb());
+    const proxy = await startProxy({ target: { host: db.hostname, port: Number(db.port) } });
+    const through = new URL(db);
+    through.host = `${proxy.host}:${proxy.port}`;
+    const log: string[] = [];
+    const server = await start({ db: through.toString(), log: (line) => log.push(line) });
+    const alice = server.demoUsers[0]!;
+    const contacts = () => fetch(`${server.url}/v1/contacts`, bearer(alice.token));
+    expect((await contacts()).status).toBe(200);
+
+    await proxy.cut("refuse");
+    for (let i = 0; i < 3; i++) {
+      const response = await contacts();
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      expect(((await response.json()) as { message: string }).message).toMatch(
+        /cannot reach its database/,
+      );
+    }
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const outage = log.filter((l) => l.startsWith("database unreachable"));
+    expect(outage, log.join("\n")).toHaveLength(1);
+    expect(log.join("\n")).not.toMatch(/^\s+at /m);
+
+    await proxy.restore();
+    await until(() => log.some((l) => l.startsWith("database reachable again")), "recovery");
+    expect((await contacts()).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    // The outage in two lines, and nothing else in the log about it.
+    expect(log.filter((l) => !l.startsWith("parley server listening"))).toEqual([
+      expect.stringMatching(/^database unreachable: .*; answering 503 until it is back$/),
+      expect.stringMatching(/^database reachable again after \d+ s$/),
+    ]);
+    await proxy.close();
+  });
+});
