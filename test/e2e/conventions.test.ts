@@ -7,11 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
 import { pause } from "../wait.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+/** What `parley --version` prints: the version and the database schema it makes. */
+const VERSION_LINE = `parley ${version} (database schema ${MIGRATIONS.length})\n`;
 
 const run = (args: string[], options: { env?: NodeJS.ProcessEnv; node?: string } = {}) =>
   spawnSync(options.node ?? process.execPath, [CLI, ...args], {
@@ -218,7 +221,7 @@ describe("the Node version", () => {
           Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_")),
         ),
       });
-      expect(rerun.stdout, rerun.stderr).toBe(`parley ${version}\n`);
+      expect(rerun.stdout, rerun.stderr).toBe(VERSION_LINE);
     },
   );
 

@@ -9,10 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+/** What `parley --version` prints: the version and the database schema it makes. */
+const VERSION_LINE = `parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`;
 const work = mkdtempSync(join(tmpdir(), "parley-pack-"));
 const prefix = join(work, "prefix");
 const bin = join(prefix, "bin");
@@ -79,7 +82,7 @@ describe(`the package ${pkg.name}`, () => {
 
   it("gives the command parley: --version", () => {
     const out = execFileSync(join(bin, "parley"), ["--version"], { encoding: "utf8" });
-    expect(out).toBe(`parley ${pkg.version}\n`);
+    expect(out).toBe(VERSION_LINE);
   });
 
   it("parley serve --port 0 answers the API", async () => {
@@ -127,7 +130,7 @@ describe(`the package ${pkg.name}`, () => {
         env: npmEnv,
         timeout: 60_000,
       });
-      expect(rerun.stdout, rerun.stderr).toBe(`parley ${pkg.version}\n`);
+      expect(rerun.stdout, rerun.stderr).toBe(VERSION_LINE);
     },
   );
 
@@ -172,9 +175,7 @@ describe(`the package ${pkg.name}`, () => {
       ["exec", "--yes", "--", `./${tarball.split("/").at(-1)}`, "--version"],
     ]) {
       const result = npm(args, work);
-      expect(result.stdout, `npm ${args.join(" ")}\n${result.stderr}`).toBe(
-        `parley ${pkg.version}\n`,
-      );
+      expect(result.stdout, `npm ${args.join(" ")}\n${result.stderr}`).toBe(VERSION_LINE);
     }
   });
 });

@@ -60,8 +60,11 @@ describe("parley serve in the open", () => {
     await until(() => third.closed(), "the third connection closed", {
       detail: () => stderr.join("\n"),
     });
-    expect(stderr).toContain(
-      "parley serve: refused a connection from 127.0.0.1: 2 connections from this address",
+    // Each log line starts with its time and level.
+    expect(stderr).toContainEqual(
+      expect.stringMatching(
+        /^\S+Z +\w+ parley serve: refused a connection from 127\.0\.0\.1: 2 connections from this address$/,
+      ),
     );
     expect(held.some((h) => h.closed())).toBe(false);
     for (const h of held) h.socket.destroy();
@@ -80,7 +83,10 @@ describe("parley serve in the open", () => {
     }, "an answer once the closed connections are counted out");
     expect(reply.status).toBe(401);
     await until(
-      () => stderr.includes("parley serve: authentication failed from 127.0.0.1: unknown token"),
+      () =>
+        stderr.some((line) =>
+          line.endsWith("parley serve: authentication failed from 127.0.0.1: unknown token"),
+        ),
       "the failure in the log",
       { detail: () => stderr.join("\n") },
     );
