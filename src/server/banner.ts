@@ -37,7 +37,7 @@ export function printServeBanner(
   } else if (server.host !== "127.0.0.1") {
     // Loopback, but not the default: said, as anything but the default is (--help).
     err(
-      `warning: listening on ${server.host}, not 127.0.0.1: only this machine can connect, but anyone on it may${tokens}.`,
+      `warning: listening on ${server.host}, not 127.0.0.1: only this machine can connect${options.demo ? ", and anyone on it can sign in with the demo tokens above" : ""}.`,
     );
   }
   return lines;

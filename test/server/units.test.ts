@@ -128,7 +128,7 @@ describe("serve banner", () => {
       (l) => v6.push(l),
     );
     expect(v6).toEqual([
-      "warning: listening on ::1, not 127.0.0.1: only this machine can connect, but anyone on it may with the demo tokens above.",
+      "warning: listening on ::1, not 127.0.0.1: only this machine can connect, and anyone on it can sign in with the demo tokens above.",
     ]);
   });
 
