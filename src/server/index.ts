@@ -12,8 +12,8 @@ import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
 import { createDatabaseHealth, type DatabaseHealth } from "./health.ts";
 import { createIdMaker } from "./ids.ts";
-import { createMetrics, type Metrics, serveMetrics } from "./metrics.ts";
-import type { AccessLine } from "./ops-routes.ts";
+import type { Metrics, serveMetrics } from "./metrics.ts";
+import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { isPostgresUrl, openStore, type Store } from "./store/index.ts";
@@ -187,12 +187,16 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       events: hub,
     };
     health = createDatabaseHealth(store, log);
-    const metrics = createMetrics({
-      store,
-      health,
-      streams: () => hub.streams(),
-      poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
-    });
+    // prom-client is loaded only for a server whose metrics someone reads.
+    const scraped = opts.metrics !== undefined || opts.metricsToken !== undefined;
+    const prometheus = scraped ? await import("./metrics.ts") : undefined;
+    const metrics =
+      prometheus?.createMetrics({
+        store,
+        health,
+        streams: () => hub.streams(),
+        poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
+      }) ?? noMetrics;
     const app = createApp(services, {
       serverId: store.serverId,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -200,8 +204,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       log,
       ops: { health, metrics, metricsToken: opts.metricsToken, access: opts.access },
     });
-    if (opts.metrics)
-      metricsServer = await serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
+    if (prometheus && opts.metrics) {
+      metricsServer = await prometheus.serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
+    }
     const server = createServer(getRequestListener(app.fetch));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

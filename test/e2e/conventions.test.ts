@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
 import { pause } from "../wait.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
@@ -218,7 +219,9 @@ describe("the Node version", () => {
           Object.entries(process.env).filter(([k]) => !k.startsWith("npm_config_")),
         ),
       });
-      expect(rerun.stdout, rerun.stderr).toBe(`parley ${version}\n`);
+      expect(rerun.stdout, rerun.stderr).toBe(
+        `parley ${version} (database schema ${MIGRATIONS.length})\n`,
+      );
     },
   );
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
@@ -79,7 +80,7 @@ describe(`the package ${pkg.name}`, () => {
 
   it("gives the command parley: --version", () => {
     const out = execFileSync(join(bin, "parley"), ["--version"], { encoding: "utf8" });
-    expect(out).toBe(`parley ${pkg.version}\n`);
+    expect(out).toBe(`parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`);
   });
 
   it("parley serve --port 0 answers the API", async () => {
@@ -127,7 +128,9 @@ describe(`the package ${pkg.name}`, () => {
         env: npmEnv,
         timeout: 60_000,
       });
-      expect(rerun.stdout, rerun.stderr).toBe(`parley ${pkg.version}\n`);
+      expect(rerun.stdout, rerun.stderr).toBe(
+        `parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`,
+      );
     },
   );
 
@@ -173,7 +176,7 @@ describe(`the package ${pkg.name}`, () => {
     ]) {
       const result = npm(args, work);
       expect(result.stdout, `npm ${args.join(" ")}\n${result.stderr}`).toBe(
-        `parley ${pkg.version}\n`,
+        `parley ${pkg.version} (database schema ${MIGRATIONS.length})\n`,
       );
     }
   });

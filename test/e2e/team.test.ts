@@ -115,5 +115,5 @@ describe("the README's Running parley for a team", () => {
       expect(await exited, line).toBe(0);
     }
     expect(readFileSync(join(home, "parley.log"), "utf8")).toContain("listening on");
-  });
+  }, 120_000);
 });

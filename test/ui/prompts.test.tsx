@@ -95,7 +95,7 @@ describe("the new-conversation prompt", () => {
     await harness.waitFor((s) => idLine(s) === "xct", "three Backspaces in one read");
     await harness.press(CTRL_U);
     screen = await harness.waitFor(
-      (s) => idLine(s)?.trim() === "a person's name, or a group id grp_…",
+      (s) => idLine(s)?.trim() === "a person's or a group's name",
       "Ctrl+U to the start",
     );
     await harness.press(KEYS.escape);
