@@ -104,9 +104,9 @@ function sweepTokens(
   const timer = setInterval(() => {
     store.accounts
       .dropExpired(now())
-      .then((expired) => {
+      .then(async (expired) => {
         if (expired > 0) log(`${expired} expired token${expired === 1 ? "" : "s"} deleted`);
-        return hub.streams() > 0 ? hub.revalidate() : undefined;
+        if (hub.streams() > 0) await hub.revalidate();
       })
       // The database is down: health.ts says so once; the next sweep tries again.
       .catch(() => {});
