@@ -171,7 +171,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }
-    events = createEventHub(store, replier && presence, log, opts.events, localTokens);
+    health = createDatabaseHealth(store, log);
+    const checked = health;
+    // The hub's failures during an outage are the outage: said once by health.ts, not
+    // again at every keep-alive. One while the database answers is said as it is.
+    const hubLog = (line: string) => {
+      void checked.check().then((up) => up && log(line));
+    };
+    events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
     await events.start();
     const hub = events;
     sweep = sweepTokens(store, hub, now, log);
@@ -186,7 +193,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       localTokens,
       events: hub,
     };
-    health = createDatabaseHealth(store, log);
     // prom-client is loaded only for a server whose metrics someone reads.
     const scraped = opts.metrics !== undefined || opts.metricsToken !== undefined;
     const prometheus = scraped ? await import("./metrics.ts") : undefined;
