@@ -14,8 +14,8 @@ import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
 import { createDatabaseHealth, type DatabaseHealth } from "./health.ts";
 import { createIdMaker } from "./ids.ts";
-import { createMetrics, type Metrics, serveMetrics } from "./metrics.ts";
-import type { AccessLine } from "./ops-routes.ts";
+import type { Metrics, serveMetrics } from "./metrics.ts";
+import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { revalidateStreams } from "./revocation.ts";
@@ -109,9 +109,9 @@ function sweepTokens(
   const timer = setInterval(() => {
     store.accounts
       .dropExpired(now())
-      .then((expired) => {
+      .then(async (expired) => {
         if (expired > 0) log(`${expired} expired token${expired === 1 ? "" : "s"} deleted`);
-        return hub.streams() > 0 ? hub.revalidate() : undefined;
+        if (hub.streams() > 0) await hub.revalidate();
       })
       // The database is down: health.ts says so once; the next sweep tries again.
       .catch(() => {});
@@ -176,7 +176,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         if (store.isLeader()) answering.onMessageSent(event);
       });
     }
-    events = createEventHub(store, replier && presence, log, opts.events, localTokens);
+    health = createDatabaseHealth(store, log);
+    const checked = health;
+    // The hub's failures during an outage are the outage: said once by health.ts, not
+    // again at every keep-alive. One while the database answers is said as it is.
+    const hubLog = (line: string) => {
+      void checked.check().then((up) => up && log(line));
+    };
+    events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
     await events.start();
     const hub = events;
     sweep = sweepTokens(store, hub, now, log);
@@ -191,13 +198,16 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       localTokens,
       events: hub,
     };
-    health = createDatabaseHealth(store, log);
-    const metrics = createMetrics({
-      store,
-      health,
-      streams: () => hub.streams(),
-      poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
-    });
+    // prom-client is loaded only for a server whose metrics someone reads.
+    const scraped = opts.metrics !== undefined || opts.metricsToken !== undefined;
+    const prometheus = scraped ? await import("./metrics.ts") : undefined;
+    const metrics =
+      prometheus?.createMetrics({
+        store,
+        health,
+        streams: () => hub.streams(),
+        poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
+      }) ?? noMetrics;
     const app = createApp(services, {
       serverId: store.serverId,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -205,8 +215,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       log,
       ops: { health, metrics, metricsToken: opts.metricsToken, access: opts.access },
     });
-    if (opts.metrics)
-      metricsServer = await serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
+    if (prometheus && opts.metrics) {
+      metricsServer = await prometheus.serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
+    }
     const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
     capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
     const stopRevalidating = revalidateStreams(hub, store.version, log);

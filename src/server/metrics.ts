@@ -1,7 +1,8 @@
 // Prometheus metrics (prom-client), one registry per server: requests by route and status,
 // their latency, the event streams and `parley ssh` sessions held, the database's state.
 // Served on an address of their own (--metrics HOST:PORT) or, with PARLEY_METRICS_TOKEN
-// set, at GET /metrics on the API's port behind that token.
+// set, at GET /metrics on the API's port behind that token. Loaded only then (index.ts):
+// the client's embedded server, `parley serve` without them and the tests go without.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
@@ -9,7 +10,6 @@ import type { DatabaseHealth } from "./health.ts";
 import type { Store } from "./store/index.ts";
 
 export type Metrics = {
-  registry: Registry;
   /** One finished request: `route` is the route's pattern (never the raw path). */
   observe(method: string, route: string, status: number, seconds: number): void;
   /** How many `parley ssh` sessions are open, asked at each scrape. */
@@ -90,7 +90,6 @@ export function createMetrics(parts: {
     },
   });
   return {
-    registry,
     observe(method, route, status, seconds) {
       requests.inc({ method, route, status: String(status) });
       latency.observe({ method, route }, seconds);

@@ -28,6 +28,14 @@ export type AccessLine = {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
+/** A server nobody scrapes: nothing counted, and prom-client never loaded (metrics.ts). */
+export const noMetrics: Metrics = {
+  observe() {},
+  countSshSessions() {},
+  text: async () => "",
+  contentType: "text/plain; charset=utf-8",
+};
+
 const WILDCARD = new Set(["/*", "*", ""]);
 
 /**

@@ -11,6 +11,8 @@ export type ServeOptions = Omit<StartOptions, "log" | "access"> & {
   version?: string;
   logFormat?: LogFormat;
   logFile?: string | undefined;
+  /** An access line per request (default true); off for the benchmarks' servers. */
+  accessLog?: boolean;
 };
 
 /** SIGINT and SIGTERM stop, with a stop line; SIGHUP reopens the log file. */
@@ -35,7 +37,7 @@ export async function serveUntilSignal(options: ServeOptions): Promise<RunningSe
   const server = await startServer({
     ...options,
     log: (line) => (held ? held.push(line) : logger.line(line)),
-    access: logger.access,
+    ...(options.accessLog === false ? {} : { access: logger.access }),
   }).catch((error: unknown) => {
     logger.close();
     throw error;

@@ -95,5 +95,5 @@ describe("docs/team.md's commands", () => {
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     }
-  });
+  }, 120_000);
 });

@@ -92,5 +92,5 @@ describe("docs/team.md's Start a server and add people", () => {
       expect(await exited, line).toBe(0);
     }
     expect(readFileSync(join(home, "parley.log"), "utf8")).toContain("listening on");
-  });
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
 import { hasTmux, type Pane, ROOT, startPane } from "../e2e/tmux.ts";
 
 const EXE = join(ROOT, "dist", "sea", "parley");
@@ -43,7 +44,9 @@ async function firstLines(child: ChildProcess, count: number): Promise<string[]>
 describe.skipIf(!existsSync(EXE))("the single executable", () => {
   // A node on /usr/bin (Debian's 20, say) is one parley refuses: the executable runs its own.
   it("--version", () => {
-    expect(execFileSync(EXE, ["--version"], { env, encoding: "utf8" })).toBe(`parley ${version}\n`);
+    expect(execFileSync(EXE, ["--version"], { env, encoding: "utf8" })).toBe(
+      `parley ${version} (database schema ${MIGRATIONS.length})\n`,
+    );
   });
 
   it("serve answers the API", async () => {

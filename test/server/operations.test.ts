@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { startProxy } from "../e2e/proxy.ts";
 import { until } from "../wait.ts";
+import { openEvents } from "./sse.ts";
 import { freshDb, STORE } from "./stores.ts";
 
 const started: RunningServer[] = [];
@@ -117,6 +118,36 @@ describe.skipIf(STORE !== "postgres")("PostgreSQL down", () => {
       expect.stringMatching(/^database unreachable: .*; answering 503 until it is back$/),
       expect.stringMatching(/^database reachable again after \d+ s$/),
     ]);
+    await proxy.close();
+  });
+
+  it("with only event streams open, is noticed by them and said once, not at every keep-alive", async () => {
+    const db = new URL(await freshDb());
+    const proxy = await startProxy({ target: { host: db.hostname, port: Number(db.port) } });
+    const through = new URL(db);
+    through.host = `${proxy.host}:${proxy.port}`;
+    const log: string[] = [];
+    const server = await start({
+      db: through.toString(),
+      log: (line) => log.push(line),
+      events: { keepAliveMs: 100 },
+    });
+    const stream = await openEvents(server.url, server.demoUsers[0]!.token);
+    expect(stream.status).toBe(200);
+
+    await proxy.cut("refuse");
+    // No request at all: the streams' token checks find the outage.
+    await until(() => log.some((l) => l.startsWith("database unreachable")), "the outage noticed");
+    // Several keep-alives (each a failed check) go by during the outage.
+    const seen = stream.comments.length;
+    await until(() => stream.comments.length >= seen + 5, "keep-alives during the outage");
+    await proxy.restore();
+    await until(() => log.some((l) => l.startsWith("database reachable again")), "recovery");
+    expect(log.filter((l) => !l.startsWith("parley server listening"))).toEqual([
+      expect.stringMatching(/^database unreachable: /),
+      expect.stringMatching(/^database reachable again after \d+ s$/),
+    ]);
+    stream.close();
     await proxy.close();
   });
 });
