@@ -179,9 +179,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     health = createDatabaseHealth(store, log);
     const checked = health;
     // The hub's failures during an outage are the outage: said once by health.ts, not
-    // again at every keep-alive. One while the database answers is said as it is.
+    // again at every keep-alive. One while the database answers is said as it is; one
+    // that names a lost connection is the outage's, even if it ended meanwhile.
     const hubLog = (line: string) => {
-      void checked.check().then((up) => up && log(line));
+      const lostConnection = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CONNECTION_\w+)\b/;
+      void checked.check().then((up) => up && !lostConnection.test(line) && log(line));
     };
     events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
     await events.start();
@@ -220,7 +222,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
     capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
-    const stopRevalidating = revalidateStreams(hub, store.version, log);
+    const stopRevalidating = revalidateStreams(hub, store.version, hubLog);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port ?? 0, host, () => {

@@ -65,10 +65,11 @@ seen.replayed = again.id === sent.id;
 seen.edited = (await api.messages.update(sent.id, { message: "edited" })).message;
 const listed = await api.messages.list({ conversation_id: bob.id, limit: 3 });
 seen.newest = listed.data[0]?.message;
-// The same GET again: the server answers 304 to the client's If-None-Match.
-const first = await raw("GET", `/v1/conversations/${bob.id}`, auth);
+// The same GET again: the server answers 304 to the client's If-None-Match. (Of a message:
+// retrieving a conversation marks it opened, a change whenever a second has passed.)
+const first = await raw("GET", `/v1/messages/${sent.id}`, auth);
 const tag = String(first.headers.etag);
-const notModified = await raw("GET", `/v1/conversations/${bob.id}`, {
+const notModified = await raw("GET", `/v1/messages/${sent.id}`, {
   ...auth,
   "if-none-match": tag,
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.ts";
-import { pause } from "../wait.ts";
+import { pause, until } from "../wait.ts";
 import { OLD_NODE } from "./old-node.ts";
 import { CLI, hasTmux, type Pane, ROOT, startPane } from "./tmux.ts";
 
@@ -225,15 +225,36 @@ describe("the Node version", () => {
     },
   );
 
-  it("SQLite's experimental warning never shows", () => {
+  it("SQLite's experimental warning never shows", async () => {
     // On Node 22, opening node:sqlite warns on stderr; parley hides it (and on 24 there is none).
-    const result = spawnSync(
-      process.execPath,
-      [CLI, "serve", "--port", "0", "--db", join(temp(), "x.db")],
-      { encoding: "utf8", timeout: 2500, killSignal: "SIGTERM" },
-    );
-    expect(result.stdout).toMatch(/^export PARLEY_BASE_URL=/);
-    expect(result.stderr).not.toMatch(/ExperimentalWarning|experimental/i);
+    const child = spawn(process.execPath, [
+      CLI,
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      join(temp(), "x.db"),
+    ]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      // The banner comes once the database is open: any warning would have come by then.
+      await until(() => stdout.includes("export PARLEY_BASE_URL="), "the banner", {
+        timeoutMs: 30_000,
+      });
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+    expect(stdout).toMatch(/^export PARLEY_BASE_URL=/);
+    expect(stderr).not.toMatch(/ExperimentalWarning|experimental/i);
   });
 });
 
