@@ -8,7 +8,7 @@ import type { Api } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
-import { type Harness, KEYS, startHarness } from "./harness.tsx";
+import { type Harness, startHarness } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
 let harness: Harness | undefined;
@@ -24,13 +24,18 @@ afterEach(async () => {
 const NO_POLLS = { openMs: 600_000, listMs: 600_000 };
 const BURST = 300;
 
-/** Fetches the client starts from now on (every query's; the stream is not a query). */
-function countFetches(queryClient: QueryClient): () => number {
-  let fetches = 0;
+/**
+ * Fetches the client starts from now on (every query's; the stream is not a query), and
+ * of them the retrievals of a conversation (which mark it read).
+ */
+function countFetches(queryClient: QueryClient): () => { all: number; retrievals: number } {
+  const counts = { all: 0, retrievals: 0 };
   queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === "updated" && event.action.type === "fetch") fetches++;
+    if (event.type !== "updated" || event.action.type !== "fetch") return;
+    counts.all++;
+    if (event.query.queryKey[2] === "detail") counts.retrievals++;
   });
-  return () => fetches;
+  return () => counts;
 }
 
 /** `count` messages from `api` into the conversation, 20 at a time, as a bot sends them. */
@@ -50,24 +55,27 @@ async function duringBurst(open: boolean) {
   harness = await startHarness({ server, pollPace: NO_POLLS });
   const h = harness;
   await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
-  if (open) {
-    await openFirst(h, "carol");
-    // Out of the composer, where `?` would be typed: to the messages.
-    await h.press(KEYS.escape);
-    await h.waitFor((s) => s.includes("▌"), "a message selected");
-  } else await h.waitFor((s) => s.includes("carol"), "carol's row");
+  if (open) await openFirst(h, "carol");
+  else await h.waitFor((s) => s.includes("carol"), "carol's row");
   const carol = apiFor(h.server, 2);
   const withAlice = await conversationWith(carol, "alice");
   await h.waitFor(() => h.queryClient.isFetching() === 0, "the first fetches done");
   const fetches = countFetches(h.queryClient);
   const renders = h.renders();
+  const started = Date.now();
   const sending = burst(carol, withAlice.id, BURST);
-  // A key pressed while the burst comes in is answered (the help opens and closes).
+  // Keys pressed while the burst comes in are answered: in the open conversation what is
+  // typed shows in the composer; over the list the help opens and closes.
   await h.waitFor((s) => s.includes("burst 1"), "the burst begun");
-  await h.press("?");
-  await h.waitFor((s) => s.includes("parley keys"), "the help, during the burst");
-  await h.press("x");
-  await h.waitFor((s) => !s.includes("parley keys"), "the help closed");
+  if (open) {
+    await h.type("typed during the burst");
+    await h.waitFor((s) => s.includes("typed during the burst"), "the keys, during the burst");
+  } else {
+    await h.press("?");
+    await h.waitFor((s) => s.includes("parley keys"), "the help, during the burst");
+    await h.press("x");
+    await h.waitFor((s) => !s.includes("parley keys"), "the help closed");
+  }
   await sending;
   await h.waitFor((s) => s.includes(`burst ${BURST - 1}`), "the last message of the burst");
   // A row's preview is kept under one key or two (the one shown, the one coming): not one
@@ -76,7 +84,11 @@ async function duringBurst(open: boolean) {
     .getQueryCache()
     .findAll({ queryKey: keys.messages.previews(withAlice.id) });
   expect(previews.length).toBeLessThanOrEqual(2);
-  return { renders: h.renders() - renders, fetches: fetches() };
+  return {
+    renders: h.renders() - renders,
+    fetches: fetches(),
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 describe("a burst of 300 messages on the event stream", () => {
@@ -86,14 +98,15 @@ describe("a burst of 300 messages on the event stream", () => {
     // batching it was one or more per message.
     expect(renders).toBeLessThan(BURST / 3);
     // The row's new preview comes with the events; the lists may be asked again once.
-    expect(fetches).toBeLessThan(10);
+    expect(fetches.all).toBeLessThan(10);
   });
 
   it("into the open conversation: keys answered, the pane caught up, a few fetches", async () => {
-    const { renders, fetches } = await duringBurst(true);
+    const { renders, fetches, seconds } = await duringBurst(true);
     expect(renders).toBeLessThan(BURST / 3);
-    // Retrieving the open conversation marks the news read: once per batch at most, never
-    // per message, and no refetch of what the events brought.
-    expect(fetches).toBeLessThan(BURST / 10);
+    // Retrieving the open conversation marks the news read: at most once a second, however
+    // long a loaded machine takes over the burst; nothing else is fetched for it.
+    expect(fetches.retrievals).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    expect(fetches.all - fetches.retrievals).toBeLessThan(5);
   });
 });
