@@ -151,6 +151,11 @@ export async function benchBurst(): Promise<string> {
           rows.push(
             `| ${where} | ${(sendMs / 1000).toFixed(2)} s | ${fmt(median(keys))} / ${fmt(pct(keys, 0.99))} (${keys.length}) | ${Number.isFinite(caughtAt) ? `${((caughtAt - started) / 1000).toFixed(2)} s` : `not within ${CATCH_UP_GIVE_UP_MS / 1000} s`} | ${(cpu / 1000).toFixed(2)} s | ${rssBefore.toFixed(0)} → ${rssCaught.toFixed(0)} → ${rssLater.toFixed(0)} |`,
           );
+        } catch (error) {
+          // What the client last drew (a crash's last words are on its terminal).
+          const tail = pty.tail.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "").slice(-1500);
+          log(`${where}: failed; the terminal's last output:\n${tail}`);
+          throw error;
         } finally {
           await pty.kill();
           removeHome(home);

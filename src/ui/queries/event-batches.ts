@@ -4,6 +4,13 @@
 // second is then a cache write and a render per frame, and keys are answered between.
 export const FRAME_MS = 32;
 /**
+ * While a burst lasts (the last batch held more than BUSY events), batches come at most
+ * this often: the screen moves ten times a second, and the burst costs a third of the
+ * renders. Keys are answered as they come, whatever the batches do.
+ */
+export const BUSY_FRAME_MS = 100;
+const BUSY = 20;
+/**
  * More events than this waiting at once (a server flooding faster than they can be
  * applied) are dropped for a refetch of what is shown, which costs the same whatever the
  * flood held.
@@ -19,9 +26,11 @@ export function eventBatches<E>(
   let overflowed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastApplied = Number.NEGATIVE_INFINITY;
+  let gap = frameMs;
   const flush = () => {
     timer = undefined;
     lastApplied = Date.now();
+    gap = waiting.length > BUSY ? Math.max(frameMs, BUSY_FRAME_MS) : frameMs;
     const events = waiting;
     waiting = [];
     if (overflowed) {
@@ -37,7 +46,7 @@ export function eventBatches<E>(
         waiting = [];
       }
       if (timer) return;
-      timer = setTimeout(flush, Math.max(0, lastApplied + frameMs - Date.now()));
+      timer = setTimeout(flush, Math.max(0, lastApplied + gap - Date.now()));
     },
     stop() {
       clearTimeout(timer);
