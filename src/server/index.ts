@@ -208,6 +208,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         store,
         health,
         streams: () => hub.streams(),
+        events: hub,
         poolMax: store.kind === "postgres" ? POSTGRES_POOL_SIZE : undefined,
       }) ?? noMetrics;
     const app = createApp(services, {

@@ -22,6 +22,8 @@ export function createMetrics(parts: {
   store: Store;
   health: DatabaseHealth;
   streams: () => number;
+  /** Streams catching up from the store, and the newest event handed to the streams. */
+  events?: { behind: () => number; readThrough: () => number };
   poolMax?: number;
 }): Metrics {
   const registry = new Registry();
@@ -87,6 +89,24 @@ export function createMetrics(parts: {
     registers: [registry],
     async collect() {
       if (parts.health.up()) this.set((await parts.store.events.bounds()).newest);
+    },
+  });
+  new Gauge({
+    name: "parley_events_lag",
+    help: "Events in the database this instance has not yet handed to its streams (its fan-out's lag).",
+    registers: [registry],
+    async collect() {
+      if (!parts.events || !parts.health.up()) return;
+      const { newest } = await parts.store.events.bounds();
+      this.set(Math.max(0, newest - parts.events.readThrough()));
+    },
+  });
+  new Gauge({
+    name: "parley_event_streams_behind",
+    help: "Streams being caught up from the database: their clients read slower than events come.",
+    registers: [registry],
+    collect() {
+      this.set(parts.events?.behind() ?? 0);
     },
   });
   return {

@@ -64,6 +64,9 @@ describe("metrics", () => {
       /^parley_http_request_duration_seconds_count\{method="GET",route="\/v1\/contacts"\} 2$/m,
     );
     expect(text).toMatch(/^parley_event_streams 0$/m);
+    // The fan-out has handed out every event, and no stream is being caught up.
+    expect(text).toMatch(/^parley_events_lag 0$/m);
+    expect(text).toMatch(/^parley_event_streams_behind 0$/m);
     expect(text).toMatch(/^parley_ssh_sessions 0$/m);
     expect(text).toMatch(/^parley_database_up 1$/m);
     expect(text).toMatch(/^parley_process_resident_memory_bytes \d+/m);

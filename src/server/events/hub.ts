@@ -44,6 +44,10 @@ export type EventHub = {
   revalidate(): Promise<void>;
   /** Streams held by this instance. */
   streams(): number;
+  /** Of them, those catching up from the store (their clients read slower than events come). */
+  behind(): number;
+  /** The newest event this instance's reader has handed to its streams. */
+  readThrough(): number;
   close(): void;
 };
 
@@ -266,6 +270,12 @@ export function createEventHub(
 
     revalidate,
     streams: () => count,
+    behind: () => {
+      let behind = 0;
+      for (const streams of byUser.values()) for (const s of streams) if (s.behind) behind++;
+      return behind;
+    },
+    readThrough: () => readThrough,
 
     close() {
       closed = true;
