@@ -16,6 +16,7 @@ import {
   removeHome,
   stopTree,
 } from "./client.ts";
+import { api } from "./news.ts";
 
 const COUNT = Number(process.env.BENCH_BURST_COUNT ?? 1000);
 const PARALLEL = 50;
@@ -25,22 +26,7 @@ const CATCH_UP_GIVE_UP_MS = 180_000;
 const log = (line: string) => process.stderr.write(`bench burst: ${line}\n`);
 const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
 
-type Info = { url: string; tokens: Record<string, string> };
-
-async function api(info: Info, user: string, path: string, body: Record<string, string>) {
-  const res = await fetch(`${info.url}${path}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${info.tokens[user]}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams(body).toString(),
-  });
-  if (!res.ok) throw new Error(`${path} as ${user}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { id: string };
-}
-
-async function burst(info: Info, conversationId: string, tag: string): Promise<number> {
+async function burst(info: Parameters<typeof api>[0], conversationId: string, tag: string): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < COUNT; i += PARALLEL) {
     const sends = [];

@@ -30,7 +30,12 @@ function p99(values: number[]): number {
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!;
 }
 
-async function api(info: ServerInfo, user: string, path: string, body?: Record<string, string>) {
+export async function api(
+  info: ServerInfo,
+  user: string,
+  path: string,
+  body?: Record<string, string>,
+) {
   const res = await fetch(`${info.url}${path}`, {
     method: body ? "POST" : "GET",
     headers: {

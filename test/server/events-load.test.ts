@@ -89,6 +89,30 @@ describe("a stream that reads", { timeout: 60_000 }, () => {
   });
 });
 
+describe("a resume while others write", { timeout: 60_000 }, () => {
+  const t = useServer({ rateLimit: false });
+
+  it("gets each event once, in order: the replay, then what came during it", async () => {
+    const bob = t.as("bob");
+    const id = await contactConversation(bob, "ct_erin");
+    const first = await openEvents(t.server.url, t.as("erin").token);
+    await flood(bob, id, 1, 10);
+    await allCame(first, 1);
+    const cursor = first.events.at(-1)!.id!;
+    first.close();
+    await flood(bob, id, 200, 100);
+    // Sending goes on while the stream resumes: live events meet the replay.
+    const sending = flood(bob, id, 200, 100);
+    const resumed = await openEvents(t.server.url, t.as("erin").token, { "last-event-id": cursor });
+    await sending;
+    await allCame(resumed, 400);
+    const ids = resumed.events.map((event) => Number(event.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((each, i) => i === 0 || each > ids[i - 1]!)).toBe(true);
+    resumed.close();
+  });
+});
+
 describe("a stream that stopped reading", { timeout: 60_000 }, () => {
   const t = useServer({ rateLimit: false, events: { stallMs: 500 } });
 

@@ -177,16 +177,16 @@ export function createEventHub(
     }
   }
 
-  /** Sends what came after `lastEventId`, or `reset` when that is no longer held. */
+  /**
+   * Sends what came after `lastEventId`, or `reset` when that is no longer held, then what
+   * came since, and goes live. The stream is behind from its opening on (open): nothing
+   * live is written to it before the replay, which would come again, out of order, in it.
+   */
   async function replay(stream: EventStream, lastEventId: string): Promise<void> {
     const { newest, pruned } = await store.events.bounds();
     const after = CURSOR.test(lastEventId) ? Number(lastEventId) : -1;
-    if (after < pruned || after > newest) {
-      stream.reset(newest);
-      return;
-    }
-    stream.cursor = after;
-    stream.behind = true;
+    if (after < pruned || after > newest) stream.reset(newest);
+    else stream.cursor = after;
     await catchUp(stream);
   }
 
@@ -260,6 +260,7 @@ export function createEventHub(
       // From here the reader delivers to it; what came before is for the replay.
       stream.cursor = readThrough;
       if (lastEventId === undefined) return;
+      stream.behind = true;
       try {
         await replay(stream, lastEventId);
       } catch (error) {
