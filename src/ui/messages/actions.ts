@@ -20,6 +20,7 @@ import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
+import { describeError } from "../screen/status-line.ts";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
@@ -62,7 +63,15 @@ export function useMessageActions(ui: MessageUi) {
       return;
     }
     status.info(`Opening ${shown}…`);
-    openUrl(link.url).catch((error: unknown) => status.error("Could not open the link", error));
+    // Nothing could open it ($BROWSER, xdg-open or open): the link is in the clipboard instead.
+    openUrl(link.url).catch((error: unknown) =>
+      copyToClipboard(
+        session.terminal,
+        status,
+        link.url,
+        `Copied the link: could not open it (${describeError(error)}).`,
+      ),
+    );
   };
   /** `o` or `Y` on a message: its one link at once, or a chooser when it has several. */
   const links = (
