@@ -116,6 +116,7 @@ const COMMON = `Environment:
   XDG_CACHE_HOME      what was last seen of each server: $XDG_CACHE_HOME/parley/
   NO_COLOR            no colour (also FORCE_COLOR=0)
   VISUAL, EDITOR      the editor Ctrl+G opens the draft in (else vi)
+  BROWSER             what o opens a link with, before xdg-open / open
   The XDG variables are honoured on every platform. Unset, they default to ~/.config,
   ~/.local/share, ~/.local/state and ~/.cache on Linux; on macOS to
   ~/Library/Preferences, ~/Library/Application Support, ~/Library/Logs and
@@ -229,4 +230,5 @@ export const ENVIRONMENT = [
   "NO_COLOR",
   "VISUAL",
   "EDITOR",
+  "BROWSER",
 ] as const;

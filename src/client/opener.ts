@@ -1,7 +1,9 @@
-// Opening a link on the person's own machine: the platform's opener (xdg-open, open),
-// started as an argument vector, never through a shell, detached from parley. Over SSH
-// there is none: the opener would run on the remote machine, where nobody sees it.
+// Opening a link on the person's own machine: the browsers $BROWSER names, then the
+// platform's opener (xdg-open, open), each started as an argument vector, never through a
+// shell, detached from parley; the first that does not fail has opened it. Over SSH there
+// is none: the opener would run on the remote machine, where nobody sees it.
 import { type ChildProcess, spawn } from "node:child_process";
+import { ShellWordsError, splitWords } from "./shell-words.ts";
 
 /** Opens an address (already a safe http, https or mailto URL) or says why it could not. */
 export type OpenUrl = (url: string) => Promise<void>;
@@ -21,6 +23,19 @@ export function openerCommand(platform: NodeJS.Platform): string | undefined {
 
 /** `command URL`, detached, its output ignored; fails if it cannot start or exits non-zero. */
 export function spawnOpener(command: string, launch: Launch = spawn): OpenUrl {
+  return spawnCommand([command], launch);
+}
+
+/**
+ * `argv` with the URL in place of each `%s` in it, else after it (as $BROWSER's entries
+ * are read: the convention of xdg-utils and Python's webbrowser).
+ */
+export function spawnCommand(argv: readonly string[], launch: Launch = spawn): OpenUrl {
+  const [command, ...rest] = argv as [string, ...string[]];
+  const withUrl = (url: string) =>
+    rest.some((arg) => arg.includes("%s"))
+      ? rest.map((arg) => arg.replaceAll("%s", url))
+      : [...rest, url];
   return (url) =>
     new Promise<void>((resolve, reject) => {
       // Checked again here: this string becomes a program's argument.
@@ -30,7 +45,7 @@ export function spawnOpener(command: string, launch: Launch = spawn): OpenUrl {
       }
       let child: ChildProcess;
       try {
-        child = launch(command, [url], { detached: true, stdio: "ignore", shell: false });
+        child = launch(command, withUrl(url), { detached: true, stdio: "ignore", shell: false });
       } catch (error) {
         reject(error);
         return;
@@ -74,11 +89,51 @@ export function localOpener(
   return overSsh(env) ? undefined : open;
 }
 
-/** The platform's opener for the local client, or nothing over SSH or on an unknown platform. */
+/**
+ * The commands of $BROWSER, a list separated by `:`, each a command with its arguments as
+ * a shell would split them (an entry that cannot be split is left out).
+ */
+export function browserCommands(env: NodeJS.ProcessEnv): string[][] {
+  const commands: string[][] = [];
+  for (const entry of (env.BROWSER ?? "").split(":")) {
+    try {
+      const argv = splitWords(entry);
+      if (argv.length > 0) commands.push(argv);
+    } catch (error) {
+      if (!(error instanceof ShellWordsError)) throw error;
+    }
+  }
+  return commands;
+}
+
+/** Tries each in turn until one opens the URL; fails with every reason if none does. */
+export function firstThatOpens(openers: readonly OpenUrl[]): OpenUrl {
+  return async (url) => {
+    const reasons: string[] = [];
+    for (const open of openers) {
+      try {
+        return await open(url);
+      } catch (error) {
+        reasons.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    throw new Error(reasons.join("; "));
+  };
+}
+
+/**
+ * $BROWSER's commands, then the platform's opener, for the local client; nothing over SSH,
+ * or on an unknown platform without $BROWSER.
+ */
 export function platformOpener(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
+  launch: Launch = spawn,
 ): OpenUrl | undefined {
   const command = openerCommand(platform);
-  return localOpener(env, command ? spawnOpener(command) : undefined);
+  const openers = [
+    ...browserCommands(env).map((argv) => spawnCommand(argv, launch)),
+    ...(command ? [spawnOpener(command, launch)] : []),
+  ];
+  return localOpener(env, openers.length > 0 ? firstThatOpens(openers) : undefined);
 }

@@ -2,6 +2,7 @@
 // strings, validated with zod. The first failing parameter becomes a 400 that names it.
 import type { Context } from "hono";
 import qs from "qs";
+import { codePoints, groupedDigits } from "../api/message-length.ts";
 import {
   MAX_ATTACHMENTS,
   MAX_FILE_TYPE_LENGTH,
@@ -235,23 +236,12 @@ export const timestampOrNull = z.preprocess(
     .nullable(),
 );
 
-const codePoints = (text: string) => {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-};
-
-/** 10000 as "10,000". */
-const groupedDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
-
 export const messageText = z
   .string(error("must be text"))
   .trim()
   .refine((text) => text.length > 0, error("must not be empty or only spaces"))
   .refine(
     (text) => codePoints(text) <= MAX_MESSAGE_LENGTH,
-    // Not toLocaleString: at load it would bring ICU's number formats into memory (some
-    // 6 MB resident in the client's embedded server) for one comma.
     error(`must be at most ${groupedDigits(MAX_MESSAGE_LENGTH)} characters long`),
   );
 

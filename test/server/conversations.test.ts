@@ -440,4 +440,25 @@ describe("DELETE /v1/conversations/:id", () => {
       [],
     );
   });
+
+  it("refuses a member's delete of a group's conversation: 403, and it stays for everyone", async () => {
+    const [alice, bob] = [t.as("alice"), t.as("bob")];
+    const id = await groupConversation(bob, "grp_oncall");
+    const sent = message(
+      await alice.post("/v1/messages", { conversation_id: id, message: "stays" }),
+    );
+
+    const refused = failure(await bob.del(`/v1/conversations/${id}`), 403, "forbidden");
+    expect(refused.message).toMatch(/archive it to hide it for you/);
+    expect(refused.message).toMatch(/parley groups/);
+
+    for (const user of [alice, bob]) {
+      expect(conversation(await user.get(`/v1/conversations/${id}`)).id).toBe(id);
+      expect(message(await user.get(`/v1/messages/${sent.id}`)).message).toBe("stays");
+    }
+    // Archiving is the way to hide it, for the one who asks only.
+    await bob.put(`/v1/conversations/${id}`, { archived_at: 1_700_000_000 }, { as: "json" });
+    expect(conversation(await bob.get(`/v1/conversations/${id}`)).archived_at).not.toBeNull();
+    expect(conversation(await alice.get(`/v1/conversations/${id}`)).archived_at).toBeNull();
+  });
 });

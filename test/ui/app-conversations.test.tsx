@@ -68,19 +68,59 @@ describe("the conversation list", () => {
     );
   });
 
-  it("deletes a conversation only after y", async () => {
+  it("deletes a contact conversation, for both, only after y", async () => {
     const harness = await each.start();
-    const alice = apiFor(harness.server);
+    const [alice, carol] = [apiFor(harness.server), apiFor(harness.server, 2)];
+    await harness.waitFor((s) => s.includes("carol"), "the list");
+    await selectRow(harness, "carol");
+    const withCarol = await conversationWith(alice, "carol");
+    await harness.press("D");
+    await harness.waitFor(
+      (s) =>
+        s.includes("Delete the conversation with carol and all its messages, for both of you?"),
+      "the question",
+    );
+    await harness.press(KEYS.escape);
+    await harness.waitFor((s) => s.includes("Kept."), "kept");
+    expect((await alice.conversations.get(withCarol.id)).id).toBe(withCarol.id);
+    await harness.press("D", "y");
+    await harness.waitFor((s) => !sidebarNames(s).includes("carol"), "carol gone");
+    await expect(alice.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });
+    await expect(carol.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("says a group is the operator's and offers to archive it, for you alone", async () => {
+    const harness = await each.start();
+    const [alice, bob] = [apiFor(harness.server), apiFor(harness.server, 1)];
     await harness.waitFor((s) => s.includes("#team"), "the list");
     await selectRow(harness, "#team");
     const team = await conversationWith(alice, "team");
     await harness.press("D");
-    await harness.waitFor((s) => s.includes("Delete the conversation with #team"), "the question");
-    await harness.press(KEYS.escape);
+    await harness.waitFor(
+      (s) =>
+        s.includes(
+          "#team is a group: it is the server operator's, not yours to delete. Archive it for you?",
+        ),
+      "the offer to archive",
+    );
+    expect(harness.screen()).not.toContain("Delete the conversation");
+    await harness.press("y");
+    await harness.waitFor(
+      (s) => !sidebarNames(s).includes("#team") && s.includes("✓ Archived #team."),
+      "#team archived",
+    );
+    expect((await alice.conversations.get(team.id)).archived_at).not.toBeNull();
+    // Still there, unarchived, for the other members.
+    expect((await bob.conversations.get(team.id)).archived_at).toBeNull();
+
+    await harness.press("4");
+    await selectRow(harness, "#team");
+    await harness.press("D");
+    await harness.waitFor(
+      (s) => s.includes("not yours to delete; it is archived for you already."),
+      "no offer: it is archived already",
+    );
     expect((await alice.conversations.get(team.id)).id).toBe(team.id);
-    await harness.press("D", "y");
-    await harness.waitFor((s) => !sidebarNames(s).includes("#team"), "#team gone");
-    await expect(alice.conversations.get(team.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("starts a conversation with a contact id, suggesting contacts seen so far", async () => {

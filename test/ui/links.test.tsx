@@ -125,19 +125,23 @@ describe("o opens, Y copies", () => {
     await harness.waitFor((s) => s.includes("Opening https://example.com/one"), "the status");
   });
 
-  it("says why when the opener fails", async () => {
+  it("copies the link and says why when nothing can open it", async () => {
     const harness = await each.start({
       openUrl: async () => {
-        throw new Error("xdg-open is not installed");
+        throw new Error("firefox is not installed; xdg-open is not installed");
       },
     });
     await bobSays(harness, "see https://example.com/one");
     await openBob(harness, "see https://example.com/one");
     await harness.press("o");
     await harness.waitFor(
-      (s) => s.includes("Could not open the link: xdg-open is not installed"),
-      "the failure in the status bar",
+      (s) =>
+        s.includes(
+          "Copied the link: could not open it (firefox is not installed; xdg-open is not installed).",
+        ),
+      "the copy and the reason in the status bar",
     );
+    expect(harness.clipboard).toEqual(["https://example.com/one"]);
   });
 
   it("copies instead of opening over SSH, and says so", async () => {

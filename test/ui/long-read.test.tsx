@@ -144,6 +144,9 @@ describe("search in the open conversation", () => {
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => /▌ +the needle beta/.test(s), "the newest match selected");
     expect(harness.written()).toMatch(/\x1b\[7mneedle/);
+    // Both are loaded (finding where the unread start went back past them): 1 of 2, the
+    // count said to be "so far" if older history is left to load.
+    expect(titleLine(harness.screen())).toMatch(/\/NEEDLE · 1 of 2( so far)? · n older/);
 
     // n: the next older match, 322 messages back, through older pages.
     await harness.press("n");
@@ -163,6 +166,31 @@ describe("search in the open conversation", () => {
       "the new conversation prompt",
     );
   }, 60_000);
+
+  it("says which match of how many: 3 of 3, as n and N go", async () => {
+    const harness = await each.start();
+    const alice = apiFor(harness.server);
+    const withCarol = (await conversationWith(alice, "carol")).id;
+    await sendAll(alice, withCarol, ["pear one", "an apple", "pear two", "pear three"]);
+    await openFirst(harness, "carol");
+    await harness.waitFor((s) => s.includes("pear three"), "the newest messages");
+    await harness.press(KEYS.escape, "/");
+    await harness.type("pear");
+    await harness.press(KEYS.enter);
+    const title = (s: string) => titleLine(s);
+    await harness.waitFor((s) => title(s).includes("/pear · 1 of 3 · n older"), "1 of 3");
+    await harness.press("n");
+    await harness.waitFor((s) => title(s).includes("/pear · 2 of 3 ·"), "2 of 3");
+    await harness.press("n");
+    await harness.waitFor((s) => title(s).includes("/pear · 3 of 3 ·"), "3 of 3");
+    await harness.press("n");
+    await harness.waitFor(
+      (s) => title(s).includes("/pear: no older match · 3 of 3"),
+      "no older match, still 3 of 3",
+    );
+    await harness.press("N");
+    await harness.waitFor((s) => title(s).includes("/pear · 2 of 3 ·"), "2 of 3 again");
+  });
 
   it("says how far it has searched, and Esc stops it", async () => {
     const real = await startServer({ port: 0, demo: true, demoReplies: false });

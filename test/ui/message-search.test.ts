@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schema.ts";
 import { type Item, type Line, layoutItem } from "../../src/ui/messages/message-lines.ts";
-import { highlight, newerMatch, olderMatch } from "../../src/ui/messages/search.ts";
+import {
+  highlight,
+  matchCountText,
+  matchPosition,
+  newerMatch,
+  olderMatch,
+} from "../../src/ui/messages/search.ts";
 import { firstUnreadKey } from "../../src/ui/messages/use-pane-jumps.ts";
 
 const item = (id: string, text: string, from = "bob", at = 100): Item => ({
@@ -26,6 +32,17 @@ describe("search in a conversation", () => {
     expect(newerMatch(items, "needle", 0)).toBe(2);
     expect(newerMatch(items, "needle", 2)).toBe(-1);
     expect(olderMatch(items, "", items.length)).toBe(-1);
+  });
+
+  it("counts a match's place among the matches from the newest, and all of them", () => {
+    expect(matchPosition(items, "needle", 2)).toEqual({ position: 1, total: 2 });
+    expect(matchPosition(items, "needle", 0)).toEqual({ position: 2, total: 2 });
+    expect(matchPosition(items, "hay", 1)).toEqual({ position: 2, total: 2 });
+    expect(matchPosition(items, "nothing", 0)).toEqual({ position: 0, total: 0 });
+    expect(matchCountText(items, "needle", "a", false)).toBe(" · 2 of 2");
+    // History left to load: only what is loaded is counted, and it says so.
+    expect(matchCountText(items, "needle", "c", true)).toBe(" · 1 of 2 so far");
+    expect(matchCountText(items, "needle", "gone", false)).toBe("");
   });
 
   it("marks every occurrence in reverse, keeping the rest of the segment", () => {

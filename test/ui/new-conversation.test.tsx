@@ -27,11 +27,22 @@ function offered(screen: string): string[] {
   if (top < 0) return [];
   const rows: string[] = [];
   for (const line of lines.slice(top + 1)) {
-    const inside = /│ {3}(\S.*?)\s*│$/u.exec(line)?.[1];
+    // "▸" marks the one Enter starts.
+    const inside = /│ [ ▸] (\S.*?)\s*│$/u.exec(line)?.[1];
     if (inside === undefined || line.includes("Esc cancels")) break;
     rows.push(inside);
   }
   return rows;
+}
+
+/** The people offered that are marked ▸ (the one Enter starts), by name. */
+function markedRows(screen: string): string[] {
+  const lines = screen.split("\n");
+  const top = lines.findIndex((l) => l.includes("new conversation with:"));
+  return lines
+    .slice(top + 1)
+    .map((line) => /│ ▸ (\S.*?)\s*│$/u.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
 }
 
 async function openPrompt(h: Harness, ready: string) {
@@ -62,6 +73,59 @@ describe("the new-conversation prompt on parley's server", () => {
     await harness.waitFor((s) => s.includes("Message erin"), "the conversation with erin");
     const list = await apiFor(server).conversations.list();
     expect(list.data.map((c) => c.contact_id)).toEqual(["ct_erin"]);
+  });
+
+  it("marks the name a part typed completes to, and Enter starts that one", async () => {
+    const server = await freshTeam();
+    const harness = await each.start({ server });
+    await openPrompt(harness, "No conversations");
+    await harness.type("fr");
+    const screen = await harness.waitFor(
+      (s) => offered(s)[0] === "frank" && markedRows(s).join() === "frank",
+      "frank listed for `fr`, marked",
+    );
+    expect(screen).toContain("Enter starts the one marked ▸");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
+    expect(harness.screen()).not.toContain("No one");
+    expect((await apiFor(server).conversations.list()).data.map((c) => c.contact_id)).toEqual([
+      "ct_frank",
+    ]);
+  });
+
+  it("moves the mark with ↓ and ↑, and starts the one marked", async () => {
+    const server = await freshTeam();
+    const harness = await each.start({ server });
+    await openPrompt(harness, "No conversations");
+    // Nothing typed: nothing marked, and Enter starts nothing.
+    await harness.waitFor((s) => offered(s).length === 5, "everyone listed");
+    expect(markedRows(harness.screen())).toEqual([]);
+    await harness.type("a");
+    await harness.waitFor(
+      (s) => offered(s).length > 1 && markedRows(s).join() === offered(s)[0],
+      "the first marked",
+    );
+    const second = offered(harness.screen())[1]!;
+    const first = offered(harness.screen())[0]!;
+    await harness.press(KEYS.down);
+    await harness.waitFor((s) => markedRows(s).join() === second, "the second marked");
+    await harness.press(KEYS.up);
+    await harness.waitFor((s) => markedRows(s).join() === first, "the first marked again");
+    await harness.press(KEYS.down);
+    await harness.waitFor((s) => markedRows(s).join() === second, "the second marked again");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes(`Message ${second}`),
+      "the conversation with the second",
+    );
+  });
+
+  it("completes a part typed and Entered in one read, before the list showed it", async () => {
+    const server = await freshTeam();
+    const harness = await each.start({ server });
+    await openPrompt(harness, "No conversations");
+    await harness.press("fr\r");
+    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
   });
 
   it("starts a conversation with a whole user name typed, without picking", async () => {

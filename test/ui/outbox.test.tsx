@@ -67,6 +67,45 @@ describe("the outbox", () => {
     expect(texts.indexOf("first while away")).toBeLessThan(texts.indexOf("second while away"));
   });
 
+  it("takes a waiting send back into the composer with e, offline, and the keys after go there", async () => {
+    const server = await restartableServer();
+    const harness = await each.start({ server: server.first, pollPace });
+    await openFirst(harness, "bob");
+    await server.stop();
+
+    await harness.type("taken back");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("not sent yet"), "the send waiting");
+    await harness.press(KEYS.escape, "e");
+    await harness.waitFor(
+      (s) => s.includes("Took the unsent message back: Enter sends it") && !s.includes("not sent"),
+      "the send out of the outbox",
+    );
+    // d and n are text now, not the pane's drop and new conversation.
+    await harness.type(" and d n");
+    const typed = await harness.waitFor(
+      (s) => s.includes("taken back and d n"),
+      "the text typed on",
+    );
+    expect(typed).not.toContain("Drop this unsent message?");
+    expect(typed).not.toContain("new conversation with:");
+
+    await server.start();
+    await harness.waitFor((s) => s.includes("● online"), "the server back");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("taken back and d n") && !s.includes("sending…") && !s.includes("not sent"),
+      "sent",
+      20_000,
+    );
+    const alice = apiFor(server.first);
+    const chat = await conversationWith(alice, "bob");
+    const texts = (await alice.messages.list({ conversation_id: chat.id, limit: 10 })).data.map(
+      (m) => m.message,
+    );
+    expect(texts.filter((t) => t.startsWith("taken back"))).toEqual(["taken back and d n"]);
+  });
+
   it("queues attachments while the server is gone: a send with them, and A on a message, once each", async () => {
     const server = await restartableServer();
     const mine = apiFor(server.first);
@@ -175,6 +214,25 @@ describe("the outbox", () => {
       "the refused send, with its text",
     );
     expect(screen).toContain("Not sent");
-    expect(screen).toContain("Enter retries");
+    expect(screen).toContain("Enter retries · e edits · d drops");
+
+    // e takes it back to change it; sent again, it lands once.
+    await harness.press(KEYS.escape, "e");
+    await harness.waitFor(
+      (s) => s.includes("Took the unsent message back") && !s.includes("✗ not sent ·"),
+      "the refused send back in the composer",
+    );
+    refuse = false;
+    await harness.type(", once");
+    await harness.press(KEYS.enter);
+    await harness.waitFor(
+      (s) => s.includes("into the void, once") && !s.includes("sending…"),
+      "sent",
+    );
+    const chat = await conversationWith(apiFor(server), "bob");
+    const texts = (await apiFor(server).messages.list({ conversation_id: chat.id })).data.map(
+      (m) => m.message,
+    );
+    expect(texts.filter((t) => t.startsWith("into the void"))).toEqual(["into the void, once"]);
   });
 });

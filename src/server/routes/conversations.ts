@@ -6,7 +6,7 @@ import {
   UpdateConversationParams,
 } from "../../api/schema.ts";
 import type { AppEnv, Services } from "../env.ts";
-import { HttpError, invalid, missing, notFound } from "../errors.ts";
+import { forbidden, HttpError, invalid, missing, notFound } from "../errors.ts";
 import { cursors, pageParams, toPage } from "../pagination.ts";
 import {
   bool,
@@ -148,6 +148,13 @@ export function conversationRoutes(s: Services) {
 
   routes.delete("/:id", async (c) => {
     const conversation = await visible(pathParam(c), c.get("user").id);
+    // Deleting removes it for every member, so a group's conversation is the operator's.
+    if (conversation.group_id !== null) {
+      throw forbidden(
+        "A group's conversation is not a member's to delete: archive it to hide it for you. " +
+          "Groups and who is in them are the server operator's (parley groups).",
+      );
+    }
     await conversations.remove(conversation.id);
     return json(c, { id: conversation.id, deleted: true });
   });

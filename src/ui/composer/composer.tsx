@@ -2,7 +2,7 @@
 // ink-text-input). Enter sends, Esc goes back to the messages, ↑ on an empty draft edits
 // your last message, a bracketed paste of several lines becomes one draft. The draft's
 // attachments (added with /attach) show above its text, one `📎 name · KIND` row each.
-import { type DOMElement, type Key, Text } from "ink";
+import { Box, type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
@@ -14,6 +14,7 @@ import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { attachmentLabel, type DraftAttachment } from "./commands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
+import { lengthNote } from "./length-note.ts";
 import { type ScreenCell, TerminalCursor } from "./terminal-cursor.tsx";
 import { useDraft, useShownAttachments } from "./use-drafts.ts";
 import { useExternalEditor } from "./use-external-editor.ts";
@@ -45,11 +46,18 @@ function attachmentRows(list: readonly DraftAttachment[]): string[] {
   return [...shown, `📎 … ${numbered.length - shown.length} more (/detach N removes one)`];
 }
 
-/** Rows the composer needs for this draft (and its attachments) at this width, borders included. */
+/**
+ * Rows the composer needs for this draft (its attachments, and its count near the limit)
+ * at this width, borders included.
+ */
 export function composerHeight(draft: EditorState, width: number, attachments = 0): number {
   const lines = layoutDraft(draft, Math.max(1, width - 4)).lines.length;
+  const count = lengthNote(draft.value) ? 1 : 0;
   return (
-    Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) + 2 + Math.min(ATTACHMENT_ROWS, attachments)
+    Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) +
+    2 +
+    Math.min(ATTACHMENT_ROWS, attachments) +
+    count
   );
 }
 
@@ -168,6 +176,7 @@ export function Composer(props: Props) {
   const shown = layout.lines.slice(first, first + rows);
   const empty = draft.value === "";
   const attachmentLines = attachmentRows(attachments);
+  const count = lengthNote(draft.value);
   // Inside the border and the padding, below the attachments.
   const cursor =
     focused && props.origin
@@ -180,7 +189,7 @@ export function Composer(props: Props) {
   return (
     <Panel
       width={props.width}
-      height={rows + 2 + attachmentLines.length}
+      height={rows + 2 + attachmentLines.length + (count ? 1 : 0)}
       focused={focused}
       paddingX={1}
       boxRef={box}
@@ -220,6 +229,13 @@ export function Composer(props: Props) {
           );
         })
       )}
+      {count ? (
+        <Box justifyContent="flex-end">
+          <Text color={count.over ? theme.error : theme.dim} wrap="truncate-start">
+            {count.text}
+          </Text>
+        </Box>
+      ) : null}
     </Panel>
   );
 }

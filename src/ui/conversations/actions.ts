@@ -70,11 +70,26 @@ export function useConversationActions(ui: ConversationUi) {
             "pin the message in",
             "Pinned the message in",
           ]),
+    /**
+     * A contact conversation goes for both of its members. A group's is the operator's
+     * (the server answers 403): archiving it, for you alone, is offered instead.
+     */
     remove: (c: Conversation) => {
       status.clear();
       const label = nameOf(c);
+      if (c.group_id !== null) {
+        const refusal = `${label} is a group: it is the server operator's, not yours to delete`;
+        if (c.archived_at !== null) {
+          status.note(`${refusal}; it is archived for you already.`);
+          return;
+        }
+        ui.confirm(`${refusal}. Archive it for you? y archives, any other key keeps it`, () =>
+          actions.toggleArchive(c),
+        );
+        return;
+      }
       ui.confirm(
-        `Delete the conversation with ${label} and all its messages, for everyone? y deletes, any other key keeps it`,
+        `Delete the conversation with ${label} and all its messages, for both of you? y deletes, any other key keeps it`,
         () => {
           ui.forget(c.id);
           queue(

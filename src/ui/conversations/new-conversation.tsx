@@ -6,6 +6,7 @@
 import { Text } from "ink";
 import { useEffect, useRef, useState } from "react";
 import type { PeopleFound } from "../../api/client.ts";
+import type { Person } from "../../api/schema.ts";
 import { useLineInput, usePromptKeys } from "../composer/line-input.tsx";
 import { PromptBox } from "../composer/prompt-box.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
@@ -27,6 +28,25 @@ type Props = {
 
 /** A line under the text instead of the people: looking a name up, or nobody has it. */
 type Note = { kind: "finding" | "unknown"; text: string };
+
+/**
+ * Which person Enter starts (-1: the text as typed): the one picked with ↑↓ Tab, else, on a
+ * server that lists people, the one a name typed in part completes to (its whole name
+ * first, else the best match, listed first), so that what is marked is what Enter takes.
+ * A server that does not list people takes typed text as a contact id: nothing is marked.
+ */
+function marked(
+  suggestions: readonly Person[],
+  picked: string | undefined,
+  typed: string,
+  listsPeople: boolean,
+): number {
+  const at = suggestions.findIndex((p) => p.id === picked);
+  const text = typed.trim().toLowerCase();
+  if (at >= 0 || !listsPeople || text === "" || text.startsWith("grp_")) return at;
+  const whole = suggestions.findIndex((p) => personName(p).toLowerCase() === text);
+  return whole >= 0 ? whole : suggestions.length > 0 ? 0 : -1;
+}
 
 export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
   const theme = useTheme();
@@ -56,7 +76,8 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
   const findPeople = useFindPeople();
   const findGroup = useFindGroup();
   const suggestions = suggestPeople(value, search.people, contacts.values(), me);
-  const at = suggestions.findIndex((p) => p.id === picked);
+  const listsPeople = search.supported !== false;
+  const at = marked(suggestions, picked, value, listsPeople);
 
   const submitTyped = async (text: string) => {
     if (text.startsWith("grp_")) {
@@ -83,7 +104,10 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
     setNote({ kind: "finding", text });
     const group = await findGroup(text).catch(() => undefined);
     if (typedSince.current !== asked) return;
-    if (group !== undefined) onSubmit(group);
+    if (group !== undefined) return onSubmit(group);
+    // Typed and Entered in one read, before the list showed it: the name it completes to.
+    const completed = found?.supported ? suggestPeople(text, people, [], me)[0] : undefined;
+    if (completed) onSubmit(completed.id);
     else setNote({ kind: "unknown", text: target.unknown });
   };
 
@@ -104,7 +128,6 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
     "newConversation.type": line.type,
   });
 
-  const listsPeople = search.supported !== false;
   const below = (text: string, color?: string) => (
     <Text color={color} wrap="truncate-end">
       {truncate(`  ${text}`, width - 4)}
@@ -119,7 +142,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
       placeholder={listsPeople ? "a person's or a group's name" : "ct_… or grp_…"}
       hint={
         listsPeople
-          ? "type a name · ↑↓ Tab pick · Enter starts · Esc cancels"
+          ? "type a name · ↑↓ Tab pick · Enter starts the one marked ▸ · Esc cancels"
           : "↑↓ Tab pick someone seen in messages, or type a contact id · Enter starts · Esc cancels"
       }
     >
@@ -129,7 +152,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
           ? below(`looking for "${screenText(note.text)}"…`, theme.dim)
           : suggestions.map((p, i) => (
               <Text key={p.id} inverse={i === at} wrap="truncate-end">
-                {truncate(`  ${screenText(personName(p))}`, width - 4)}
+                {truncate(`${i === at ? "▸ " : "  "}${screenText(personName(p))}`, width - 4)}
               </Text>
             ))}
       {note === undefined &&

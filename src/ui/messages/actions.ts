@@ -11,6 +11,8 @@ import {
   textForAttachments,
 } from "../composer/commands.ts";
 import type { Drafts } from "../composer/drafts.ts";
+import { fromText } from "../composer/editor.ts";
+import { tooLongReason } from "../composer/length-note.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { type MessageLink, messageLinks } from "../model/message-links.ts";
@@ -18,6 +20,7 @@ import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
+import { describeError } from "../screen/status-line.ts";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
@@ -60,7 +63,15 @@ export function useMessageActions(ui: MessageUi) {
       return;
     }
     status.info(`Opening ${shown}…`);
-    openUrl(link.url).catch((error: unknown) => status.error("Could not open the link", error));
+    // Nothing could open it ($BROWSER, xdg-open or open): the link is in the clipboard instead.
+    openUrl(link.url).catch((error: unknown) =>
+      copyToClipboard(
+        session.terminal,
+        status,
+        link.url,
+        `Copied the link: could not open it (${describeError(error)}).`,
+      ),
+    );
   };
   /** `o` or `Y` on a message: its one link at once, or a chooser when it has several. */
   const links = (
@@ -94,7 +105,10 @@ export function useMessageActions(ui: MessageUi) {
       if (!openId) return;
       status.clear();
       const editing = ui.drafts.editing.get();
+      // Past the server's limit a text could never land: it stays in the composer, with its count.
       if (editing) {
+        const tooLong = tooLongReason(text);
+        if (tooLong) return status.error("Not saved", new Error(tooLong));
         const { message } = editing;
         if (text.trim() !== message.message.trim()) {
           queue(
@@ -110,6 +124,8 @@ export function useMessageActions(ui: MessageUi) {
       switch (input.kind) {
         case "text": {
           if (!input.text.trim() && attached.length === 0) return;
+          const tooLong = tooLongReason(input.text);
+          if (tooLong) return status.error("Not sent", new Error(tooLong));
           // The contract wants some text: with none typed, the file names stand in.
           const body = input.text.trim() ? input.text : textForAttachments(attached);
           queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
@@ -223,6 +239,34 @@ export function useMessageActions(ui: MessageUi) {
       if (entry.status === "sending") return status.note("Still sending…");
       outbox.retry(entry.id);
     },
+    /**
+     * `e` on an unsent message: out of the outbox and back into the composer (after any
+     * draft there), to change and send again, offline too. Not while it is on its way.
+     */
+    takeBack: (entry: OutboxEntry) => {
+      const queued = outbox.changes.get().find((c) => c.id === entry.id);
+      if (!queued) return;
+      if (queued.status === "sending")
+        return status.note("On its way to the server: it cannot be taken back now.");
+      outbox.remove(entry.id);
+      const id = entry.conversationId;
+      ui.drafts.endEdit(id);
+      const draft = ui.drafts.get(id).value;
+      ui.drafts.update(id, () => fromText(draft.trim() ? `${draft}\n${entry.text}` : entry.text));
+      const taken = entry.attachments.map((a) => ({
+        file_url: a.file_url,
+        filename: a.filename ?? a.file_url,
+        ...(a.file_type ? { file_type: a.file_type } : {}),
+      }));
+      if (taken.length > 0)
+        ui.drafts.setAttachments(id, [...ui.drafts.attachmentsOf(id), ...taken]);
+      status.note(
+        queued.tried
+          ? "Took the unsent message back: Enter sends it (an earlier try may yet have reached the server)."
+          : "Took the unsent message back: Enter sends it.",
+      );
+      ui.toComposer();
+    },
     drop: (entry: OutboxEntry) => {
       if (entry.status === "sending") return status.note("Still sending…");
       // Asked as deleting a sent message is: the text goes for good.
@@ -257,7 +301,7 @@ export function useMessageActions(ui: MessageUi) {
   const onKey: Record<ItemBinding, (item: Item) => boolean> = {
     "message.react": sentOnly(actions.react),
     "message.reactors": sentOnly((message) => ui.dialogs.show({ kind: "reactors", message })),
-    "message.edit": sentOnly(actions.startEdit),
+    "message.edit": either(actions.takeBack, actions.startEdit),
     "message.delete": either(actions.drop, actions.remove),
     "message.pin": sentOnly(actions.togglePin),
     "message.copy": either(actions.copyUnsent, actions.copy),

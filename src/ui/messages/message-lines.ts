@@ -158,7 +158,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
         ? { text: " · sending…", tone: "dim" }
         : entry.status === "waiting"
           ? { text: ` · ✗ ${WAITING.toLowerCase()} · d drops`, tone: "error" }
-          : { text: " · ✗ not sent · Enter retries · d drops", tone: "error" };
+          : { text: " · ✗ not sent · Enter retries · e edits · d drops", tone: "error" };
     lines.push([
       { text: "you", tone: "self", bold: true },
       { text: ` · ${clockTime(time)}`, tone: "dim" },

@@ -26,6 +26,41 @@ export function newerMatch(items: readonly Item[], query: string, after: number)
   return -1;
 }
 
+/**
+ * Where the match at `at` stands among the loaded matches: `position` counts from the
+ * newest (as n goes, older), `total` is how many there are.
+ */
+export function matchPosition(
+  items: readonly Item[],
+  query: string,
+  at: number,
+): { position: number; total: number } {
+  let position = 0;
+  let total = 0;
+  items.forEach((item, i) => {
+    if (!matches(item, query)) return;
+    total++;
+    if (i >= at) position++;
+  });
+  return { position, total };
+}
+
+/**
+ * " · 3 of 12" for the match with `key`, " · 3 of 12 so far" while `partial` (history is
+ * left unloaded, older or newer); "" when it is not loaded.
+ */
+export function matchCountText(
+  items: readonly Item[],
+  query: string,
+  key: string,
+  partial: boolean,
+): string {
+  const at = items.findIndex((item) => item.key === key);
+  if (at < 0) return "";
+  const { position, total } = matchPosition(items, query, at);
+  return ` · ${position} of ${total}${partial ? " so far" : ""}`;
+}
+
 /** One character of an item's lines (a code point), lower-cased, and where it is. */
 type Char = { c: string; line: number; segment: number; offset: number; length: number };
 /** Between two lines: where the text wrapped, and the wrap may have taken a space. */

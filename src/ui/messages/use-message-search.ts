@@ -3,9 +3,9 @@
 // match, N to the next newer one; the matching itself is pure (search.ts). Only a
 // window of history is kept (queries/history.ts): a walk far back drops the newest pages,
 // and N walks through newer pages the same way when the window no longer holds them.
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { Item } from "./message-lines.ts";
-import { newerMatch, olderMatch } from "./search.ts";
+import { matchCountText, newerMatch, olderMatch } from "./search.ts";
 
 /** Paging through a conversation's windowed history (queries/history.ts). */
 export type HistoryPaging = {
@@ -97,14 +97,22 @@ export function useMessageSearch(items: readonly Item[], history: HistoryPaging)
     }
   }, [search, items, hasOlder, isLoadingOlder, loadOlder, hasNewer, isLoadingNewer, loadNewer]);
 
+  // "3 of 12": the match among those loaded; "so far" while history is left unloaded.
+  const query = search?.query ?? "";
+  const matchKey = search?.seeking ? undefined : search?.matchKey;
+  const counted = useMemo(
+    () =>
+      matchKey === undefined ? "" : matchCountText(items, query, matchKey, hasOlder || hasNewer),
+    [items, query, matchKey, hasOlder, hasNewer],
+  );
   const status = !search
     ? ""
     : search.seeking
       ? `searching… ${walked} messages · Esc stops`
       : search.note
-        ? `/${search.query}: ${search.note}`
+        ? `/${search.query}: ${search.note}${counted}`
         : search.matchKey
-          ? `/${search.query} · n older · N newer`
+          ? `/${search.query}${counted} · n older · N newer`
           : "";
   return {
     search,

@@ -103,9 +103,11 @@ export const CONVERSATION_BINDINGS = [
     id: "conversation.delete",
     scope: "conversations",
     keys: [{ input: "D" }],
-    does: "delete (asks, y confirms)",
+    does: "delete (asks; a group: archive)",
     label: "D",
-    readme: { does: "delete the conversation (asks, `y` confirms)" },
+    readme: {
+      does: "delete the conversation, for both of you (asks, `y` confirms); a group's is the operator's: `D` offers to archive it for you",
+    },
     hint: { sidebar: "D delete" },
   },
 ] as const satisfies readonly Binding[];

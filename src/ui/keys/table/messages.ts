@@ -71,9 +71,11 @@ export const MESSAGE_BINDINGS = [
     id: "message.edit",
     scope: "messages",
     keys: [{ input: "e" }],
-    does: "edit / delete your own message (d asks)",
+    does: "edit / delete your own message (d asks); e on an unsent one takes it back",
     label: "e, d",
-    readme: { does: "edit / delete your own message (`d` asks, `y` confirms)" },
+    readme: {
+      does: "edit / delete your own message (`d` asks, `y` confirms); `e` on one not sent yet takes it back into the composer",
+    },
     hint: { messages: "e edit" },
   },
   {
