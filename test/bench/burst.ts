@@ -26,7 +26,11 @@ const CATCH_UP_GIVE_UP_MS = 180_000;
 const log = (line: string) => process.stderr.write(`bench burst: ${line}\n`);
 const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
 
-async function burst(info: Parameters<typeof api>[0], conversationId: string, tag: string): Promise<number> {
+async function burst(
+  info: Parameters<typeof api>[0],
+  conversationId: string,
+  tag: string,
+): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < COUNT; i += PARALLEL) {
     const sends = [];
