@@ -3,7 +3,8 @@
 // cells for half a minute, or waits out the time a stuck client is allowed, so they are
 // soaks (`npm run test:soak`); the other limits are in public.test.ts.
 import { describe, expect, it } from "vitest";
-import { until } from "../wait.ts";
+import { RESIZE_EVERY_MS } from "../../src/ssh/sessions.ts";
+import { pause, until } from "../wait.ts";
 import { built, builtSshForFile, connect, rssMiB, shell, typeIntoComposer } from "./built.ts";
 import { startInProcessSsh } from "./visit.ts";
 
@@ -37,11 +38,9 @@ describe.skipIf(!built)("parley ssh in public", () => {
     const paused = await shell(carol, { term: "xterm-256color", cols: 2000, rows: 2000 });
     await paused.waitFor("online", "carol's first screen", 60_000);
     paused.channel.pause();
-    // Every window change is a whole new 1000x500 frame for a client that reads none.
-    for (let i = 0; i < 600; i++) {
-      paused.channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : 999, 0, 0);
-    }
-    await until(() => demo.server.log.some((l) => l.includes("is not reading")), "frames skipped");
+    // Every window change is a whole new 1000x500 frame for a client that reads none (600 at
+    // once are coalesced into one or two: see flood.test.ts), so they come spaced out.
+    await resizeUntilSkipped(paused.channel, demo.server.log, 999);
     // dave's session is drawn on the same worker after carol's window changes.
     const dave = await connect(demo.server.port, "dave");
     const other = await shell(dave);
@@ -72,9 +71,25 @@ async function stopReading(
   const s = await shell(client, { term: "xterm-256color", cols: 1000, rows: 500 });
   await s.waitFor("online", `${user}'s first screen`);
   s.channel.pause();
-  for (let i = 0; i < 20; i++) s.channel.setWindow(i % 2 ? 500 : 499, 1000, 0, 0);
-  await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
+  await resizeUntilSkipped(s.channel, log, 1000);
   return { client, s };
+}
+
+/**
+ * Window changes a little further apart than parley ssh draws them (it coalesces those that
+ * come faster), each a whole frame the stopped client does not read, until parley ssh says
+ * it skips the client's frames.
+ */
+async function resizeUntilSkipped(
+  channel: { setWindow(rows: number, cols: number, height: number, width: number): void },
+  log: readonly string[],
+  cols: number,
+): Promise<void> {
+  for (let i = 0; i < 200 && !log.some((l) => l.includes("is not reading")); i++) {
+    channel.setWindow(i % 2 ? 500 : 499, i % 2 ? 1000 : cols, 0, 0);
+    await pause(RESIZE_EVERY_MS + 30);
+  }
+  await until(() => log.some((l) => l.includes("is not reading")), "frames skipped");
 }
 
 describe("a client stuck without reading", () => {
