@@ -12,7 +12,7 @@ import { seedDemoConversations } from "./demo/seed.ts";
 import { contactId, DEMO_USERNAMES, type DemoUser, ensureDemoUsers } from "./demo/users.ts";
 import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
-import { createDatabaseHealth, type DatabaseHealth } from "./health.ts";
+import { createDatabaseHealth, type DatabaseHealth, isUnreachable } from "./health.ts";
 import { createIdMaker } from "./ids.ts";
 import type { Metrics, serveMetrics } from "./metrics.ts";
 import { type AccessLine, noMetrics } from "./ops-routes.ts";
@@ -179,11 +179,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     health = createDatabaseHealth(store, log);
     const checked = health;
     // The hub's failures during an outage are the outage: said once by health.ts, not
-    // again at every keep-alive. One while the database answers is said as it is; one
-    // that names a lost connection is the outage's, even if it ended meanwhile.
-    const hubLog = (line: string) => {
-      const lostConnection = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CONNECTION_\w+)\b/;
-      void checked.check().then((up) => up && !lostConnection.test(line) && log(line));
+    // again at every keep-alive, even when reported after the database came back. One
+    // while the database answers is said as it is.
+    const hubLog = (line: string, error?: unknown) => {
+      void checked.check().then((up) => up && !isUnreachable(error) && log(line));
     };
     events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
     await events.start();

@@ -11,7 +11,7 @@ export const REVALIDATE_EVERY_MS = 500;
 export function revalidateStreams(
   hub: Pick<EventHub, "revalidate" | "streams">,
   version: () => string,
-  log: (line: string) => void,
+  log: (line: string, error?: unknown) => void,
   everyMs = REVALIDATE_EVERY_MS,
 ): () => void {
   let running = false;
@@ -24,7 +24,9 @@ export function revalidateStreams(
     running = true;
     hub
       .revalidate()
-      .catch((error: unknown) => log(`events: checking tokens failed: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        log(`events: checking tokens failed: ${(error as Error).message}`, error),
+      )
       .finally(() => {
         running = false;
       });

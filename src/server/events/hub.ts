@@ -62,7 +62,8 @@ export function createEventHub(
   store: Store,
   /** Told who holds a stream, when the demo users answer (they do not for who is signed in). */
   presence: Presence | undefined,
-  log: (line: string) => void,
+  /** One line; with the error that made it, so the caller can tell an outage from a fault. */
+  log: (line: string, error?: unknown) => void,
   options: EventOptions = {},
   /** Tokens this process gave `parley ssh` sessions (never stored) -> user id. */
   localTokens: ReadonlyMap<string, string> = new Map(),
@@ -122,7 +123,7 @@ export function createEventHub(
       } while (readAgain && !closed);
     } catch (error) {
       if (closed) return;
-      log(`events: reading failed, trying again: ${(error as Error).message}`);
+      log(`events: reading failed, trying again: ${(error as Error).message}`, error);
       retry ??= setTimeout(() => {
         retry = undefined;
         void read();
@@ -172,7 +173,7 @@ export function createEventHub(
         }
       }
     } catch (error) {
-      log(`events: catching a stream up failed: ${(error as Error).message}`);
+      log(`events: catching a stream up failed: ${(error as Error).message}`, error);
       stream.end();
     }
   }
@@ -215,7 +216,7 @@ export function createEventHub(
       for (const stream of streams) stream.keepAlive();
     }
     revalidate().catch((error: unknown) => {
-      if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`);
+      if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`, error);
     });
   }
 
@@ -229,7 +230,7 @@ export function createEventHub(
       keepAlive.unref();
       const prune = () =>
         store.events.prune(retention.seconds, retention.count).catch((error: unknown) => {
-          if (!closed) log(`events: pruning failed: ${(error as Error).message}`);
+          if (!closed) log(`events: pruning failed: ${(error as Error).message}`, error);
         });
       void prune();
       pruning = setInterval(prune, retention.pruneEveryMs ?? PRUNE_EVERY_MS);
@@ -264,7 +265,7 @@ export function createEventHub(
       try {
         await replay(stream, lastEventId);
       } catch (error) {
-        log(`events: replay failed: ${(error as Error).message}`);
+        log(`events: replay failed: ${(error as Error).message}`, error);
         stream.end();
       }
     },
