@@ -119,8 +119,17 @@ describe("without an event stream", () => {
     const h = harness;
     await openFirst(h, "bob");
     await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
-    // Past the polls that mark bob's conversation read and bring it back so.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Past the polls that mark bob's conversation read and bring it back so (its retrieval
+    // comes at most once a second): settled once two polls' time goes by without a render.
+    await until(
+      async () => {
+        const before = h.renders();
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return h.renders() === before;
+      },
+      "the screen settled",
+      { timeoutMs: 15_000 },
+    );
     const renders = h.renders();
     const asked = relay.seen.length;
     await new Promise((resolve) => setTimeout(resolve, 2000));
