@@ -23,7 +23,7 @@ import {
 import cliCursor from "cli-cursor";
 import originalLogUpdate from "ink-original/log-update.js";
 import { frameWritten, takeShownFrame } from "./frames.ts";
-import { styledCharsOf, widthOf } from "./output.ts";
+import { tokenizeLine, widthOf } from "./output.ts";
 
 type Position = { x: number; y: number };
 
@@ -43,12 +43,16 @@ type Cell = { value: string; width: number; styles: readonly AnsiCode[]; style: 
 const BLANK: Cell = { value: " ", width: 1, styles: [], style: "" };
 const PLACEHOLDER_WIDTH = 0;
 
-/** A rendered line (Ink's Output: SGR and OSC 8 codes and characters) as terminal cells. */
+/**
+ * A rendered line (Ink's Output: SGR and OSC 8 codes and characters) as terminal cells.
+ * Not through output.ts's cache of tokenised lines: a whole row is seldom drawn twice
+ * (while a pane scrolls, never), and each would push out a line the next frame needs.
+ */
 function cellsOf(line: string): Cell[] | undefined {
   const cells: Cell[] = [];
   let previous: StyledChar | undefined;
   let style = "";
-  for (const character of styledCharsOf(line)) {
+  for (const character of tokenizeLine(line)) {
     if (CONTROL.test(character.value)) return undefined;
     if (previous?.styles !== character.styles) {
       style = character.styles.map((code) => code.code).join("");
@@ -93,6 +97,11 @@ function sequence(count: number, final: string): string {
 const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false } = {}) => {
   const shown = takeShownFrame(stream);
   let previousLines: string[] = shown?.split("\n") ?? [];
+  /**
+   * The shown rows as cells, where a frame worked them out: the next change to a row
+   * diffs against them instead of tokenising the row's old text again.
+   */
+  let previousCells: (Cell[] | undefined)[] = [];
   let previousOutput = shown ?? "";
   let previousColumns = stream.columns;
   let hasHiddenCursor = false;
@@ -170,20 +179,21 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     column = undefined;
   };
 
-  const updateRow = (index: number, previous: string, next: string, columns: number) => {
-    const previousCells = cellsOf(previous);
+  /** Writes what changed in row `index`; returns the row's new cells. */
+  const updateRow = (index: number, next: string, columns: number): Cell[] | undefined => {
+    const previousRow = previousCells[index] ?? cellsOf(previousLines[index]!);
     const nextCells = cellsOf(next);
-    if (!previousCells || !nextCells) {
+    if (!previousRow || !nextCells) {
       moveTo(index, 0);
       writeLine(next);
-      return;
+      return nextCells;
     }
     // Ink trims a row's trailing blanks: what the old row had past the new one's end is
     // erased in one sequence, unless a run would have to write there anyway.
     let erasedFrom = nextCells.length;
     while (erasedFrom > 0 && sameCell(nextCells[erasedFrom - 1]!, BLANK)) erasedFrom--;
-    const needsErase = previousCells.length > erasedFrom;
-    for (const run of changedRuns(previousCells, nextCells, needsErase ? erasedFrom : Infinity)) {
+    const needsErase = previousRow.length > erasedFrom;
+    for (const run of changedRuns(previousRow, nextCells, needsErase ? erasedFrom : Infinity)) {
       moveTo(index, run.from);
       writeCells(nextCells, run, columns);
     }
@@ -192,6 +202,7 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
       setStyles(BLANK);
       buffer += ERASE_LINE_END;
     }
+    return nextCells;
   };
 
   const placeCursor = (activeCursor: Position | undefined) => {
@@ -212,12 +223,19 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     buffer = "";
   };
 
+  /** A frame's rows (Ink asks willRender, then renders, with the same text). */
+  let split = { text: "", lines: [""] };
+  const linesOf = (text: string) => {
+    if (split.text !== text) split = { text, lines: text.split("\n") };
+    return split.lines;
+  };
+
   /** The rows that changed, or undefined when the frame cannot be diffed row by row. */
   const changedRows = (text: string): number[] | undefined => {
     if (previousOutput === "" || text === "\n" || previousColumns !== stream.columns) {
       return undefined;
     }
-    const nextLines = text.split("\n");
+    const nextLines = linesOf(text);
     if (nextLines.length !== previousLines.length) return undefined;
     const rows: number[] = [];
     for (let i = 0; i < nextLines.length; i++) {
@@ -253,17 +271,18 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
       buffer += HIDE;
       cursorShown = false;
     }
+    const nextLines = linesOf(text);
     if (rows === undefined) {
       writeWhole(text);
+      previousCells = [];
     } else {
-      const nextLines = text.split("\n");
       for (const index of rows) {
-        updateRow(index, previousLines[index]!, nextLines[index]!, stream.columns);
+        previousCells[index] = updateRow(index, nextLines[index]!, stream.columns);
       }
     }
     previousColumns = stream.columns;
     previousOutput = text;
-    previousLines = text.split("\n");
+    previousLines = nextLines;
     placeCursor(activeCursor);
     flush();
     frameWritten(stream, text);
@@ -274,6 +293,7 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
   function forget() {
     previousOutput = "";
     previousLines = [];
+    previousCells = [];
     previousCursorPosition = undefined;
     cursorShown = false;
     row = 0;
@@ -313,7 +333,8 @@ const createCellIncremental = (stream: NodeJS.WriteStream, { showCursor = false 
     isCursorDirty = false;
     previousColumns = stream.columns;
     previousOutput = text;
-    previousLines = text.split("\n");
+    previousLines = linesOf(text);
+    previousCells = [];
     row = previousLines.length - 1;
     column = previousLines.at(-1) === "" ? 0 : undefined;
     styles = [];

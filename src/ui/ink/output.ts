@@ -42,12 +42,11 @@ const STYLED_LINES_KEPT = 256;
 // row of 120): kept for the few hundred lines a frame or two writes, not for thousands
 // (4,096 of them held 70 MB after scrolling through a long history). Unchanged rows are
 // found whole in rowTexts below, without tokenising.
-export const styledCharsOf = remembered(
-  (line: string): readonly StyledChar[] =>
-    // Standalone invisible Unicode characters must not occupy terminal cells.
-    styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value)),
-  STYLED_LINES_KEPT,
-);
+/** A line's characters with their styles, computed each time (see styledCharsOf). */
+export const tokenizeLine = (line: string): readonly StyledChar[] =>
+  // Standalone invisible Unicode characters must not occupy terminal cells.
+  styledCharsFromTokens(tokenize(line)).filter((c) => !DEFAULT_IGNORABLE.test(c.value));
+export const styledCharsOf = remembered(tokenizeLine, STYLED_LINES_KEPT);
 export const widthOf = remembered((text: string) => stringWidth(text), 4096);
 const widestLineOf = remembered((text: string) => {
   let width = 0;
