@@ -129,9 +129,8 @@ export async function benchBurst(): Promise<string> {
             });
           const sending = burst(info, bob, tag);
           const echo = typeDuring(pty, () => !Number.isNaN(caughtAt));
-          const sendMs = await sending;
-          await caught;
-          const keys = await echo;
+          // Whichever fails first is the cause; the others must not end the bench unheard.
+          const [sendMs, , keys] = await Promise.all([sending, caught, echo]);
           const fmt = (n: number) =>
             Number.isFinite(n) ? ms(n) : `over ${ECHO_GIVE_UP_MS / 1000} s`;
           const cpu = pty.cpuMs() - cpuBefore;
@@ -144,7 +143,7 @@ export async function benchBurst(): Promise<string> {
         } catch (error) {
           // What the client last drew (a crash's last words are on its terminal).
           const tail = pty.tail.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "").slice(-1500);
-          log(`${where}: failed; the terminal's last output:\n${tail}`);
+          log(`${where}: failed (${String(error)}); the terminal's last output:\n${tail}`);
           throw error;
         } finally {
           await pty.kill();

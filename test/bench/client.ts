@@ -6,7 +6,7 @@
 // timings carry no screen-scraping delay (tmux's capture would). The output is also fed
 // to @xterm/headless so the bench can read the screen to navigate.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -20,7 +20,7 @@ const SELF = fileURLToPath(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "../..");
 // Diagnostics only (they change what is measured): extra node flags for the client, e.g.
 // BENCH_CLIENT_NODE_FLAGS=--trace-gc; BENCH_CLIENT_ONLY=startup|typing|history.
-// BENCH_CLIENT_COMMAND=dist/sea/parley measures the single executable (npm run dist) instead.
+// BENCH_SERVER_STDERR=FILE keeps the server's log. BENCH_CLIENT_COMMAND=dist/sea/parley measures the single executable (npm run dist) instead.
 export const CLIENT =
   process.env.BENCH_CLIENT_COMMAND ??
   `node ${process.env.BENCH_CLIENT_NODE_FLAGS ?? ""} ${JSON.stringify(join(ROOT, "dist/cli.js"))}`;
@@ -379,7 +379,9 @@ async function startServerChild(
     detached: true,
   });
   live.add(child.pid!);
-  child.stderr!.resume();
+  if (process.env.BENCH_SERVER_STDERR) {
+    child.stderr!.pipe(createWriteStream(process.env.BENCH_SERVER_STDERR));
+  } else child.stderr!.resume();
   const lines: string[] = [];
   const timer = setTimeout(() => killTree(child.pid!, "SIGKILL"), 20_000);
   try {

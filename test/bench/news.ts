@@ -4,6 +4,7 @@
 //   npm run build && node --experimental-strip-types test/bench/news.ts
 // BENCH_NEWS_SAMPLES sets the messages per case (default 30). Sends are spaced a random
 // 0.3-1.5 s apart, so they fall anywhere in a poll's cycle.
+import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import {
   CLIENT,
@@ -36,16 +37,29 @@ export async function api(
   path: string,
   body?: Record<string, string>,
 ) {
-  const res = await fetch(`${info.url}${path}`, {
-    method: body ? "POST" : "GET",
-    headers: {
-      authorization: `Bearer ${info.tokens[user]}`,
-      ...(body && { "content-type": "application/x-www-form-urlencoded" }),
-    },
-    ...(body && { body: new URLSearchParams(body).toString() }),
-  });
-  if (!res.ok) throw new Error(`${path} as ${user}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { id: string };
+  // A kept-alive socket the server closed as it was taken (a loaded bench process notices
+  // its keep-alive timer late) fails with "other side closed": sent again under the same
+  // Idempotency-Key, a POST the server did take is answered, not made twice.
+  const key = randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${info.url}${path}`, {
+        method: body ? "POST" : "GET",
+        headers: {
+          authorization: `Bearer ${info.tokens[user]}`,
+          ...(body && {
+            "content-type": "application/x-www-form-urlencoded",
+            "idempotency-key": key,
+          }),
+        },
+        ...(body && { body: new URLSearchParams(body).toString() }),
+      });
+      if (!res.ok) throw new Error(`${path} as ${user}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof TypeError)) throw error;
+    }
+  }
 }
 
 /** Times `samples` sends by `user` into `conversationId` until each shows in alice's pty. */
