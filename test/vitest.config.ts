@@ -9,6 +9,8 @@ import { postgresBin } from "./postgres/cluster.ts";
 // Files of long sessions and soaks (minutes each): their own project, the "soak" one.
 const SOAK = "test/**/*.soak.test.{ts,tsx}";
 const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
+/** The server's soaks (load, crashes) run on PostgreSQL too, with the other soaks. */
+const SOAK_ON_POSTGRES = ["test/server/*.soak.test.ts"];
 const CLIENT_CLASSES = [
   "test/api/client.test.ts",
   "test/api/client.foreign.test.ts",
@@ -18,14 +20,15 @@ const CLIENT_CLASSES = [
 if (!postgresBin() && process.env.PARLEY_REQUIRE_POSTGRES) {
   throw new Error("PARLEY_REQUIRE_POSTGRES is set, but PostgreSQL is not installed.");
 }
-const postgresProject = postgresBin()
-  ? {
-      include: ON_POSTGRES,
-      exclude: ["test/server/units.test.ts"],
-      globalSetup: ["test/postgres/setup.ts"],
-      env: { PARLEY_TEST_STORE: "postgres" },
-    }
-  : { include: ["test/postgres/missing.test.ts"] };
+const onPostgres = (include: string[], exclude: string[]) =>
+  postgresBin()
+    ? {
+        include,
+        exclude,
+        globalSetup: ["test/postgres/setup.ts"],
+        env: { PARLEY_TEST_STORE: "postgres" },
+      }
+    : { include: ["test/postgres/missing.test.ts"] };
 
 export default defineConfig({
   // The same Ink as the bundle's: parley's faster Output in place of Ink's.
@@ -51,7 +54,7 @@ export default defineConfig({
           name: "postgres",
           isolate: false,
           setupFiles: ["test/node-classes.ts"],
-          ...postgresProject,
+          ...onPostgres(ON_POSTGRES, ["test/server/units.test.ts", SOAK]),
         },
       },
       // The API client once more, with the Headers, Request and Response the client's
@@ -69,6 +72,15 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "soak", include: [SOAK], testTimeout: 600_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: "soak-postgres",
+          testTimeout: 600_000,
+          setupFiles: ["test/node-classes.ts"],
+          ...onPostgres(SOAK_ON_POSTGRES, []),
+        },
       },
     ],
     // Most tests wait on a server, a poll or a terminal rather than compute: on a 2-core
