@@ -111,15 +111,23 @@ describe("events into the cache", () => {
       type: "message.created" as const,
       message: message(`n${i}`, "b", 400 + i),
     }));
-    applyEvents(queryClient, burst);
+    const before = queryClient.getQueryData<Page<Message>>(keys.messages.latest("b"))!;
+    const beforeIds = before.data.map((m) => m.id);
+    // One sent twice (a resumed stream) is on top once.
+    applyEvents(queryClient, [...burst, burst[998]!]);
+    // The batch changes its own copies in place, never the data the cache held.
+    expect(before.data.map((m) => m.id)).toEqual(beforeIds);
+    expect(queryClient.getQueryData<Message[]>(keys.messages.inbox())?.map((m) => m.id)).toEqual(
+      ["n998", "n999", "n997"].concat(Array.from({ length: 17 }, (_, i) => `n${996 - i}`)),
+    );
     // The list, the latest page, the inbox and the row's new preview: once each.
     expect(writes).toBeLessThanOrEqual(6);
     const latest = queryClient.getQueryData<Page<Message>>(keys.messages.latest("b"));
     expect(latest?.data.length).toBe(600);
-    expect(latest?.data[0]?.id).toBe("n999");
+    expect(latest?.data.slice(0, 2).map((m) => m.id)).toEqual(["n998", "n999"]);
     expect(latest?.has_more).toBe(true);
     const previews = queryClient.getQueryCache().findAll({ queryKey: keys.messages.previews("b") });
-    expect(previews.map((q) => q.queryKey)).toEqual([keys.messages.preview("b", 1399, "n999")]);
+    expect(previews.map((q) => q.queryKey)).toEqual([keys.messages.preview("b", 1399, "n998")]);
     expect((previews[0]!.state.data as Page<Message>).data.length).toBe(500);
   });
 

@@ -31,11 +31,36 @@ const LATEST_KEPT = 600;
 /** A row's preview page holds at most this many (its unread count then reads 500+). */
 const PREVIEW_KEPT = 500;
 
-/** The page with `message` on top (once), cut to `kept` messages. */
-function withOnTop(page: Page<Message>, message: Message, kept: number): Page<Message> {
-  const data = [message, ...page.data.filter((m) => m.id !== message.id)];
-  const cut = data.length > kept;
-  return { ...page, has_more: page.has_more || cut, data: cut ? data.slice(0, kept) : data };
+/**
+ * The page with `message` on top (once), cut to `kept` messages. A page this batch made
+ * (`owned`) is changed in place: it reaches the cache only when the batch is written, and
+ * a burst would otherwise copy a page of hundreds once per message.
+ */
+function withOnTop(
+  owned: WeakSet<object>,
+  page: Page<Message>,
+  message: Message,
+  kept: number,
+): Page<Message> {
+  if (owned.has(page)) {
+    if (onTopOf(page.data, message, kept)) page.has_more = true;
+    return page;
+  }
+  const data = page.data.slice();
+  const cut = onTopOf(data, message, kept);
+  const next = { ...page, has_more: page.has_more || cut, data };
+  owned.add(next);
+  return next;
+}
+
+/** Puts `message` first in `list` (once), in place; true if that cut `list` to `kept`. */
+function onTopOf(list: Message[], message: Message, kept: number): boolean {
+  const at = list.findIndex((m) => m.id === message.id);
+  if (at !== -1) list.splice(at, 1);
+  list.unshift(message);
+  if (list.length <= kept) return false;
+  list.length = kept;
+  return true;
 }
 
 /** The conversation's preview most lately written, whatever its key. */
@@ -67,6 +92,8 @@ type Batch = {
   after(name: string, action: () => void): void;
   /** Each conversation's row preview as the batch leaves it, written at its end. */
   previews: Map<string, { key: QueryKey; page: Page<Message> }>;
+  /** Pages and lists this batch made, not yet in the cache: changed in place. */
+  owned: WeakSet<object>;
 };
 
 /** Puts a batch of events into the cache, in order. `me` is who this client is, when known. */
@@ -98,7 +125,14 @@ function write(
   only?: string,
 ): void {
   const writes = draftWrites(queryClient);
-  const batch: Batch = { writes, queryClient, me, after, previews: new Map() };
+  const batch: Batch = {
+    writes,
+    queryClient,
+    me,
+    after,
+    previews: new Map(),
+    owned: new WeakSet(),
+  };
   for (const event of events) applyToCache(batch, event);
   for (const [id, { key, page }] of batch.previews) {
     writes.set(key, () => page);
@@ -186,23 +220,26 @@ function applyToCache(batch: Batch, event: ServerEvent): void {
 }
 
 function messageCreated(batch: Batch, message: Message): void {
-  const { writes, queryClient } = batch;
+  const { writes, queryClient, owned } = batch;
   const id = message.conversation_id;
   // Into the newest page, which the screen merges with the loaded history; into the history
   // itself only when there is no newest page.
   const latest = writes.get<Page<Message>>(keys.messages.latest(id));
   if (latest) {
-    writes.set(keys.messages.latest(id), () => withOnTop(latest, message, LATEST_KEPT));
+    writes.set(keys.messages.latest(id), () => withOnTop(owned, latest, message, LATEST_KEPT));
   } else {
     writes.set<MessagePages>(
       keys.messages.list(id),
       (data) => data && prependMessage(data, message),
     );
   }
-  writes.set<Message[]>(
-    keys.messages.inbox(),
-    (inbox) => inbox && [message, ...inbox.filter((m) => m.id !== message.id)].slice(0, INBOX_KEPT),
-  );
+  writes.set<Message[]>(keys.messages.inbox(), (inbox) => {
+    if (!inbox) return inbox;
+    const list = owned.has(inbox) ? inbox : inbox.slice();
+    owned.add(list);
+    onTopOf(list, message, INBOX_KEPT);
+    return list;
+  });
   const inbox = writes.get(keys.messages.inbox()) !== undefined;
   const found = touchConversation(writes, id, message.created_at);
   // The row's preview under its new key (its activity and the inbox's newest message of
@@ -214,7 +251,7 @@ function messageCreated(batch: Batch, message: Message): void {
     const key = keys.messages.preview(id, found.last_active_at, inbox ? message.id : null);
     const base = batch.previews.get(id)?.page ?? newestPreview(queryClient, writes, id);
     if (base) {
-      const page = withOnTop(writes.get<Page<Message>>(key) ?? base, message, PREVIEW_KEPT);
+      const page = withOnTop(owned, writes.get<Page<Message>>(key) ?? base, message, PREVIEW_KEPT);
       batch.previews.set(id, { key, page });
     }
   }
