@@ -44,8 +44,13 @@ const CARRY_READABLE = new Set<unknown>([1, CARRY_VERSION]);
 const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** At most this long between a change to drafts or the outbox and its being on disk. */
 const SAVE_DELAY_MS = 500;
-/** Server data is saved at most this often (and at exit). */
-const SAVE_EVERY_MS = 1000;
+/**
+ * Server data is saved once it has been still this long (and at exit), so that a burst of
+ * changes is one save after it, not one a second through it...
+ */
+const SAVE_WHEN_STILL_MS = 1000;
+/** ...but never later than this after the first change not yet saved. */
+const SAVE_WITHIN_MS = 5000;
 
 /**
  * Whose files these are: a server (its id, else its address, or the embedded server's
@@ -232,12 +237,12 @@ export async function keepServerData(
 }
 
 /**
- * Saves the kept queries when their data changes, at most once a second. TanStack's
+ * Saves the kept queries a second after their data stops changing (within 5 s). TanStack's
  * persistQueryClientSubscribe dehydrated the whole cache at every cache event: an idle
  * client serialised its cache at every poll, and a burst of events did it per event (a
  * burst of 300 messages spent 16 s of CPU there). An unchanged answer keeps its data
  * object (structural sharing), so only a new object, a query added or one removed is worth
- * saving, and the changes of a second are one save, made off the key path by a timer.
+ * saving, and a run of changes (a burst) is one save, made off the key path by a timer.
  * Answers that changed nothing are saved once, at exit, so that the file's time says when
  * the data was last confirmed (the status bar's "last synced" at the next start).
  */
@@ -245,15 +250,19 @@ function saveOnChange(options: Parameters<typeof persistQueryClientSave>[0]) {
   const savedData = new WeakMap<object, unknown>();
   let answeredSinceSave = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let firstUnsaved: number | undefined;
   const save = () => {
     clearTimeout(timer);
     timer = undefined;
+    firstUnsaved = undefined;
     answeredSinceSave = false;
     void persistQueryClientSave(options);
   };
   const changed = () => {
-    if (timer) return;
-    timer = setTimeout(save, SAVE_EVERY_MS);
+    const now = Date.now();
+    firstUnsaved ??= now;
+    clearTimeout(timer);
+    timer = setTimeout(save, Math.min(SAVE_WHEN_STILL_MS, firstUnsaved + SAVE_WITHIN_MS - now));
     timer.unref?.();
   };
   const stopQueries = options.queryClient.getQueryCache().subscribe((event) => {
