@@ -12,7 +12,7 @@ import { createParser } from "eventsource-parser";
 import { z } from "../zod.ts";
 import { networkError } from "./errors.ts";
 import { backoffDelay } from "./retry.ts";
-import { Conversation, Id, Message, Timestamp } from "./schema.ts";
+import { Conversation, Id, type Message, parseMessage, Timestamp } from "./schema.ts";
 import { httpFetch } from "./transport.ts";
 
 const Removed = z.object({ id: Id, conversation_id: Id });
@@ -237,8 +237,8 @@ export function toEvent(type: string, data: string): ServerEvent | undefined {
   switch (type) {
     case "message.created":
     case "message.updated": {
-      const parsed = Message.safeParse(json);
-      return parsed.success ? { type, message: parsed.data } : undefined;
+      const message = parseMessage(json);
+      return message ? { type, message } : undefined;
     }
     case "conversation.created":
     case "conversation.updated": {

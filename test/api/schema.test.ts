@@ -7,6 +7,7 @@ import {
   ErrorResponse,
   Message,
   Page,
+  parseMessage,
   toUnixSeconds,
 } from "../../src/api/schema.ts";
 
@@ -423,5 +424,57 @@ describe("error bodies", () => {
     expect(ErrorResponse.parse({})).toEqual({});
     expect(ErrorResponse.safeParse("oops").success).toBe(false);
     expect(ErrorResponse.safeParse(null).success).toBe(false);
+  });
+});
+
+describe("parseMessage", () => {
+  // Every combination of these, field by field, against zod's Message: the plain shape is
+  // read without zod, and must be read exactly as zod reads it; any other goes through zod.
+  const choices: Record<string, unknown[]> = {
+    id: ["msg_9", 9, null, undefined],
+    conversation_id: ["conv_9", 7],
+    message: ["hi", "", null, undefined, 5],
+    reactions: [[], null, undefined, [{ ok: ["bob"] }], { ok: ["bob"] }],
+    attachments: [[], null, undefined, [{ file_url: "https://x.test/a" }], "x"],
+    read_at: [null, undefined, 1_700_000_000, 1_700_000_000_123, "1700000000", "soon"],
+    created_at: [1_700_000_000, 1_700_000_000.7, null, undefined, 1_700_000_000_999],
+    updated_at: [null, 1_700_000_001, "x"],
+  };
+  const contactChoices: Record<string, unknown[]> = {
+    id: ["ct_bob", 3, undefined],
+    username: ["bob", null, undefined, 4],
+    phone_number: [null, "+1555", undefined, false],
+    avatar_url: [null, undefined, "https://a.test/b.png"],
+    last_active_at: [null, 1_700_000_000, 1_700_000_000_555, undefined],
+    created_at: [undefined, 1_600_000_000],
+  };
+  /** Each field's choices in turn, the others at their first (the plain shape). */
+  function* variants(fields: Record<string, unknown[]>): Generator<Record<string, unknown>> {
+    const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0]]));
+    for (const [key, values] of Object.entries(fields)) {
+      for (const value of values) {
+        const item = { ...plain, [key]: value };
+        if (value === undefined) delete item[key];
+        yield item;
+      }
+    }
+  }
+  const inputs: unknown[] = [null, [], "message", { ...message }, { ...message, extra: 1 }];
+  for (const m of variants(choices)) inputs.push({ ...m, contact: { ...contact } });
+  for (const c of variants(contactChoices)) inputs.push({ ...message, reactions: [], contact: c });
+  inputs.push({ ...message, reactions: [], contact: "bob" });
+
+  it("reads every shape as zod's Message does", () => {
+    let plain = 0;
+    for (const input of inputs) {
+      const zod = Message.safeParse(input);
+      expect(parseMessage(input), JSON.stringify(input)).toStrictEqual(
+        zod.success ? zod.data : undefined,
+      );
+      if (zod.success && zod.data.reactions.length === 0 && zod.data.attachments.length === 0)
+        plain++;
+    }
+    // The plain shape is a good part of them: the fast path is what the check ran through.
+    expect(plain).toBeGreaterThan(20);
   });
 });
