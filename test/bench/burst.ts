@@ -101,10 +101,15 @@ export async function benchBurst(): Promise<string> {
         conversation_id: carol,
         message: "hi from carol",
       });
-      for (const [where, open] of [
+      const cases = [
         ["into the open conversation", "bob"],
         ["into another conversation (its row)", "carol"],
-      ] as const) {
+      ] as const;
+      // BENCH_BURST_ONLY=open|row runs one case (to profile it alone).
+      const only = process.env.BENCH_BURST_ONLY;
+      for (const [where, open] of cases.filter(
+        ([, who]) => !only || (only === "open") === (who === "bob"),
+      )) {
         const { home, env } = freshHome();
         const pty = new Pty(CLIENT, {
           ...env,
