@@ -39,13 +39,25 @@ export function draftWrites(
 ): CacheWrites & { commit(only?: string): void } {
   const drafts = new Map<string, { key: QueryKey; data: unknown }>();
   const cache = queryClient.getQueryCache();
+  /** `under`'s answers, until the draft makes a query the cache does not have. */
+  const underAnswers = new Map<string, Map<string, QueryKey>>();
   const read = <T>(key: QueryKey, hash = hashKey(key)): T | undefined =>
     (drafts.has(hash) ? drafts.get(hash)!.data : queryClient.getQueryData(key)) as T | undefined;
   const write = (key: QueryKey, data: unknown, hash = hashKey(key)) => {
+    if (!drafts.has(hash) && !cache.get(hash)) underAnswers.clear();
     drafts.set(hash, { key, data });
   };
   /** The queries under `prefix`: the cache's, and those only this draft has made. */
   const under = (prefix: QueryKey) => {
+    const prefixHash = hashKey(prefix);
+    let queries = underAnswers.get(prefixHash);
+    if (!queries) {
+      queries = queriesUnder(prefix);
+      underAnswers.set(prefixHash, queries);
+    }
+    return queries;
+  };
+  const queriesUnder = (prefix: QueryKey) => {
     const found = new Map<string, QueryKey>();
     for (const query of cache.findAll({ queryKey: prefix }))
       found.set(query.queryHash, query.queryKey);
