@@ -10,13 +10,19 @@ import ssh2, { type Connection } from "ssh2";
 import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
-import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
+import {
+  channelTerminal,
+  handleSessionChannel,
+  refuse,
+  refuseForwarding,
+  type ShellRequest,
+} from "./channel.ts";
 import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
 import { giveBackWhenIdle } from "./idle-gc.ts";
 import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
-import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
+import { createSessionRegistry, type Link, type LiveSession, type SessionApi } from "./sessions.ts";
 
 /** Caps an operator may set (`parley ssh --max-…`); unset, the defaults below. */
 export type SshLimits = {
@@ -39,8 +45,15 @@ export type SshServerOptions = SshLimits & {
   port?: number;
   /** The host key, a private key in OpenSSH or PEM format. */
   hostKey: string;
-  /** The API server every session talks to, and who may sign in (read at each sign-in: it may change). */
-  api: { url: string; users: readonly DemoUser[] };
+  /**
+   * The API server every session talks to, and who may sign in (read at each sign-in: it
+   * may change). `world`: each session gets an API of its own instead (a demo world per visitor).
+   */
+  api: {
+    url: string;
+    users: readonly DemoUser[];
+    world?: ((username: string) => Promise<SessionApi>) | undefined;
+  };
   /**
    * The client keys that may sign in, asked on every attempt (so an edited
    * authorized_keys file counts at once); `null`: any key that proves itself (--demo).
@@ -116,7 +129,6 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       : inThreadPool();
   const sessions = createSessionRegistry({
     pool,
-    apiUrl: options.api.url,
     keepDir: options.keepDir,
     maxSessions,
     log,
@@ -179,7 +191,17 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       refuse(request.channel, why.told);
       return undefined;
     }
-    return sessions.start(request, userNamed(username)!, from, link, key);
+    const user = userNamed(username)!;
+    return sessions.start({
+      terminal: channelTerminal(request),
+      username,
+      api: options.api.world
+        ? () => options.api.world!(username)
+        : async () => ({ url: options.api.url, token: user.token }),
+      from,
+      link,
+      key,
+    });
   }
 
   const server = new ssh2.Server(
