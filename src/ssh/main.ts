@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
+import type { DemoMode } from "../server/demo/worlds.ts";
 import type { LogFormat } from "../server/logger.ts";
 import { logStart, onSignals } from "../server/serve.ts";
 import { type AuthorizedKey, AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
@@ -17,6 +18,8 @@ export type SshCommandOptions = {
   /** Default: $XDG_DATA_HOME/parley/ssh.db. */
   db?: string;
   demo: boolean;
+  /** With `demo`: a world of one's own per session (the default), or one for everyone. */
+  demoWorlds?: DemoMode;
   /** Default: ~/.ssh/authorized_keys, when there is one; with --demo, any key. */
   authorizedKeys?: string;
   /** The built worker script for sessions' clients (src/ssh/pool.ts); else one thread. */
@@ -110,12 +113,22 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
+  // Worlds of their own: the API server below is only the template's names (and metrics);
+  // each session's client talks to its own.
+  const ownWorlds = options.demo && (options.demoWorlds ?? "own") === "own";
+  const worlds = ownWorlds
+    ? (await import("../server/demo/worlds.ts")).demoWorlds({
+        start: startServer,
+        maxWorlds: options.limits?.maxSessions,
+        log: err,
+      })
+    : undefined;
   const apiConnections = Math.max(DEFAULT_MAX_CONNECTIONS, 8 * (options.limits?.maxSessions ?? 0));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.
     host: "127.0.0.1",
     port: 0,
-    db: options.db ?? join(paths.data, "ssh.db"),
+    db: ownWorlds ? ":memory:" : (options.db ?? join(paths.data, "ssh.db")),
     demo: options.demo,
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
@@ -150,7 +163,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       host: options.host,
       port: options.port,
       hostKey: hostKey.privateKey,
-      api: { url: api.url, users },
+      api: { url: api.url, users, world: worlds?.enter },
       authorizedKeys,
       keepDir: join(paths.state, "ssh-unsent"),
       log: err,
@@ -160,6 +173,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     });
   } catch (error) {
     clearInterval(refresh);
+    await worlds?.close();
     await api.close();
     throw error;
   }
@@ -181,6 +195,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     clearInterval(refresh);
     ssh
       .close()
+      .then(() => worlds?.close())
       .then(() => api.close())
       .then(
         () => {
@@ -216,7 +231,14 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       ? "sessions are drawn on the main thread"
       : `sessions are drawn on ${ssh.threads} worker thread${ssh.threads === 1 ? "" : "s"}`,
   );
-  if (keysPath === null) out("any key is accepted (--demo)");
+  if (options.demo) {
+    out(
+      ownWorlds
+        ? "each session has a demo world of its own, whose bots answer it alone (--demo)"
+        : "everyone shares one demo world (--demo shared)",
+    );
+  }
+  if (keysPath === null) out("any key is accepted, or none (--demo)");
   else out(`keys from ${keysPath}`);
   if (!isLoopback(ssh.host)) {
     err(

@@ -32,6 +32,8 @@ export type SshLimits = {
   maxSessionsPerConnection?: number;
   /** Live sessions of one user at once. Default 8. */
   maxSessionsPerUser?: number;
+  /** A session nobody typed in for this long is ended; unset: never. */
+  idleMs?: number | undefined;
   /** TCP connections at most, signed in or not. Default 200. */
   maxConnections?: number;
   /** TCP connections from one address at most. Default 20. */
@@ -80,7 +82,7 @@ export type SshServerOptions = SshLimits & {
  * One worker per core but one: the main thread keeps a core for the SSH connections'
  * crypto and the API server. On 2 cores, 1 worker beat both 0 and 2 (npm run bench).
  */
-function defaultHostThreads(): number {
+export function defaultHostThreads(): number {
   return Math.min(8, Math.max(1, availableParallelism() - 1));
 }
 
@@ -133,6 +135,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     maxSessions,
     log,
     stuckMs: options.stuckMs,
+    idleMs: options.idleMs,
     // This thread's heap too (the SSH connections' and the API's), back to its size before.
     onIdle: giveBackWhenIdle(() => sessions.size() === 0),
   });
@@ -167,7 +170,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         logged: `${maxPerConnection} sessions on this connection`,
       };
     }
-    if (sessions.countOf(username) >= maxPerUser) {
+    // In worlds of their own, everyone may be alice: one visitor's sessions are not another's.
+    if (!options.api.world && sessions.countOf(username) >= maxPerUser) {
       return {
         told: `parley: ${printable(username)} has ${maxPerUser} sessions open, the most one user may have; close one first.`,
         logged: `${maxPerUser} sessions of this user`,

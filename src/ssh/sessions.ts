@@ -82,6 +82,11 @@ export type SessionRegistry = {
   endUser(username: string, why: string): number;
 };
 
+const minutes = (ms: number) => {
+  const m = Math.round(ms / 60_000);
+  return m >= 1 ? `${m} minute${m === 1 ? "" : "s"}` : `${Math.round(ms / 1000)} s`;
+};
+
 export function createSessionRegistry(options: {
   pool: HostPool;
   /** Who says so in the log: "parley ssh" (the default), "parley web". */
@@ -94,6 +99,8 @@ export function createSessionRegistry(options: {
   stuckMs?: number;
   /** Called when the last live session has left. */
   onIdle?: () => void;
+  /** A session nobody typed in for this long is ended, and told why; unset: never. */
+  idleMs?: number;
 }): SessionRegistry {
   const { pool, log } = options;
   const live = new Set<LiveSession & { stop(why?: string): void }>();
@@ -139,7 +146,21 @@ export function createSessionRegistry(options: {
       held.timer.unref();
     };
     const typed = inputLimit();
+    // A public demo's visitor who walked away gives back their session and its world.
+    const idleMs = options.idleMs;
+    let idle: NodeJS.Timeout | undefined;
+    const stillThere = () => {
+      if (idleMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        log(`${name}: ${user.username} (${from}) idle for ${minutes(idleMs)}: ended`);
+        entry.stop(`nothing was typed for ${minutes(idleMs)}, so the session was ended.`);
+      }, idleMs);
+      idle.unref();
+    };
+    stillThere();
     const onData = (data: Buffer) => {
+      stillThere();
       const { pass, first } = typed.take(data);
       if (pass && opened) pool.send({ type: "input", id, data: pass });
       if (first && opened) pool.send({ type: "cut", id });
@@ -180,6 +201,7 @@ export function createSessionRegistry(options: {
         terminal.end(crash === undefined ? 0 : 1, notes);
       }
       unlisten();
+      clearTimeout(idle);
       resizes.stop();
       unhold();
       live.delete(entry);
@@ -238,7 +260,11 @@ export function createSessionRegistry(options: {
           },
         );
       },
-      (error: unknown) => finish({ message: "the session could not start", detail: String(error) }),
+      (error: unknown) =>
+        finish({
+          message: error instanceof Error ? error.message : String(error),
+          detail: String(error),
+        }),
     );
     log(`${name}: ${user.username} (${from}) signed in with ${key}; ${plural(live.size)}`);
     return entry;
