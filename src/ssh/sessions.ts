@@ -249,6 +249,7 @@ export function createSessionRegistry(options: {
             columns: size.columns,
             rows: size.rows,
             env: terminal.env,
+            serverLabel: name,
           },
           {
             output: (data) => {

@@ -1,0 +1,130 @@
+// `parley web --demo` in Debian's Chromium, as a visitor uses it: the page opens on the
+// client's first frame, a message typed and sent is answered by a bot, the layout follows
+// the window, `?` and `q` end on the end panel; two visitors have two worlds, and with
+// --demo shared they meet in one. One browser for the file, a fresh context per visitor.
+import { existsSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
+import {
+  type BuiltWeb,
+  CLI,
+  haveChromium,
+  launchChromium,
+  openConversation,
+  screenOf,
+  sendMessage,
+  startBuiltWeb,
+  waitForScreen,
+} from "./built.ts";
+
+/** What bob says to a hello (src/server/demo/replies.ts), or his 👋 reaction alone (12%). */
+const BOT_HELLO = /hey!|morning! ☕|👋|hey, what's up\?|hello hello/u;
+
+describe.skipIf(!haveChromium)("parley web in a browser", () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const servers: BuiltWeb[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  async function visitor(url: string, size = { width: 1200, height: 800 }): Promise<Page> {
+    const context = await browser.newContext({ viewport: size });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(url);
+    await waitForScreen(
+      page,
+      (s) => s.includes("parley · ") && s.includes("online") && s.includes("#team"),
+      "the client's first frame",
+      30_000,
+    );
+    return page;
+  }
+
+  it("on --demo: a world per visitor, a bot's answer, resizes, ? and q to the end panel", async () => {
+    const web = await startBuiltWeb(["--demo", "--threads", "1"]);
+    servers.push(web);
+    expect(web.banner.join("\n")).toContain("a demo world of their own");
+
+    const first = await visitor(web.url);
+    // The page is what the server sent: its own scripts only, under a strict policy.
+    const headers = (await first.request.get(web.url)).headers();
+    expect(headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(await screenOf(first)).toContain("parley · alice @ parley web");
+
+    const text = `hello bob from a browser ${Date.now() % 100_000}`;
+    await openConversation(first, "bob");
+    await sendMessage(first, text);
+    // Bob is a bot in this world, and answers this visitor.
+    await waitForScreen(first, (s) => BOT_HELLO.test(s.split(text)[1] ?? ""), "bob's answer");
+
+    // A second visitor: a world of their own, without the first one's message.
+    const second = await visitor(web.url);
+    await openConversation(second, "bob");
+    // Their own message shows in the conversation: it is loaded, and the first one's is not in it.
+    const own = `hi bob, second visitor ${Date.now() % 100_000}`;
+    await sendMessage(second, own);
+    expect(await screenOf(second)).not.toContain(text);
+    expect(await screenOf(first)).not.toContain(own);
+    await until(() => web.log.some((l) => /2 live sessions/.test(l)), "2 sessions logged");
+
+    // A smaller window: the terminal is fitted to it and the client lays out again.
+    const rowsBefore = (await screenOf(first)).split("\n").length;
+    await first.setViewportSize({ width: 700, height: 420 });
+    await waitForScreen(
+      first,
+      (s) => {
+        const lines = s.split("\n");
+        return (
+          lines.length < rowsBefore &&
+          lines[0]?.includes("parley · alice") === true &&
+          lines.some((l) => l.includes("online")) &&
+          s.includes(text.slice(0, 20))
+        );
+      },
+      "the layout at the smaller size",
+    );
+
+    // ? shows the keys; q closes them, and q again ends the session: the end panel.
+    await first.keyboard.press("Escape");
+    await first.keyboard.press("?");
+    await waitForScreen(first, (s) => s.includes("parley keys"), "the help");
+    await first.keyboard.press("q");
+    await waitForScreen(first, (s) => !s.includes("parley keys"), "the help closed");
+    await first.keyboard.press("q");
+    const ended = first.locator("#ended");
+    await ended.waitFor({ state: "visible", timeout: 15_000 });
+    expect(await ended.locator("h1").textContent()).toBe("Session ended");
+    await until(() => web.log.some((l) => /alice .* left; 1 live session\b/.test(l)), "left");
+
+    // Start again: a new session, in a new world.
+    await ended.locator("button").click();
+    await waitForScreen(first, (s) => s.includes("#team") && s.includes("online"), "a new start");
+  }, 120_000);
+
+  it("on --demo shared: two visitors in one world read each other", async () => {
+    const web = await startBuiltWeb(["--demo", "shared", "--threads", "1"]);
+    servers.push(web);
+    expect(web.banner.join("\n")).toContain("one shared demo world");
+    // The first visitor is alice, the next one the demo user fewest are: bob.
+    const alice = await visitor(web.url);
+    expect(await screenOf(alice)).toContain("parley · alice");
+    const bob = await visitor(web.url);
+    expect(await screenOf(bob)).toContain("parley · bob");
+
+    const text = `lunch for two ${Date.now() % 100_000}`;
+    await openConversation(alice, "bob");
+    await sendMessage(alice, text);
+    await openConversation(bob, "alice");
+    await waitForScreen(bob, (s) => s.includes(text), "alice's message on bob's screen");
+  }, 120_000);
+});
