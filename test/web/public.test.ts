@@ -5,6 +5,7 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { demoWorlds } from "../../src/server/demo/worlds.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { MAX_MESSAGE_BYTES, startWebServer, type WebServer } from "../../src/web/server.ts";
 import { until } from "../wait.ts";
@@ -136,20 +137,29 @@ describe("parley web, to a hostile visitor", () => {
     await until(() => web.liveSessions() === 0, "the sessions gone");
   }, 30_000);
 
-  it("ends a session nobody types in, saying why", async () => {
+  it("gives each visitor a world that ends with them, or when they stop typing", async () => {
+    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
     const idle = await startWebServer({
       assets: PAGE,
-      access: { kind: "demo", url: api.url, users: api.demoUsers },
-      idleMs: 1500,
+      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
+      idleMs: 4000,
     });
     const visit = open(idle);
     await hello(visit);
+    const leaving = open(idle);
+    await hello(leaving);
+    await until(() => visit.bytes() > 0 && leaving.bytes() > 0, "two first frames");
+    expect(worlds.size()).toBe(2);
+    leaving.socket.close();
+    await until(() => worlds.size() === 1, "the world of the one who left gone");
     expect(await visit.closed).toBe(1000);
-    await idle.close();
     expect(visit.said.at(-1)).toMatchObject({
       type: "end",
-      notes: [expect.stringContaining("nothing was typed for 2 s")],
+      notes: [expect.stringContaining("nothing was typed for 4 s")],
     });
+    await until(() => worlds.size() === 0, "the idle one's world gone");
+    await idle.close();
+    await worlds.close();
   }, 30_000);
 
   it("signs in with a token sent in the first message, and says so when it does not", async () => {
