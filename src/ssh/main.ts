@@ -62,6 +62,39 @@ export function authorizedKeysPath(
   );
 }
 
+/**
+ * What a signal does: `close` is given STOP_GRACE_MS (a session that will not let go must
+ * not keep the process alive), then the process exits; a second signal changes nothing.
+ */
+export function stopOnce(
+  close: () => Promise<void>,
+  stopped: (signal: string) => void,
+): (signal: string) => void {
+  let stopping = false;
+  return (signal) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      stopped(signal);
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
+    close().then(
+      () => {
+        stopped(signal);
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+}
+
+/** The banner's line on where sessions are drawn. */
+export function threadsLine(threads: number): string {
+  return threads === 0
+    ? "sessions are drawn on the main thread"
+    : `sessions are drawn on ${threads} worker thread${threads === 1 ? "" : "s"}`;
+}
+
 export async function runSsh(options: SshCommandOptions): Promise<void> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { createLogger } = await import("../server/logger.ts");
@@ -165,7 +198,8 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       hostKey: hostKey.privateKey,
       api: { url: api.url, users, world: worlds?.enter },
       authorizedKeys,
-      keepDir: join(paths.state, "ssh-unsent"),
+      // A visitor's draft is theirs: in worlds of their own, not the next alice's.
+      keepDir: ownWorlds ? undefined : join(paths.state, "ssh-unsent"),
       log: err,
       hostScript: options.hostScript,
       hostThreads: options.threads,
@@ -179,32 +213,16 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   api.metrics.countSshSessions(() => ssh.liveSessions());
-  let stopping = false;
   const stopped = (signal: string) => {
     logger?.event("info", `parley ssh stopped (${signal})`, { signal });
     logger?.close();
   };
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // A session that will not let go must not keep the process alive.
-    setTimeout(() => {
-      stopped(signal);
-      process.exit(0);
-    }, STOP_GRACE_MS).unref();
+  const stop = stopOnce(async () => {
     clearInterval(refresh);
-    ssh
-      .close()
-      .then(() => worlds?.close())
-      .then(() => api.close())
-      .then(
-        () => {
-          stopped(signal);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-  };
+    await ssh.close();
+    await worlds?.close();
+    await api.close();
+  }, stopped);
   // Before the banner: whoever reads it may signal at once. `on`, not `once`: Ink's
   // signal-exit re-raises a signal nobody else listens to, which would skip the cleanup.
   if (logger) onSignals(logger, stop);
@@ -226,11 +244,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   if (users.length === 0) {
     out("nobody can sign in yet: add people with parley users add NAME --db <this database>");
   }
-  out(
-    ssh.threads === 0
-      ? "sessions are drawn on the main thread"
-      : `sessions are drawn on ${ssh.threads} worker thread${ssh.threads === 1 ? "" : "s"}`,
-  );
+  out(threadsLine(ssh.threads));
   if (options.demo) {
     out(
       ownWorlds

@@ -28,8 +28,6 @@ export type WebCommandOptions = {
   out?: (line: string) => void;
 };
 
-const STOP_GRACE_MS = 5000;
-
 export async function runWeb(options: WebCommandOptions): Promise<void> {
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { createLogger } = await import("../server/logger.ts");
@@ -88,30 +86,21 @@ export async function runWeb(options: WebCommandOptions): Promise<void> {
   }
   api.metrics.countSshSessions(() => web.liveSessions());
 
-  let stopping = false;
-  const stopped = (signal: string) => {
-    logger.event("info", `parley web stopped (${signal})`, { signal });
-    logger.close();
-  };
-  onSignals(logger, (signal) => {
-    if (stopping) return;
-    stopping = true;
-    setTimeout(() => {
-      stopped(signal);
-      process.exit(0);
-    }, STOP_GRACE_MS).unref();
-    web
-      .close()
-      .then(() => worlds?.close())
-      .then(() => api.close())
-      .then(
-        () => {
-          stopped(signal);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-  });
+  const { stopOnce, threadsLine } = await import("../ssh/main.ts");
+  onSignals(
+    logger,
+    stopOnce(
+      async () => {
+        await web.close();
+        await worlds?.close();
+        await api.close();
+      },
+      (signal) => {
+        logger.event("info", `parley web stopped (${signal})`, { signal });
+        logger.close();
+      },
+    ),
+  );
   logStart(logger, "web", api, options.version, { web: web.url });
 
   out(`parley web listening on ${web.url}`);
@@ -122,11 +111,7 @@ export async function runWeb(options: WebCommandOptions): Promise<void> {
         ? "anyone who opens it joins the one shared demo world (--demo shared)"
         : "people sign in with their token: parley users token NAME --db <this database>",
   );
-  out(
-    web.threads === 0
-      ? "sessions are drawn on the main thread"
-      : `sessions are drawn on ${web.threads} worker thread${web.threads === 1 ? "" : "s"}`,
-  );
+  out(threadsLine(web.threads));
   if (!isLoopback(web.host)) {
     err(
       `warning: listening on ${web.host}, so other machines can connect. Use --host 127.0.0.1 to stay on this machine.`,

@@ -1,5 +1,6 @@
 // `parley web --demo` in Debian's Chromium, as a visitor uses it: the page opens on the
-// client's first frame, a message typed and sent is answered by a bot, the layout follows
+// client's first frame, a message typed and sent is answered by a bot, y copies it into the
+// browser's clipboard, the layout follows
 // the window, `?` and `q` end on the end panel; two visitors have two worlds, and with
 // --demo shared they meet in one. One browser for the file, a fresh context per visitor.
 import { existsSync } from "node:fs";
@@ -37,7 +38,10 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
   });
 
   async function visitor(url: string, size = { width: 1200, height: 800 }): Promise<Page> {
-    const context = await browser.newContext({ viewport: size });
+    const context = await browser.newContext({
+      viewport: size,
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(url);
@@ -66,6 +70,16 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     await sendMessage(first, text);
     // Bob is a bot in this world, and answers this visitor.
     await waitForScreen(first, (s) => BOT_HELLO.test(s.split(text)[1] ?? ""), "bob's answer");
+
+    // y copies the selected message (OSC 52) into the browser's clipboard.
+    await first.keyboard.press("Escape");
+    await waitForScreen(first, (s) => s.includes("y copy"), "the messages pane");
+    await first.keyboard.press("y");
+    const copied = await until(
+      () => first.evaluate("navigator.clipboard.readText()") as Promise<string>,
+      "the clipboard",
+    );
+    expect(copied === text || BOT_HELLO.test(copied), copied).toBe(true);
 
     // A second visitor: a world of their own, without the first one's message.
     const second = await visitor(web.url);
