@@ -5,7 +5,6 @@
 import type ssh2 from "ssh2";
 import type { Connection, PseudoTtyInfo, ServerChannel } from "ssh2";
 import { logEscape, logQuote } from "../log-escape.ts";
-import type { SessionTerminal } from "./sessions.ts";
 
 /**
  * Only what changes how the client looks (no colour; how many colours the terminal shows;
@@ -56,31 +55,6 @@ export type ShellRequest = {
   rows: number;
   env: Record<string, string>;
 };
-
-/** A shell's channel as a session's terminal: notes go to its stderr, the end is its exit code. */
-export function channelTerminal(request: ShellRequest): SessionTerminal {
-  const { channel } = request;
-  return {
-    columns: request.columns,
-    rows: request.rows,
-    env: request.env,
-    write: (data) => channel.write(data),
-    end(code, notes) {
-      for (const note of notes) channel.stderr.write(`${note}\r\n`);
-      channel.exit(code);
-      channel.end();
-    },
-    listen(on) {
-      channel.on("data", on.data);
-      channel.once("close", on.close);
-      channel.on("error", on.error);
-      return () => {
-        channel.off("data", on.data);
-        channel.off("close", on.close);
-      };
-    },
-  };
-}
 
 /** Ports and other global requests are not offered. */
 export function refuseForwarding(connection: Connection): void {

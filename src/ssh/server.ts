@@ -10,13 +10,8 @@ import ssh2, { type Connection } from "ssh2";
 import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
-import {
-  channelTerminal,
-  handleSessionChannel,
-  refuse,
-  refuseForwarding,
-  type ShellRequest,
-} from "./channel.ts";
+import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
+import { channelTerminal } from "./channel-terminal.ts";
 import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
 import { giveBackWhenIdle } from "./idle-gc.ts";

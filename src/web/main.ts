@@ -84,7 +84,6 @@ export async function runWeb(options: WebCommandOptions): Promise<void> {
     await api.close();
     throw error;
   }
-  api.metrics.countSshSessions(() => web.liveSessions());
 
   const { stopOnce, threadsLine } = await import("../ssh/main.ts");
   onSignals(

@@ -277,7 +277,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.ping();
     }, PING_MS);
     ping.unref();
-    socket.on("close", () => clearInterval(ping));
+    socket.on("close", () => {
+      clearInterval(ping);
+      clearTimeout(waiting);
+    });
     socket.on("error", (error: Error) => noisy(`parley web: ${from}: ${logEscape(error.message)}`));
     const waiting = setTimeout(() => {
       noisy(`parley web: closed ${from}: no hello within ${HELLO_MS / 1000} s`);
