@@ -1,8 +1,8 @@
 // `parley web --demo` in Debian's Chromium, as a visitor uses it: the page opens on the
-// client's first frame, a message typed and sent is answered by a bot, y copies it into the
-// browser's clipboard, the layout follows
-// the window, `?` and `q` end on the end panel; two visitors have two worlds, and with
-// --demo shared they meet in one. One browser for the file, a fresh context per visitor.
+// client's first frame, a message typed and sent is answered by a bot, y copies it into
+// the browser's clipboard, the layout follows the window, `?` and `q` end on the end
+// panel; two visitors have two worlds, and with --demo shared they meet in one, each in
+// the colours their browser prefers. One browser for the file, a context per visitor.
 import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,9 +37,10 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
 
-  async function visitor(url: string, size = { width: 1200, height: 800 }): Promise<Page> {
+  async function visitor(url: string, colorScheme: "dark" | "light" = "dark"): Promise<Page> {
     const context = await browser.newContext({
-      viewport: size,
+      viewport: { width: 1200, height: 800 },
+      colorScheme,
       permissions: ["clipboard-read", "clipboard-write"],
     });
     contexts.push(context);
@@ -132,8 +133,15 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     // The first visitor is alice, the next one the demo user fewest are: bob.
     const alice = await visitor(web.url);
     expect(await screenOf(alice)).toContain("parley · alice");
-    const bob = await visitor(web.url);
+    // bob's browser prefers light colours: the client is drawn in its light theme.
+    const bob = await visitor(web.url, "light");
     expect(await screenOf(bob)).toContain("parley · bob");
+    const titleColour = (page: Page) =>
+      page.evaluate('getComputedStyle(document.querySelector(".xterm-rows > div span")).color');
+    expect(await titleColour(bob)).not.toEqual(await titleColour(alice));
+    expect(await bob.evaluate("getComputedStyle(document.body).backgroundColor")).toBe(
+      "rgb(255, 255, 255)",
+    );
 
     const text = `lunch for two ${Date.now() % 100_000}`;
     await openConversation(alice, "bob");
