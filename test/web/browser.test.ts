@@ -3,9 +3,13 @@
 // the browser's clipboard, the layout follows the window, `?` and `q` end on the end
 // panel; two visitors have two worlds, and with --demo shared they meet in one, each in
 // the colours their browser prefers. One browser for the file, a context per visitor.
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { until } from "../wait.ts";
 import {
   type BuiltWeb,
@@ -124,6 +128,42 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     // Start again: a new session, in a new world.
     await ended.locator("button").click();
     await waitForScreen(first, (s) => s.includes("#team") && s.includes("online"), "a new start");
+  }, 120_000);
+
+  it("without --demo: a token typed into the form signs in, a wrong one is told so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-web-token-"));
+    const db = join(dir, "team.db");
+    const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir };
+    // Only a server makes a database: parley serve started on it once, then a person added.
+    await (await startServer({ db })).close();
+    const token = execFileSync(process.execPath, [CLI, "users", "add", "carol", "--db", db], {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    const web = await startBuiltWeb(["--db", db, "--threads", "1"]);
+    servers.push(web);
+    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(web.url);
+    const form = page.locator("#signin");
+    await form.waitFor({ state: "visible" });
+    await form.locator("input").fill("not-a-token");
+    await form.locator("button").click();
+    await until(async () => (await form.locator(".why").textContent()) !== "", "the refusal");
+    expect(await form.locator(".why").textContent()).toBe("That token does not sign in here.");
+    await form.locator("input").fill(token);
+    await form.locator("button").click();
+    await waitForScreen(
+      page,
+      (s) => s.includes("parley · carol") && s.includes("online"),
+      "carol in",
+    );
+    // The token went in the WebSocket, never in the address.
+    expect(page.url()).toBe(web.url);
+    expect(web.log.join("\n")).not.toContain(token);
+    rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   it("on --demo shared: two visitors in one world read each other", async () => {
