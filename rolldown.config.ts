@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig } from "rolldown";
 import { inkPlugin } from "./scripts/ink-plugin.ts";
+import { PAGE_FILES, VENDOR_FILES } from "./src/web/assets.ts";
 
 /**
  * Ink hides the cursor through cli-cursor, whose restore-cursor writes "\x1b[?25h" to
@@ -358,6 +359,29 @@ function withoutTopLevelAwait() {
   };
 }
 
+/**
+ * `parley web`'s page beside the bundle, in dist/web/: its own files and xterm.js with its
+ * addons from their packages, so the package serves everything itself (no CDN).
+ */
+function webPage() {
+  const require = createRequire(import.meta.url);
+  return {
+    name: "parley-web-page",
+    generateBundle(this: {
+      emitFile(file: { type: "asset"; fileName: string; source: Uint8Array }): string;
+    }) {
+      for (const name of PAGE_FILES) {
+        const source = readFileSync(new URL(`src/web/page/${name}`, import.meta.url));
+        this.emitFile({ type: "asset", fileName: `web/${name}`, source });
+      }
+      for (const [name, from] of Object.entries(VENDOR_FILES)) {
+        const source = readFileSync(require.resolve(from));
+        this.emitFile({ type: "asset", fileName: `web/${name}`, source });
+      }
+    },
+  };
+}
+
 export default defineConfig([
   {
     // dist/parley.cjs, and dist/ssh-worker.cjs for `parley ssh`'s worker threads.
@@ -378,6 +402,7 @@ export default defineConfig([
       nodeHttpWithoutGetters(),
       honoWithoutEventGlobals(),
       honoWithoutHttp2(),
+      webPage(),
     ],
     // Production React and friends only: their development builds are most of the bundle
     // and render several times slower. The tests run the sources, with development React.

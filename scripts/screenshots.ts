@@ -2,15 +2,17 @@
 // `node dist/cli.js` on its embedded demo server runs in a real pseudo-terminal (tmux);
 // the screen is read back with its colours (capture-pane -e), replayed into
 // @xterm/headless, serialised to HTML by @xterm/addon-serialize, and photographed by
-// Chromium through playwright-core. Nothing is drawn by hand.
+// Chromium through playwright-core. The browser page (web.png) is `parley web --demo` itself,
+// opened in Chromium. Nothing is drawn by hand.
 //
 // Needs: tmux, Chromium (/usr/bin/chromium, or CHROMIUM_PATH), and the fonts
 // "DejaVu Sans Mono" and "Noto Color Emoji" (Debian: tmux chromium fonts-dejavu-core
 // fonts-noto-color-emoji). Run with `npm run screenshots` (builds first).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import serialize from "@xterm/addon-serialize";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
@@ -365,9 +367,64 @@ async function render(shots: Shot[]): Promise<void> {
   }
 }
 
+/** The page of `parley web --demo` as a visitor's browser shows it, a conversation open. */
+async function photographWeb(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), "parley-shots-web-"));
+  const server = spawn(process.execPath, [CLI, "web", "--demo", "--port", "0"], {
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_DATA_HOME: join(home, "data"),
+      XDG_STATE_HOME: join(home, "state"),
+    },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  try {
+    let url = "";
+    for await (const line of createInterface({ input: server.stdout! })) {
+      url = /listening on (http:\S+)/.exec(line)?.[1] ?? "";
+      if (url) break;
+    }
+    if (!url) fail("parley web did not start");
+    const tab = await browser.newPage({
+      viewport: { width: 1100, height: 640 },
+      colorScheme: "dark",
+    });
+    await tab.goto(url);
+    const rows = () =>
+      tab.evaluate(
+        '[...document.querySelectorAll(".xterm-rows > div")].map((r) => r.textContent).join("\\n")',
+      ) as Promise<string>;
+    const until = async (check: (text: string) => boolean, what: string) => {
+      for (let i = 0; i < 200; i++) {
+        if (check(await rows())) return;
+        await sleep(100);
+      }
+      fail(`parley web: no ${what} on the page`);
+    };
+    await until((text) => text.includes("#team") && text.includes("online"), "first frame");
+    await tab.keyboard.press("Enter");
+    await until((text) => text.includes("Message "), "open conversation");
+    await sleep(1000);
+    const path = join(OUT, "web.png");
+    await tab.screenshot({ path, animations: "disabled" });
+    console.log(`${relative(ROOT, path)}  ${Math.round(statSync(path).size / 1024)} KB`);
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 try {
   checkPrerequisites();
   await render(await capture());
+  await photographWeb();
 } catch (error) {
   if (!(error instanceof Failure)) throw error;
   console.error(`screenshots: ${error.message}`);

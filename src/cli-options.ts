@@ -9,12 +9,18 @@ const USAGE_LINES = {
                [--max-connections-per-address N] [--metrics HOST:PORT]
                [--log-format text|json] [--log-file PATH]
                                                 run the reference server alone`,
-  ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
-             [--authorized-keys PATH] [--threads N] [--max-connections N]
+  ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo [shared]]
+             [--authorized-keys PATH] [--idle-minutes N] [--threads N] [--max-connections N]
              [--max-connections-per-address N] [--max-sessions N]
              [--max-sessions-per-connection N] [--max-sessions-per-user N]
              [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
                                                 serve the client over SSH (ssh -p N alice@H)`,
+  web: `  parley web [--host H] [--port N] [--db PATH|:memory:|postgres://…]
+             [--demo [shared]] [--origin URL] [--threads N] [--max-sessions N]
+             [--max-sessions-per-address N] [--max-connections N]
+             [--max-connections-per-address N] [--idle-minutes N]
+             [--log-format text|json] [--log-file PATH]
+                                                serve the client to browsers (xterm.js)`,
   users: `  parley users add|list|token|tokens|revoke|remove|restore [NAME]
                [--db PATH|postgres://…] [--token-name T] [--expires 30d|12h|DATE]
                                                 the people of a server, and their tokens`,
@@ -53,7 +59,12 @@ const OPTION_SECTIONS = {
   --port N            port (default 2222; 0 picks a free one)
   --db PATH           SQLite database file, or :memory: (default: $XDG_DATA_HOME/parley/ssh.db),
                       or a postgres:// URL (the same database as parley serve's, say)
-  --demo              seed demo users and conversations, and let any key sign in as a demo user
+  --demo              let anyone in as a demo user, with any key or none (ssh -p N alice@H):
+                      each session gets a demo world of its own (seeded in memory, its
+                      bots answering that visitor alone, gone when the session ends)
+  --demo shared       one demo world for everyone (in --db), to chat with each other
+  --idle-minutes N    end a session nobody typed in for N minutes (default with --demo
+                      15, else never)
   --authorized-keys PATH
                       keys that may sign in (default ~/.ssh/authorized_keys; with --demo
                       and no such flag, any key, as any demo user). Each key signs in only
@@ -63,7 +74,7 @@ const OPTION_SECTIONS = {
   --max-connections N TCP connections at once, signed in or not (default 200)
   --max-connections-per-address N
                       from one IP address (default 20); each has 20 s to sign in
-  --max-sessions N    live sessions in all (default 64)
+  --max-sessions N    live sessions in all, and so demo worlds at once (default 64)
   --max-sessions-per-connection N
                       sessions one ssh connection may open (default 4)
   --max-sessions-per-user N
@@ -72,6 +83,32 @@ const OPTION_SECTIONS = {
   --log-format F, --log-file PATH
                       the log, as for parley serve (SIGHUP reopens the file)
   Without --demo the database starts empty: add people with parley users add NAME.`,
+  web: `Web options (parley web), the client in a browser at http://H:N/:
+  --host H            address to bind (default 127.0.0.1; anything else warns). On the
+                      internet, put it behind a TLS proxy that passes WebSockets on
+  --port N            port (default 8080; 0 picks a free one)
+  --db PATH           without --demo, whose people sign in, each with a token of theirs
+                      typed into the page (default: $XDG_DATA_HOME/parley/web.db; add
+                      people with parley users add NAME --db PATH)
+  --demo              straight in, no sign-in: each visitor gets a demo world of their
+                      own (seeded in memory, its bots answering them alone, gone when
+                      they leave); some 3 to 4 MiB of server memory each
+  --demo shared       one demo world for every visitor, to chat with each other
+  --origin URL        a page address besides the server's own that may open sessions
+                      (a proxy's public https://chat.example.com), repeatable
+  --threads N         as for parley ssh
+  --max-sessions N    visitors at once, and so demo worlds (default 64); past it a
+                      visitor is told the server is full
+  --max-sessions-per-address N
+                      visitors from one IP address at once (default 4)
+  --max-connections N TCP connections at once, page loads included (default 400)
+  --max-connections-per-address N
+                      from one IP address (default 20)
+  --idle-minutes N    end a session nobody typed in for N minutes (default 15)
+  --log-format F, --log-file PATH
+                      the log, as for parley serve
+  Limits: a message from a browser is at most 260 KiB, typing and pastes are bounded as
+  for parley ssh, and a page has 10 s to start its session.`,
   users: `People (parley users), on the database of parley serve or parley ssh:
   parley users add NAME      add a person; their token alone on stdout, once (only its hash
                              is kept), what happened on stderr
@@ -140,7 +177,7 @@ export type Command = keyof typeof USAGE_LINES;
 export function helpFor(command: Command = "client"): string {
   const order: Command[] = [
     command,
-    ...(["client", "serve", "ssh", "users", "groups"] as const).filter((c) => c !== command),
+    ...(["client", "serve", "ssh", "web", "users", "groups"] as const).filter((c) => c !== command),
   ];
   const title =
     command === "client" ? "parley: a full-screen terminal chat client" : `parley ${command}`;
@@ -182,11 +219,50 @@ export const SSH_OPTIONS = {
   "max-sessions": { type: "string" },
   "max-sessions-per-connection": { type: "string" },
   "max-sessions-per-user": { type: "string" },
+  "idle-minutes": { type: "string" },
   metrics: { type: "string" },
   "log-format": { type: "string" },
   "log-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } satisfies ParseArgsOptionsConfig;
+
+export const WEB_OPTIONS = {
+  host: { type: "string", default: "127.0.0.1" },
+  port: { type: "string", default: "8080" },
+  db: { type: "string" },
+  demo: { type: "boolean", default: false },
+  origin: { type: "string", multiple: true },
+  threads: { type: "string" },
+  "max-sessions": { type: "string" },
+  "max-sessions-per-address": { type: "string" },
+  "max-connections": { type: "string" },
+  "max-connections-per-address": { type: "string" },
+  "idle-minutes": { type: "string" },
+  "log-format": { type: "string" },
+  "log-file": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsOptionsConfig;
+
+/**
+ * `--demo shared` (or `--demo=shared`, `--demo own`): the word after --demo says whose
+ * world it is. Returns the arguments with it taken out (a bare --demo left for parseArgs).
+ */
+export function takeDemoWorld(args: string[]): { args: string[]; world: "own" | "shared" } {
+  let world: "own" | "shared" = "own";
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const inline = /^--demo=(own|shared)$/.exec(arg);
+    if (inline) {
+      world = inline[1] as "own" | "shared";
+      rest.push("--demo");
+    } else if (arg === "--demo" && (args[i + 1] === "shared" || args[i + 1] === "own")) {
+      world = args[++i] as "own" | "shared";
+      rest.push("--demo");
+    } else rest.push(arg);
+  }
+  return { args: rest, world };
+}
 
 export const USERS_OPTIONS = {
   db: { type: "string" },
@@ -213,6 +289,7 @@ export const CLIENT_OPTIONS = {
 export const COMMANDS = {
   serve: SERVE_OPTIONS,
   ssh: SSH_OPTIONS,
+  web: WEB_OPTIONS,
   users: USERS_OPTIONS,
   groups: GROUPS_OPTIONS,
 } as const;

@@ -13,7 +13,9 @@ import {
   helpFor,
   SERVE_OPTIONS,
   SSH_OPTIONS,
+  takeDemoWorld,
   USERS_OPTIONS,
+  WEB_OPTIONS,
 } from "./cli-options.ts";
 import { CODE_CACHE, type CodeCache } from "./code-cache.ts";
 import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
@@ -134,27 +136,78 @@ function metricsOptions(flag: string | undefined) {
   return { ...(metrics ? { metrics } : {}), ...(token ? { metricsToken: token } : {}) };
 }
 
-async function ssh(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: SSH_OPTIONS,
-  });
-  const port = parsePort(values.port);
-  const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
-  // Built, the sessions' worker script sits beside this file (rolldown.config.ts); from
-  // source there is none, and sessions run on the main thread.
+/** --idle-minutes N, in ms; `fallback` when not given. */
+function parseIdle(value: string | undefined, fallback: number | undefined): number | undefined {
+  const minutes = parseLimit("idle-minutes", value);
+  return minutes === undefined ? fallback : minutes * 60_000;
+}
+
+/** The built sessions' worker beside this file (rolldown.config.ts); from source, none. */
+async function sessionWorker(): Promise<URL | undefined> {
   const workerScript = new URL("./ssh-worker.cjs", import.meta.url);
   const hostScript = existsSync(workerScript) ? workerScript : undefined;
   // With worker threads, glibc malloc set to give memory back (this may start the process
   // again, in place).
   if (hostScript) (await import("./ssh/malloc-arenas.ts")).withMallocSettings();
+  return hostScript;
+}
+
+async function web(args: string[]): Promise<void> {
+  const demo = takeDemoWorld(args);
+  const { values } = parseArgs({ args: demo.args, strict: true, options: WEB_OPTIONS });
+  const port = parsePort(values.port);
+  const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
+  const hostScript = await sessionWorker();
+  // Built, the page's files are in dist/web/ (rolldown.config.ts); from source, src/web/page/.
+  const builtAssets = new URL("./web/", import.meta.url);
+  const assets = existsSync(new URL("index.html", builtAssets))
+    ? builtAssets
+    : new URL("./web/page/", import.meta.url);
+  const { runWeb } = await import("./web/main.ts");
+  await runWeb({
+    host: values.host,
+    port,
+    db: values.db,
+    demo: values.demo ? demo.world : false,
+    origins: values.origin,
+    assets,
+    hostScript,
+    threads,
+    ...(await logOptions(values["log-format"], values["log-file"])),
+    version: version(),
+    limits: {
+      maxSessions: parseLimit("max-sessions", values["max-sessions"]),
+      maxSessionsPerAddress: parseLimit(
+        "max-sessions-per-address",
+        values["max-sessions-per-address"],
+      ),
+      maxConnections: parseLimit("max-connections", values["max-connections"]),
+      maxConnectionsPerAddress: parseLimit(
+        "max-connections-per-address",
+        values["max-connections-per-address"],
+      ),
+      idleMs: parseIdle(values["idle-minutes"], undefined),
+    },
+  });
+}
+
+async function ssh(args: string[]): Promise<void> {
+  const demo = takeDemoWorld(args);
+  const { values } = parseArgs({
+    args: demo.args,
+    strict: true,
+    options: SSH_OPTIONS,
+  });
+  const port = parsePort(values.port);
+  const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
+  const hostScript = await sessionWorker();
   const { runSsh } = await import("./ssh/main.ts");
   await runSsh({
     host: values.host,
     port,
     db: values.db,
     demo: values.demo,
+    demoWorlds: demo.world,
     authorizedKeys: values["authorized-keys"],
     metrics: parseListen("metrics", values.metrics),
     ...(await logOptions(values["log-format"], values["log-file"])),
@@ -173,6 +226,8 @@ async function ssh(args: string[]): Promise<void> {
         values["max-sessions-per-connection"],
       ),
       maxSessionsPerUser: parseLimit("max-sessions-per-user", values["max-sessions-per-user"]),
+      // A public demo's visitors walk away; a team's sessions stay until they quit.
+      idleMs: parseIdle(values["idle-minutes"], values.demo ? 15 * 60_000 : undefined),
     },
   });
 }
@@ -273,9 +328,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`parley ${version()} (database schema ${MIGRATIONS.length})\n`);
     return;
   }
-  if (first === "serve" || first === "ssh") quietWhenPipesClose(true);
+  if (first === "serve" || first === "ssh" || first === "web") quietWhenPipesClose(true);
   if (first === "serve") return serve(rest);
   if (first === "ssh") return ssh(rest);
+  if (first === "web") return web(rest);
   if (first === "users" || first === "groups") {
     quietWhenPipesClose(false);
     return people(first, rest);

@@ -73,7 +73,7 @@ export async function serveUntilSignal(options: ServeOptions): Promise<RunningSe
 /** The start line: what runs, on what, where. The store is named without credentials. */
 export function logStart(
   logger: Logger,
-  command: "serve" | "ssh",
+  command: "serve" | "ssh" | "web",
   server: RunningServer,
   version: string | undefined,
   more: Record<string, string> = {},

@@ -1,7 +1,7 @@
 // Who may sign in: public keys only, from an authorized_keys file (read again on every
 // attempt, so an edit counts at once) where each key names the one user it signs in as
-// (`parley-user="alice" ssh-ed25519 AAAA…`), or, with --demo, any key that proves itself,
-// as any demo user. The SSH user name says who the person is; a signed attempt with a key
+// (`parley-user="alice" ssh-ed25519 AAAA…`), or, with --demo, anyone: any key that proves
+// itself, or none at all, as any demo user. The SSH user name says who the person is; a signed attempt with a key
 // listed for that user is what proves it.
 import { readFileSync } from "node:fs";
 import ssh2, { type AuthContext, type Connection, type ParsedKey } from "ssh2";
@@ -176,6 +176,16 @@ export function authenticate(
     });
   };
   connection.on("authentication", (ctx) => {
+    // A public demo lets anyone in, with or without a key, as ssh-chat does: a visitor
+    // without one would otherwise read only "Permission denied (publickey)".
+    if (
+      options.authorizedKeys === null &&
+      (ctx.method === "none" || ctx.method === "keyboard-interactive")
+    ) {
+      signedIn = { username: ctx.username, key: "no key (--demo)" };
+      ctx.accept();
+      return;
+    }
     if (ctx.method === "none") {
       // How every client starts, asking what is offered: not a failure.
       ctx.reject(["publickey"]);

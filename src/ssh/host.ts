@@ -32,6 +32,8 @@ export type ToHost =
       columns: number;
       rows: number;
       env: Record<string, string>;
+      /** What the client's title says it is served by; default "parley ssh". */
+      serverLabel?: string;
     }
   | { type: "input"; id: number; data: Uint8Array }
   /** Input past the session's bound was dropped (src/ssh/input-limit.ts): say so. */
@@ -153,7 +155,7 @@ export function createSessionHost(
       const client = createClientSession({
         api: { baseUrl: message.apiUrl, token: message.token, fetch: limitedFetch() },
         username: message.username,
-        serverLabel: "parley ssh",
+        serverLabel: message.serverLabel ?? "parley ssh",
         notify: { bell: true, desktop: true },
         terminal: terminalOut(output, message.env),
         carried: drafts?.carried,

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, parleyPaths } from "../config.ts";
 import { isLoopback } from "../server/banner.ts";
+import type { DemoMode } from "../server/demo/worlds.ts";
 import type { LogFormat } from "../server/logger.ts";
 import { logStart, onSignals } from "../server/serve.ts";
 import { type AuthorizedKey, AuthorizedKeysError, readAuthorizedKeys } from "./auth.ts";
@@ -17,6 +18,8 @@ export type SshCommandOptions = {
   /** Default: $XDG_DATA_HOME/parley/ssh.db. */
   db?: string;
   demo: boolean;
+  /** With `demo`: a world of one's own per session (the default), or one for everyone. */
+  demoWorlds?: DemoMode;
   /** Default: ~/.ssh/authorized_keys, when there is one; with --demo, any key. */
   authorizedKeys?: string;
   /** The built worker script for sessions' clients (src/ssh/pool.ts); else one thread. */
@@ -57,6 +60,39 @@ export function authorizedKeysPath(
   throw new ConfigError(
     `No keys to let in: ${fallback} does not exist. Pass --authorized-keys PATH, or --demo to accept any key for the demo users.`,
   );
+}
+
+/**
+ * What a signal does: `close` is given STOP_GRACE_MS (a session that will not let go must
+ * not keep the process alive), then the process exits; a second signal changes nothing.
+ */
+export function stopOnce(
+  close: () => Promise<void>,
+  stopped: (signal: string) => void,
+): (signal: string) => void {
+  let stopping = false;
+  return (signal) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      stopped(signal);
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
+    close().then(
+      () => {
+        stopped(signal);
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+}
+
+/** The banner's line on where sessions are drawn. */
+export function threadsLine(threads: number): string {
+  return threads === 0
+    ? "sessions are drawn on the main thread"
+    : `sessions are drawn on ${threads} worker thread${threads === 1 ? "" : "s"}`;
 }
 
 export async function runSsh(options: SshCommandOptions): Promise<void> {
@@ -110,12 +146,22 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   const hostKey = loadOrCreateHostKey(join(paths.data, HOST_KEY_FILE));
+  // Worlds of their own: the API server below is only the template's names (and metrics);
+  // each session's client talks to its own.
+  const ownWorlds = options.demo && (options.demoWorlds ?? "own") === "own";
+  const worlds = ownWorlds
+    ? (await import("../server/demo/worlds.ts")).demoWorlds({
+        start: startServer,
+        maxWorlds: options.limits?.maxSessions,
+        log: err,
+      })
+    : undefined;
   const apiConnections = Math.max(DEFAULT_MAX_CONNECTIONS, 8 * (options.limits?.maxSessions ?? 0));
   const api = await startServer({
     // The API stays on this machine whatever --host says: only the SSH server faces out.
     host: "127.0.0.1",
     port: 0,
-    db: options.db ?? join(paths.data, "ssh.db"),
+    db: ownWorlds ? ":memory:" : (options.db ?? join(paths.data, "ssh.db")),
     demo: options.demo,
     // People are the demo users here: a robot answering as bob while bob types is confusing.
     demoReplies: false,
@@ -150,9 +196,10 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
       host: options.host,
       port: options.port,
       hostKey: hostKey.privateKey,
-      api: { url: api.url, users },
+      api: { url: api.url, users, world: worlds?.enter },
       authorizedKeys,
-      keepDir: join(paths.state, "ssh-unsent"),
+      // A visitor's draft is theirs: in worlds of their own, not the next alice's.
+      keepDir: ownWorlds ? undefined : join(paths.state, "ssh-unsent"),
       log: err,
       hostScript: options.hostScript,
       hostThreads: options.threads,
@@ -160,36 +207,22 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     });
   } catch (error) {
     clearInterval(refresh);
+    await worlds?.close();
     await api.close();
     throw error;
   }
 
   api.metrics.countSshSessions(() => ssh.liveSessions());
-  let stopping = false;
   const stopped = (signal: string) => {
     logger?.event("info", `parley ssh stopped (${signal})`, { signal });
     logger?.close();
   };
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // A session that will not let go must not keep the process alive.
-    setTimeout(() => {
-      stopped(signal);
-      process.exit(0);
-    }, STOP_GRACE_MS).unref();
+  const stop = stopOnce(async () => {
     clearInterval(refresh);
-    ssh
-      .close()
-      .then(() => api.close())
-      .then(
-        () => {
-          stopped(signal);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-  };
+    await ssh.close();
+    await worlds?.close();
+    await api.close();
+  }, stopped);
   // Before the banner: whoever reads it may signal at once. `on`, not `once`: Ink's
   // signal-exit re-raises a signal nobody else listens to, which would skip the cleanup.
   if (logger) onSignals(logger, stop);
@@ -211,12 +244,15 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   if (users.length === 0) {
     out("nobody can sign in yet: add people with parley users add NAME --db <this database>");
   }
-  out(
-    ssh.threads === 0
-      ? "sessions are drawn on the main thread"
-      : `sessions are drawn on ${ssh.threads} worker thread${ssh.threads === 1 ? "" : "s"}`,
-  );
-  if (keysPath === null) out("any key is accepted (--demo)");
+  out(threadsLine(ssh.threads));
+  if (options.demo) {
+    out(
+      ownWorlds
+        ? "each session has a demo world of its own, whose bots answer it alone (--demo)"
+        : "everyone shares one demo world (--demo shared)",
+    );
+  }
+  if (keysPath === null) out("any key is accepted, or none (--demo)");
   else out(`keys from ${keysPath}`);
   if (!isLoopback(ssh.host)) {
     err(

@@ -11,12 +11,13 @@ import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
 import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
+import { channelTerminal } from "./channel-terminal.ts";
 import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
 import { giveBackWhenIdle } from "./idle-gc.ts";
 import { limitedLog } from "./log-limit.ts";
 import { inThreadPool, workerPool } from "./pool.ts";
-import { createSessionRegistry, type Link, type LiveSession } from "./sessions.ts";
+import { createSessionRegistry, type Link, type LiveSession, type SessionApi } from "./sessions.ts";
 
 /** Caps an operator may set (`parley ssh --max-…`); unset, the defaults below. */
 export type SshLimits = {
@@ -26,6 +27,8 @@ export type SshLimits = {
   maxSessionsPerConnection?: number;
   /** Live sessions of one user at once. Default 8. */
   maxSessionsPerUser?: number;
+  /** A session nobody typed in for this long is ended; unset: never. */
+  idleMs?: number | undefined;
   /** TCP connections at most, signed in or not. Default 200. */
   maxConnections?: number;
   /** TCP connections from one address at most. Default 20. */
@@ -39,8 +42,15 @@ export type SshServerOptions = SshLimits & {
   port?: number;
   /** The host key, a private key in OpenSSH or PEM format. */
   hostKey: string;
-  /** The API server every session talks to, and who may sign in (read at each sign-in: it may change). */
-  api: { url: string; users: readonly DemoUser[] };
+  /**
+   * The API server every session talks to, and who may sign in (read at each sign-in: it
+   * may change). `world`: each session gets an API of its own instead (a demo world per visitor).
+   */
+  api: {
+    url: string;
+    users: readonly DemoUser[];
+    world?: ((username: string) => Promise<SessionApi>) | undefined;
+  };
   /**
    * The client keys that may sign in, asked on every attempt (so an edited
    * authorized_keys file counts at once); `null`: any key that proves itself (--demo).
@@ -67,7 +77,7 @@ export type SshServerOptions = SshLimits & {
  * One worker per core but one: the main thread keeps a core for the SSH connections'
  * crypto and the API server. On 2 cores, 1 worker beat both 0 and 2 (npm run bench).
  */
-function defaultHostThreads(): number {
+export function defaultHostThreads(): number {
   return Math.min(8, Math.max(1, availableParallelism() - 1));
 }
 
@@ -116,11 +126,11 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       : inThreadPool();
   const sessions = createSessionRegistry({
     pool,
-    apiUrl: options.api.url,
     keepDir: options.keepDir,
     maxSessions,
     log,
     stuckMs: options.stuckMs,
+    idleMs: options.idleMs,
     // This thread's heap too (the SSH connections' and the API's), back to its size before.
     onIdle: giveBackWhenIdle(() => sessions.size() === 0),
   });
@@ -155,7 +165,8 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
         logged: `${maxPerConnection} sessions on this connection`,
       };
     }
-    if (sessions.countOf(username) >= maxPerUser) {
+    // In worlds of their own, everyone may be alice: one visitor's sessions are not another's.
+    if (!options.api.world && sessions.countOf(username) >= maxPerUser) {
       return {
         told: `parley: ${printable(username)} has ${maxPerUser} sessions open, the most one user may have; close one first.`,
         logged: `${maxPerUser} sessions of this user`,
@@ -179,7 +190,17 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
       refuse(request.channel, why.told);
       return undefined;
     }
-    return sessions.start(request, userNamed(username)!, from, link, key);
+    const user = userNamed(username)!;
+    return sessions.start({
+      terminal: channelTerminal(request),
+      username,
+      api: options.api.world
+        ? () => options.api.world!(username)
+        : async () => ({ url: options.api.url, token: user.token }),
+      from,
+      link,
+      key,
+    });
   }
 
   const server = new ssh2.Server(

@@ -1,12 +1,10 @@
-// The live client sessions of `parley ssh`: each one a client in the host pool
-// (src/ssh/pool.ts) joined to its SSH channel (bytes both ways, its size, its end), at
-// most `maxSessions` of them, each logged as it comes and goes; and the stop of them all
-// when the server closes.
+// The live client sessions of `parley ssh` and `parley web`: each one a client in the host
+// pool (src/ssh/pool.ts) joined to its terminal (an SSH channel, a browser's WebSocket:
+// bytes both ways, its size, its end), at most `maxSessions` of them, each logged as it
+// comes and goes; and the stop of them all when the server closes.
 import { randomUUID } from "node:crypto";
-import type { ServerChannel } from "ssh2";
 import { logEscape } from "../log-escape.ts";
-import type { DemoUser } from "../server/index.ts";
-import type { OnChannel, ShellRequest } from "./channel.ts";
+import type { OnChannel } from "./channel.ts";
 import { latestOnly } from "./coalesce.ts";
 import { inputLimit } from "./input-limit.ts";
 import type { Crash, HostPool } from "./pool.ts";
@@ -17,6 +15,40 @@ export type LiveSession = OnChannel & {
   keepTag: string;
   /** The client's side is gone: end without writing anything more. */
   drop(): void;
+};
+
+/**
+ * The terminal a session draws on, whatever carries it: what it was opened with, bytes out,
+ * and its end.
+ */
+export type SessionTerminal = {
+  columns: number;
+  rows: number;
+  env: Record<string, string>;
+  write(data: string): void;
+  /** The session is over: `notes` are told to the person (one line each), then it closes. */
+  end(code: number, notes: string[]): void;
+  /** Typed bytes, the other side gone, an error; returns what stops listening. */
+  listen(on: { data(bytes: Buffer): void; close(): void; error(error: Error): void }): () => void;
+};
+
+/** Where a session's client signs in: resolved once its world is ready. */
+export type SessionApi = {
+  url: string;
+  token: string;
+  /** The session ended: its world may go. */
+  leave?: () => void;
+};
+
+export type SessionStart = {
+  terminal: SessionTerminal;
+  username: string;
+  /** The API server and token the client uses (a visitor's demo world may be started first). */
+  api: () => Promise<SessionApi>;
+  from: string;
+  link: Link;
+  /** How the person signed in, for the log: a key's fingerprint, "a token", "the demo". */
+  key: string;
 };
 
 /** What the session sees of its connection: bytes not yet sent, and how to cut it off. */
@@ -42,19 +74,23 @@ export type SessionRegistry = {
   countOf(username: string): number;
   /** Set once the server stops: no new sessions, and the live ones are told why they end. */
   closing(): boolean;
-  /** Runs a client for `user` on the shell's channel. */
-  /** `key`: the fingerprint of the key that signed in. */
-  start(request: ShellRequest, user: DemoUser, from: string, link: Link, key: string): LiveSession;
+  /** Runs a client on a terminal. */
+  start(session: SessionStart): LiveSession;
   /** Ends every session (each one's terminal is given back) and waits for them. */
   stopAll(): Promise<void>;
   /** Ends the sessions of a user who may no longer sign in, telling them why: how many. */
   endUser(username: string, why: string): number;
 };
 
+const minutes = (ms: number) => {
+  const m = Math.round(ms / 60_000);
+  return m >= 1 ? `${m} minute${m === 1 ? "" : "s"}` : `${Math.round(ms / 1000)} s`;
+};
+
 export function createSessionRegistry(options: {
   pool: HostPool;
-  /** The API server every session talks to. */
-  apiUrl: string;
+  /** Who says so in the log: "parley ssh" (the default), "parley web". */
+  name?: string;
   /** Where each user's drafts and unsent changes are kept from one session to the next. */
   keepDir?: string;
   maxSessions: number;
@@ -63,21 +99,18 @@ export function createSessionRegistry(options: {
   stuckMs?: number;
   /** Called when the last live session has left. */
   onIdle?: () => void;
+  /** A session nobody typed in for this long is ended, and told why; unset: never. */
+  idleMs?: number;
 }): SessionRegistry {
   const { pool, log } = options;
   const live = new Set<LiveSession & { stop(why?: string): void }>();
   let nextSessionId = 1;
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
+  const name = options.name ?? "parley ssh";
 
-  function start(
-    request: ShellRequest,
-    user: DemoUser,
-    from: string,
-    link: Link,
-    key: string,
-  ): LiveSession {
-    const channel: ServerChannel = request.channel;
+  function start({ terminal, username, api, from, link, key }: SessionStart): LiveSession {
+    const user = { username };
     const id = nextSessionId++;
     let open = true;
     // Back-pressure: a client that stops reading must not make the server queue its frames
@@ -92,7 +125,7 @@ export function createSessionRegistry(options: {
     const watchBacklog = () => {
       if (held || link.backlog() <= BACKLOG_LIMIT) return;
       pool.send({ type: "hold", id });
-      log(`parley ssh: ${user.username} (${from}) is not reading: its frames are skipped`);
+      log(`${name}: ${user.username} (${from}) is not reading: its frames are skipped`);
       held = {
         since: Date.now(),
         timer: setInterval(() => {
@@ -100,11 +133,11 @@ export function createSessionRegistry(options: {
           if (link.backlog() <= BACKLOG_LIMIT / 4) {
             unhold();
             pool.send({ type: "resume", id });
-            log(`parley ssh: ${user.username} (${from}) reads again: its screen is drawn afresh`);
+            log(`${name}: ${user.username} (${from}) reads again: its screen is drawn afresh`);
           } else if (Date.now() - held!.since > stuckMs) {
             unhold();
             log(
-              `parley ssh: ${user.username} (${from}) dropped: it read none of its screen for ${Math.round(stuckMs / 1000)} s`,
+              `${name}: ${user.username} (${from}) dropped: it read none of its screen for ${Math.round(stuckMs / 1000)} s`,
             );
             link.cut();
           }
@@ -113,44 +146,69 @@ export function createSessionRegistry(options: {
       held.timer.unref();
     };
     const typed = inputLimit();
+    // A public demo's visitor who walked away gives back their session and its world.
+    const idleMs = options.idleMs;
+    let idle: NodeJS.Timeout | undefined;
+    const stillThere = () => {
+      if (idleMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        log(`${name}: ${user.username} (${from}) idle for ${minutes(idleMs)}: ended`);
+        entry.stop(`nothing was typed for ${minutes(idleMs)}, so the session was ended.`);
+      }, idleMs);
+      idle.unref();
+    };
+    stillThere();
     const onData = (data: Buffer) => {
+      stillThere();
       const { pass, first } = typed.take(data);
-      if (pass) pool.send({ type: "input", id, data: pass });
-      if (first) pool.send({ type: "cut", id });
+      if (pass && opened) pool.send({ type: "input", id, data: pass });
+      if (first && opened) pool.send({ type: "cut", id });
     };
-    const resizes = latestOnly(
-      ({ columns, rows }: { columns: number; rows: number }) =>
-        pool.send({ type: "resize", id, columns, rows }),
-      RESIZE_EVERY_MS,
-    );
+    // The size now, for a client opened once its world is ready.
+    const size = { columns: terminal.columns, rows: terminal.rows };
+    const resizes = latestOnly(({ columns, rows }: { columns: number; rows: number }) => {
+      size.columns = columns;
+      size.rows = rows;
+      if (opened) pool.send({ type: "resize", id, columns, rows });
+    }, RESIZE_EVERY_MS);
+    let opened = false;
+    let finished = false;
+    let leave: (() => void) | undefined;
     const onClose = () => {
+      if (!open) return;
       open = false;
-      pool.send({ type: "drop", id });
+      if (opened) pool.send({ type: "drop", id });
+      else finish();
     };
-    channel.on("data", onData);
-    channel.once("close", onClose);
-    channel.on("error", (error: Error) =>
-      log(`parley ssh: ${user.username}: ${logEscape(error.message)}`),
-    );
+    const unlisten = terminal.listen({
+      data: onData,
+      close: onClose,
+      error: (error: Error) => log(`${name}: ${user.username}: ${logEscape(error.message)}`),
+    });
 
     const finish = (crash?: Crash) => {
+      if (finished) return;
+      finished = true;
       if (crash !== undefined) {
-        log(`parley ssh: ${user.username}: the client failed: ${logEscape(crash.detail, 4000)}`);
+        log(`${name}: ${user.username}: the client failed: ${logEscape(crash.detail, 4000)}`);
       }
       if (open) {
-        if (crash !== undefined) channel.stderr.write(`parley: ${crash.message}\r\n`);
-        if (closing) channel.stderr.write("parley: the server was stopped.\r\n");
-        else if (endedWhy !== undefined) channel.stderr.write(`parley: ${endedWhy}\r\n`);
-        channel.exit(crash === undefined ? 0 : 1);
-        channel.end();
+        const notes: string[] = [];
+        if (crash !== undefined) notes.push(`parley: ${crash.message}`);
+        if (closing) notes.push("parley: the server was stopped.");
+        else if (endedWhy !== undefined) notes.push(`parley: ${endedWhy}`);
+        terminal.end(crash === undefined ? 0 : 1, notes);
       }
-      channel.off("data", onData);
-      channel.off("close", onClose);
+      unlisten();
+      clearTimeout(idle);
       resizes.stop();
       unhold();
       live.delete(entry);
-      log(`parley ssh: ${user.username} (${from}) left; ${plural(live.size)}`);
+      leave?.();
+      log(`${name}: ${user.username} (${from}) left; ${plural(live.size)}`);
       if (live.size === 0) options.onIdle?.();
+      ended.resolve();
     };
     const ended = Promise.withResolvers<void>();
     let endedWhy: string | undefined;
@@ -163,39 +221,53 @@ export function createSessionRegistry(options: {
       /** Ends the client and gives the terminal back (server shutdown). */
       stop: (why?: string) => {
         endedWhy = why;
-        pool.send({ type: "stop", id });
+        if (opened) pool.send({ type: "stop", id });
+        else finish();
       },
       drop: onClose,
       done: ended.promise,
     };
     live.add(entry);
-    pool.open(
-      {
-        type: "open",
-        id,
-        username: user.username,
-        token: user.token,
-        apiUrl: options.apiUrl,
-        keepDir: options.keepDir,
-        keepTag,
-        liveTags,
-        columns: request.columns,
-        rows: request.rows,
-        env: request.env,
+    api().then(
+      (ready) => {
+        if (finished) {
+          ready.leave?.();
+          return;
+        }
+        leave = ready.leave;
+        opened = true;
+        pool.open(
+          {
+            type: "open",
+            id,
+            username: user.username,
+            token: ready.token,
+            apiUrl: ready.url,
+            keepDir: options.keepDir,
+            keepTag,
+            liveTags,
+            columns: size.columns,
+            rows: size.rows,
+            env: terminal.env,
+            serverLabel: name,
+          },
+          {
+            output: (data) => {
+              if (!open || held) return;
+              terminal.write(data);
+              watchBacklog();
+            },
+            done: (crash) => finish(crash),
+          },
+        );
       },
-      {
-        output: (data) => {
-          if (!open || held) return;
-          channel.write(data);
-          watchBacklog();
-        },
-        done: (crash) => {
-          finish(crash);
-          ended.resolve();
-        },
-      },
+      (error: unknown) =>
+        finish({
+          message: error instanceof Error ? error.message : String(error),
+          detail: String(error),
+        }),
     );
-    log(`parley ssh: ${user.username} (${from}) signed in with ${key}; ${plural(live.size)}`);
+    log(`${name}: ${user.username} (${from}) signed in with ${key}; ${plural(live.size)}`);
     return entry;
   }
 

@@ -68,7 +68,7 @@ export function median(values: number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 /** Nearest rank. */
-function percentile(values: number[], q: number): number {
+export function percentile(values: number[], q: number): number {
   const s = sorted(values);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
 }

@@ -1,5 +1,5 @@
 // `npm run bench`: the server, client, peers (WeeChat, irssi), distant start-up, news latency,
-// network and `parley ssh`
+// network, `parley ssh` and `parley web`
 // benchmarks, in one run on one machine, printed as markdown. Progress goes to stderr,
 // the tables to stdout.
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -12,6 +12,7 @@ import { benchSsh, benchSshUnderLoad } from "./ssh.ts";
 import { benchStartupFar } from "./startup.ts";
 import { benchSustained } from "./sustained.ts";
 import { benchTraffic } from "./traffic.ts";
+import { benchWeb } from "./web.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const load = () =>
@@ -68,6 +69,10 @@ out("");
 out("## parley ssh under load: 50 typing, 500 silent, one stuck");
 out("");
 out(await benchSshUnderLoad());
+out("");
+out("## parley web under load: 50 typing, 200 idle, a world each");
+out("");
+out(await benchWeb());
 out("");
 out(
   `Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end: ${load()}.`,

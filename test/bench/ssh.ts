@@ -67,6 +67,8 @@ async function startServer(extraArgs: string[] = []): Promise<Server> {
       "--db",
       ":memory:",
       "--demo",
+      // One world for every session, as before per-visitor worlds: the demo users chat.
+      "shared",
       ...SSH_ARGS,
       ...extraArgs,
     ],

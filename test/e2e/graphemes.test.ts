@@ -166,7 +166,7 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
       };
       const child = spawn(
         process.execPath,
-        [CLI, "ssh", "--demo", "--port", "0", "--db", ":memory:"],
+        [CLI, "ssh", "--demo", "shared", "--port", "0", "--db", ":memory:"],
         { env: { ...process.env, ...folders }, stdio: ["ignore", "pipe", "ignore"] },
       );
       cleanups.push(() => child.kill("SIGKILL"));

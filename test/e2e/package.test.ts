@@ -134,7 +134,7 @@ describe(`the package ${pkg.name}`, () => {
     },
   );
 
-  it("npm publish --dry-run would publish the bundle, the README and package.json only", () => {
+  it("npm publish --dry-run would publish the bundle, its web page, the README and package.json only", () => {
     // --dry-run, --offline and a registry nobody listens on (the discard port): it cannot
     // publish. --ignore-scripts for the same reason as the pack above.
     const result = npm([
@@ -154,7 +154,10 @@ describe(`the package ${pkg.name}`, () => {
     expect(paths).toContain("dist/cli.js");
     const others = paths.filter(
       (p) =>
-        !/^dist\/[\w/.-]+\.c?js$/.test(p) && !["README.md", "package.json", "LICENSE"].includes(p),
+        !/^dist\/[\w/.-]+\.c?js$/.test(p) &&
+        // parley web's page and xterm.js beside the bundle (rolldown.config.ts).
+        !/^dist\/web\/[\w.-]+\.(html|css|m?js)$/.test(p) &&
+        !["README.md", "package.json", "LICENSE"].includes(p),
     );
     expect(others).toEqual([]);
     // The Node 24 that `npm ci` brings to a clone (devDependency `node`, 190 MB) never

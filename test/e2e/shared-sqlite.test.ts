@@ -47,7 +47,7 @@ describe.skipIf(!built)("parley serve and parley ssh on one SQLite file", () => 
   it("bring a message sent through serve to a client on ssh at once", async () => {
     const db = join(dir, "team.db");
     const http = await serve(db);
-    const ssh = await startBuiltSsh(["--demo", "--db", db]);
+    const ssh = await startBuiltSsh(["--demo", "shared", "--db", db]);
     stops.push(() => ssh.stop());
     const bob = await shell(await connect(ssh.port, "bob"));
     await bob.waitFor("online", "bob's list");

@@ -124,7 +124,8 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
   dir = mkdtempSync(join(tmpdir(), "parley-ssh-e2e-"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "id")]);
-  main = await startSsh(["--demo"]);
+  // One world for everyone: alice and bob chat with each other below.
+  main = await startSsh(["--demo", "shared"]);
   port = main.port;
   log = main.log;
   expect(main.banner).toContain(`ssh -p ${port} alice@127.0.0.1`);
@@ -232,7 +233,7 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     await until(() => log.some((l) => l.includes('refused "mallory"')), "the refusal logged");
   }, 30_000);
 
-  it("refuses a session without a terminal, TERM=dumb, and passwords", () => {
+  it("refuses a session without a terminal and TERM=dumb; lets in a client with no key", () => {
     const run = (command: string, env: NodeJS.ProcessEnv = {}) =>
       spawnSync("bash", ["-c", `${command} </dev/null`], {
         encoding: "utf8",
@@ -251,14 +252,12 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     expect(command.stderr).toContain("runs the chat client only");
     expect(command.status).toBe(1);
 
-    const password = run(
-      sshCommand("alice", "-T").replace(
-        "-o IdentitiesOnly=yes",
-        "-o PubkeyAuthentication=no -o BatchMode=yes",
-      ),
+    // A visitor without a key is let into the demo (and then told it needs a terminal).
+    const noKey = run(
+      sshCommand("alice", "-T").replace(`-i ${JSON.stringify(join(dir, "id"))}`, ""),
     );
-    expect(password.stderr).toContain("Permission denied (publickey)");
-    expect(password.status).toBe(255);
+    expect(noKey.stderr).toContain("needs a terminal");
+    expect(noKey.status).toBe(1);
     expect(liveSessions() ?? 0).toBe(0);
   }, 60_000);
   it("with --authorized-keys lets in only the listed keys (ed25519 and RSA) as their users, not those with options", async () => {
@@ -308,5 +307,16 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
       expect(result.stderr, key).toContain("Permission denied (publickey)");
       expect(result.status, key).toBe(255);
     }
+    // Not a demo: no key, or a password, gets nobody in.
+    const noKey = spawnSync(
+      "bash",
+      [
+        "-c",
+        `${sshCommand("bob", "-T", join(dir, "id"), keyed.port).replace("-o IdentitiesOnly=yes", "-o PubkeyAuthentication=no -o BatchMode=yes")} </dev/null`,
+      ],
+      { encoding: "utf8", timeout: 20_000, env: { ...process.env, HOME: dir } },
+    );
+    expect(noKey.stderr).toContain("Permission denied (publickey)");
+    expect(noKey.status).toBe(255);
   }, 60_000);
 });

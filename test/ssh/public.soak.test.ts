@@ -9,7 +9,8 @@ import { built, builtSshForFile, connect, rssMiB, shell, typeIntoComposer } from
 import { startInProcessSsh } from "./visit.ts";
 
 // One worker: every session below shares it, so one taking it down would show.
-const demo = builtSshForFile(["--demo", "--threads", "1"]);
+// One shared world, as these were written for: the log's last line is the sessions'.
+const demo = builtSshForFile(["--demo", "shared", "--threads", "1"]);
 
 describe.skipIf(!built)("parley ssh in public", () => {
   it("takes an absurd pty or window size as the largest it draws, and nobody else notices", async () => {

@@ -113,13 +113,22 @@ function fail2banMatches(lines: string[]): number | undefined {
 
 describe.skipIf(!built)("failed sign-ins", () => {
   it("are logged one escaped line each, in the format the fail2ban filter reads", async () => {
+    // Not the demo, which lets anyone in: a server with keys, and a password tried on it.
+    const dir = mkdtempSync(join(tmpdir(), "parley-keys-"));
+    const file = join(dir, "authorized_keys");
+    writeFileSync(file, `parley-user="alice" ${newHostKey().public}\n`);
+    const keyed = await startBuiltSsh(["--authorized-keys", file]);
     const hostile = 'mallory\x1b]0;owned\x07" from 6.6.6.6 port 1: ';
-    await expect(connect(demo.server.port, hostile, { password: "guess" })).rejects.toThrow();
-    await until(
-      () => demo.server.log.some((l) => l.includes("failed sign-in")),
-      "the failure logged",
-    );
-    const line = demo.server.log.find((l) => l.includes("failed sign-in"))!;
+    try {
+      await expect(connect(keyed.port, hostile, { password: "guess" })).rejects.toThrow();
+      // A client with no key at all (ssh2 asks with "none" first) is refused too.
+      await expect(connect(keyed.port, "alice", {})).rejects.toThrow();
+      await until(() => keyed.log.some((l) => l.includes("failed sign-in")), "the failure logged");
+    } finally {
+      await keyed.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const line = keyed.log.find((l) => l.includes("failed sign-in"))!;
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     expect(line).toContain('user "mallory\\x1b]0;owned\\x07\\" from 6.6.6.6 port 1: ", password');
     expect(FAIL2BAN).toHaveLength(2);
@@ -129,10 +138,27 @@ describe.skipIf(!built)("failed sign-ins", () => {
   }, 60_000);
 });
 
+describe.skipIf(!built)("a visitor with no key", () => {
+  it("gets into the demo, and is logged as signed in with no key", async () => {
+    const client = await connect(demo.server.port, "carol", {});
+    const s = await shell(client);
+    await s.waitFor("online", "carol's list");
+    expect(s.screen()).toContain("parley · carol");
+    await until(
+      () => demo.server.log.some((l) => /carol \(127\.0\.0\.1:\d+\) signed in with no key/.test(l)),
+      "the sign-in logged",
+    );
+    client.end();
+    await s.closed;
+  }, 60_000);
+});
+
 describe.skipIf(!built)("sessions", () => {
   it("are capped per connection and per user, each refusal said and logged", async () => {
+    // Per user: in one shared world (in worlds of their own, every visitor may be alice).
     const capped = await startBuiltSsh([
       "--demo",
+      "shared",
       "--max-sessions-per-connection",
       "2",
       "--max-sessions-per-user",

@@ -1,0 +1,125 @@
+// The built `parley web` (dist/cli.js) in a child process, and Chromium pages on it: what
+// a visitor meets. Run `npm run build` first (npm test does).
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import type { Browser, Page } from "playwright-core";
+import { until } from "../wait.ts";
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const haveChromium = existsSync(CHROMIUM);
+
+export type BuiltWeb = {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything the server wrote on stderr (its log), one entry a line. */
+  log: string[];
+  /** Its banner (stdout). */
+  banner: string[];
+  stop(): Promise<number | null>;
+};
+
+/** Starts the built `parley web` on a free port with a home of its own. */
+export async function startBuiltWeb(args: string[]): Promise<BuiltWeb> {
+  const dir = mkdtempSync(join(tmpdir(), "parley-web-built-"));
+  const child = spawn(process.execPath, [CLI, "web", "--port", "0", ...args], {
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log: string[] = [];
+  const banner: string[] = [];
+  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
+  let url = "";
+  for await (const line of createInterface({ input: child.stdout! })) {
+    banner.push(line);
+    url ||= /listening on (http:\S+)/.exec(line)?.[1] ?? "";
+    if (line.startsWith("sessions are drawn")) break;
+  }
+  if (url === "") throw new Error(`parley web did not start:\n${log.join("\n")}`);
+  return {
+    child,
+    url,
+    port: Number(new URL(url).port),
+    log,
+    banner,
+    async stop() {
+      const exited =
+        child.exitCode !== null
+          ? Promise.resolve(child.exitCode)
+          : new Promise<number | null>((done) => child.once("exit", done));
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const code = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+}
+
+/** The terminal's rows as text, as xterm.js draws them in the page (run there: no DOM types here). */
+const ROWS = String.raw`[...document.querySelectorAll(".xterm-rows > div")]
+  .map((row) => (row.textContent ?? "").replace(/\u00a0/g, " ").trimEnd())
+  .join("\n")`;
+
+export function screenOf(page: Page): Promise<string> {
+  return page.evaluate(ROWS) as Promise<string>;
+}
+
+/** Waits until the page's screen passes `check`; returns it. */
+export function waitForScreen(
+  page: Page,
+  check: (screen: string) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<string> {
+  let last = "";
+  return until(
+    async () => {
+      last = await screenOf(page);
+      return check(last) ? last : undefined;
+    },
+    what,
+    { timeoutMs, intervalMs: 100, detail: () => last },
+  );
+}
+
+const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
+
+/** Moves the sidebar's cursor down to the conversation named `name`, and opens it. */
+export async function openConversation(page: Page, name: string): Promise<void> {
+  const row = new RegExp(`▸\\S* *${name}\\b`, "u");
+  await waitForScreen(page, (s) => s.includes(` ${name} `), `${name} in the list`);
+  for (let i = 0; i < 20 && !row.test(selectedRow(await screenOf(page))); i++) {
+    const before = selectedRow(await screenOf(page));
+    await page.keyboard.press("j");
+    await waitForScreen(page, (s) => selectedRow(s) !== before, "the cursor to move");
+  }
+  await page.keyboard.press("Enter");
+  await waitForScreen(page, (s) => s.includes(`Message ${name}`), `the composer to ${name}`);
+}
+
+/** Types a message into the open composer and sends it; waits until it is sent. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await waitForScreen(page, (s) => s.includes(text), "the draft");
+  await page.keyboard.press("Enter");
+  await waitForScreen(page, (s) => s.includes(text) && !s.includes("sending…"), "the message sent");
+}
