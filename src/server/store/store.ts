@@ -378,6 +378,11 @@ export interface Store {
   readonly schema: number;
   /** Resolves when the database answers a trivial query (GET /readyz). */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: the pool's connections in use, idle and waiting on a lock (the pool
+   * metric). SQLite has one connection, used synchronously: no pool to tell of.
+   */
+  pool?(): Promise<{ inUse: number; idle: number; waiting: number }>;
 
   close(): Promise<void>;
 }
