@@ -18,7 +18,7 @@ import type { Metrics, serveMetrics } from "./metrics.ts";
 import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
-import { revalidateStreams } from "./revocation.ts";
+import { endAccessOnEvents } from "./revocation.ts";
 import { isPostgresUrl, openStore, type Store } from "./store/index.ts";
 import { newToken } from "./tokens.ts";
 
@@ -34,6 +34,8 @@ export type RunningServer = {
   eventStreams(): number;
   /** Ends the streams whose token is no longer valid (call it when tokens change). */
   revalidateTokens(): Promise<void>;
+  /** Someone was removed (`parley users remove`, by any process): told at once. */
+  onRemoved(listener: (username: string) => void): void;
   /** The database's id, sent as `Parley-Server-Id` with every answer. */
   serverId: string;
   /** What the start line names: the schema version and the store, without credentials. */
@@ -148,7 +150,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
-    const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
+    // Tokens this process made (never stored) -> user id: the demo's, and the sessions'
+    // of `parley ssh` (people() below).
+    const localTokens = new Map<string, string>();
+    const localTokenOf = new Map<string, string>();
+    const demoTokenOf = new Map<string, string>();
+    const demoToken = (userId: string) => {
+      const token = newToken();
+      localTokens.set(token, userId);
+      demoTokenOf.set(userId, token);
+      return token;
+    };
+    const demoUsers = opts.demo ? await ensureDemoUsers(store, now(), demoToken) : [];
     if (opts.demo && opts.demoConversations !== false) {
       // The demo's conversations need the demo's people: not on a database of others.
       const present = new Set((await store.accounts.list()).map((a) => a.id));
@@ -157,8 +170,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       } else log("demo: no demo conversations, since this database has other people");
     }
     const newId = createIdMaker();
-    const localTokens = new Map<string, string>();
-    const localTokenOf = new Map<string, string>();
     const presence = createPresence(store, now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
@@ -185,6 +196,20 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       void checked.check().then((up) => up && !isUnreachable(error) && log(line));
     };
     events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
+    const removedListeners: ((username: string) => void)[] = [];
+    const forget = (tokenOf: Map<string, string>, userId: string) => {
+      const token = tokenOf.get(userId);
+      if (token !== undefined) localTokens.delete(token);
+      tokenOf.delete(userId);
+    };
+    endAccessOnEvents(events, hubLog, {
+      dropDemoToken: (userId) => forget(demoTokenOf, userId),
+      removed(userId, username) {
+        forget(localTokenOf, userId);
+        for (const listener of removedListeners) listener(username);
+      },
+      isSessionToken: (token) => localTokenOf.get(localTokens.get(token) ?? "") === token,
+    });
     await events.start();
     const hub = events;
     sweep = sweepTokens(store, hub, now, log);
@@ -222,7 +247,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
     capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
-    const stopRevalidating = revalidateStreams(hub, store.version, hubLog);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port ?? 0, host, () => {
@@ -238,7 +262,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const close = () => {
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
-        stopRevalidating();
         hub.close();
         clearInterval(sweep);
         health?.close();
@@ -288,6 +311,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       people,
       eventStreams: () => hub.streams(),
       revalidateTokens: () => hub.revalidate(),
+      onRemoved: (listener) => void removedListeners.push(listener),
       close,
     };
   } catch (error) {

@@ -134,7 +134,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     : setInterval(() => {
         api.people().then(
           (now) => {
-            // Someone removed (parley users remove) loses the sessions they have open too.
+            // Missed by onRemoved below (never, but a refresh costs nothing to check).
             const present = new Set(now.map((u) => u.username));
             const gone = users.filter((u) => !present.has(u.username)).map((u) => u.username);
             users.splice(0, users.length, ...now);
@@ -165,6 +165,13 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   api.metrics.countSshSessions(() => ssh.liveSessions());
+  // Someone removed (parley users remove, from any process) loses their sessions at once,
+  // told by the event that removal appends; the refresh above is for people added.
+  api.onRemoved((username) => {
+    const kept = users.filter((u) => u.username !== username);
+    users.splice(0, users.length, ...kept);
+    ssh?.endSessionsOf(username);
+  });
   let stopping = false;
   const stopped = (signal: string) => {
     logger?.event("info", `parley ssh stopped (${signal})`, { signal });

@@ -102,7 +102,7 @@ describe("demo database on disk", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   // How quickly it seeds is for `npm run bench` (test/bench/server.ts), never a test.
-  it("seeds once, and brings the same tokens back on the next start", async () => {
+  it("seeds once; each start prints tokens of its own, never stored", async () => {
     const db = await freshDb(join(dir, "nested", "folder", "demo.db"));
     const first = await startServer({ db, demo: true, demoReplies: false });
     const alice = clientFor(first.url, first.demoUsers[0]!.token);
@@ -111,11 +111,21 @@ describe("demo database on disk", () => {
     await first.close();
 
     const second = await startServer({ db, demo: true, demoReplies: false });
-    expect(second.demoUsers).toEqual(first.demoUsers);
+    const people = second.demoUsers.map((u) => u.username);
+    expect(people).toEqual(first.demoUsers.map((u) => u.username));
+    // The tokens printed last time lived in that process: they sign nobody in now.
+    expect(second.demoUsers[0]!.token).not.toBe(first.demoUsers[0]!.token);
+    expect(
+      (await clientFor(second.url, first.demoUsers[0]!.token).get("/v1/contacts")).status,
+    ).toBe(401);
     const again = clientFor(second.url, second.demoUsers[0]!.token);
     const after = conversationPage(await again.get("/v1/conversations", { limit: 100 })).data;
     expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
     expect(after[0]!.is_muted).toBe(true);
+    // Nothing of them in the database: neither the tokens nor their hashes.
+    expect(await rawQuery(db, "SELECT hash FROM tokens")).toEqual([]);
+    const marks = await rawQuery<{ token: string }>(db, "SELECT token FROM demo_tokens");
+    expect(marks.map((m) => m.token)).toEqual(["", "", "", "", "", ""]);
     await second.close();
   });
 
