@@ -2,7 +2,9 @@
 // tests use.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
+import { parleyPaths } from "../paths.ts";
 import { limitedLog } from "../ssh/log-limit.ts";
 import { createApp, type FaultHook } from "./app.ts";
 import { type ConnectionLimits, capConnections, httpServerOptions } from "./connections.ts";
@@ -65,6 +67,8 @@ export type StartOptions = {
   db?: string;
   /** Seed the demo users (into a database without users) and conversations (into one without any). */
   demo?: boolean;
+  /** With `demo` on PostgreSQL: where the demo's tokens are kept; default parley's data folder. */
+  demoTokensDir?: string;
   /** With `demo`: the demo conversations too (default true); false gives the demo users alone. */
   demoConversations?: boolean;
   /** Demo users answer messages; default true with `demo`. */
@@ -123,6 +127,19 @@ function sweepTokens(
 }
 const POSTGRES_POOL_SIZE = 10;
 
+/**
+ * Where the demo's tokens are kept (demo/token-file.ts): beside a SQLite file; for
+ * PostgreSQL in parley's data folder (or `demoTokensDir`), one file per database; none
+ * for `:memory:`.
+ */
+function demoTokensFile(opts: StartOptions, serverId: string): string | undefined {
+  const db = opts.db ?? ":memory:";
+  if (isPostgresUrl(db)) {
+    return join(opts.demoTokensDir ?? parleyPaths().data, `demo-tokens-${serverId}`);
+  }
+  return db === ":memory:" ? undefined : `${db}-demo-tokens`;
+}
+
 /** The store for a log line: a SQLite path, or PostgreSQL's host, port and database. */
 export function describeStore(location: string): string {
   if (!isPostgresUrl(location)) return `sqlite ${location}`;
@@ -161,7 +178,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       demoTokenOf.set(userId, token);
       return token;
     };
-    const demoUsers = opts.demo ? await ensureDemoUsers(store, now(), demoToken) : [];
+    const demoUsers = opts.demo
+      ? await ensureDemoUsers(store, now(), demoTokensFile(opts, store.serverId), demoToken)
+      : [];
     if (opts.demo && opts.demoConversations !== false) {
       // The demo's conversations need the demo's people: not on a database of others.
       const present = new Set((await store.accounts.list()).map((a) => a.id));

@@ -134,7 +134,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     : setInterval(() => {
         api.people().then(
           (now) => {
-            // Missed by onRemoved below (never, but a refresh costs nothing to check).
+            // A backstop for a removal onRemoved (below) did not hear of: gone, they go.
             const present = new Set(now.map((u) => u.username));
             const gone = users.filter((u) => !present.has(u.username)).map((u) => u.username);
             users.splice(0, users.length, ...now);

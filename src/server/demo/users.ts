@@ -1,8 +1,12 @@
-// The demo users (--demo). Their tokens are never stored: each start gives every demo user a
-// token that lives in the memory of that process only (as `parley ssh` gives its sessions),
-// which the banner prints and the embedded demo signs in with. A demo user the operator has
-// given a token, revoked or removed (`parley users`) gets none: they are someone's now.
+// The demo users (--demo). Their tokens are stored hashed like anyone's; the tokens
+// themselves, which the banner prints on every start, are kept in a file beside the
+// database (token-file.ts), never in it. Without that file (`:memory:`, PostgreSQL with no
+// folder given, a file another machine made) a demo user gets a token of this process
+// only, as `parley ssh` gives its sessions. A demo user the operator has given a token,
+// revoked or removed (`parley users`) gets none: they are someone's now.
 import type { Store } from "../store/store.ts";
+import { hashToken } from "../tokens.ts";
+import { keptDemoTokens } from "./token-file.ts";
 
 export type DemoUser = { username: string; token: string; contactId: string };
 
@@ -25,13 +29,15 @@ const DAY = 86_400;
 
 /**
  * Creates the demo users when the database has no users yet; returns them, alice first,
- * each with the token `tokenFor` gives them (one of this process's own).
+ * each with the token kept in `file`, or else the one `localToken` gives them.
  */
 export async function ensureDemoUsers(
   store: Store,
   now: number,
-  tokenFor: (userId: string) => string,
+  file: string | undefined,
+  localToken: (userId: string) => string,
 ): Promise<DemoUser[]> {
+  const kept = file ? keptDemoTokens(file, DEMO_USERNAMES) : new Map<string, string>();
   const stored = await store.users.ensure(
     DEMO_USERNAMES.map((username, index) => ({
       id: contactId(username),
@@ -39,10 +45,17 @@ export async function ensureDemoUsers(
       phone_number: PHONES[username],
       avatar_url: `https://avatars.example.com/${username}.png`,
       created_at: now - 120 * DAY + index * 3 * DAY,
+      tokenHash: kept.has(username) ? hashToken(kept.get(username)!) : null,
     })),
   );
-  return DEMO_USERNAMES.flatMap((username) => {
+  const users: DemoUser[] = [];
+  for (const username of DEMO_USERNAMES) {
     const user = stored.find((u) => u.id === contactId(username));
-    return user ? [{ username, token: tokenFor(user.id), contactId: user.id }] : [];
-  });
+    if (!user) continue;
+    // Kept, and still this user's in the database (not another machine's file, say).
+    const token = kept.get(username);
+    const valid = token && (await store.users.byTokenHash(hashToken(token)))?.id === user.id;
+    users.push({ username, token: valid ? token : localToken(user.id), contactId: user.id });
+  }
+  return users;
 }

@@ -205,7 +205,7 @@ export function createEventHub(
     await endInvalid([...byUser.values()].flatMap((streams) => [...streams]));
   }
 
-  /** Of these streams, ends those whose token no longer signs in as their user: how many. */
+  /** Of these streams, ends those whose token no longer signs in as their user: those. */
   async function endInvalid(all: readonly EventStream[]): Promise<EventStream[]> {
     if (all.length === 0) return [];
     // Each stored token hashed once (many streams of one client share a token).

@@ -17,7 +17,7 @@ export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number |
 
 /**
  * A demo user whose token the banner prints: one the operator has not given a token of
- * their own, revoked or removed. The token itself is never stored (demo/users.ts).
+ * their own, revoked or removed. The token itself is not in the database (demo/users.ts).
  */
 export type DemoToken = { id: string; username: string };
 
@@ -243,10 +243,11 @@ export interface Store {
     touch(id: string, now: number): Promise<void>;
     isGroupMember(groupId: string, userId: string): Promise<boolean>;
     /**
-     * Inserts the demo users, without tokens, when there are no users at all (once, also
-     * with several instances); returns the demo users the banner prints a token for.
+     * Inserts the demo users, each with the token of that hash if given, when there are no
+     * users at all (once, also with several instances); returns the demo users the banner
+     * prints a token for.
      */
-    ensure(users: readonly NewUser[]): Promise<DemoToken[]>;
+    ensure(users: readonly (NewUser & { tokenHash: string | null })[]): Promise<DemoToken[]>;
   };
 
   /** The people and groups, for `parley users` / `parley groups` and contact search. */

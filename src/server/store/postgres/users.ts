@@ -49,19 +49,30 @@ async function userById(sql: Q, id: string): Promise<User | undefined> {
   return user && { ...user };
 }
 
-/** The demo users, without tokens, once, when there are no users at all. */
+/** The demo users (with their tokens' hashes, if given), once, when there are no users at all. */
 async function ensureDemoUsers(
   sql: Q,
   write: Write,
-  list: readonly NewUser[],
+  list: readonly (NewUser & { tokenHash: string | null })[],
 ): Promise<DemoToken[]> {
   await write(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.seed})`;
     const [row] = await tx<{ n: number }[]>`SELECT count(*)::integer AS n FROM users`;
     if ((row?.n ?? 0) > 0) return;
     if (list.length === 0) return;
-    const users = list.map((user) => ({ ...user, last_active_at: user.last_active_at ?? null }));
+    const users = list.map(({ tokenHash: _, ...user }) => ({
+      ...user,
+      last_active_at: user.last_active_at ?? null,
+    }));
     await tx`INSERT INTO users ${tx(users, "id", "username", "phone_number", "avatar_url", "last_active_at", "created_at")}`;
+    const tokens = list.flatMap((u) =>
+      u.tokenHash
+        ? [{ hash: u.tokenHash, user_id: u.id, created_at: u.created_at, name: "default" }]
+        : [],
+    );
+    if (tokens.length > 0) {
+      await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at", "name")}`;
+    }
     // demo_tokens.token is left empty (migration 5): a row marks a demo user, no more.
     const demo = list.map((u) => ({ user_id: u.id, token: "" }));
     await tx`INSERT INTO demo_tokens ${tx(demo, "user_id", "token")}`;

@@ -69,8 +69,9 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
       async ensure(list) {
         tx(() => {
           if (users.count() > 0) return;
-          for (const user of list) {
-            users.insert(user, null);
+          for (const { tokenHash, ...user } of list) {
+            const token = tokenHash ? { hash: tokenHash, name: "default", expires_at: null } : null;
+            users.insert(user, token);
             users.markDemoUser(user.id);
           }
         });
