@@ -4,7 +4,7 @@
 // and the requests a run of resets makes. Closing the terminal under a flood ends the
 // client, and leaves no process and no socket in CLOSE-WAIT. The 20,000-message flood is
 // in hostile-stream.soak.test.ts. Run `npm run build` first.
-import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { descendants, running } from "../processes.ts";
 import { until } from "../wait.ts";
@@ -19,6 +19,20 @@ import {
   startHostile,
 } from "./hostile-stream.ts";
 import { hasTmux } from "./tmux.ts";
+
+/** Sockets in CLOSE-WAIT to or from `port`, as /proc/net/tcp lists them (state 08). */
+function closeWaitOn(port: number): string[] {
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .slice(1)
+      .filter((line) => {
+        const [, local, remote, state] = line.trim().split(/\s+/);
+        return state === "08" && [local, remote].some((end) => end?.endsWith(`:${hex}`));
+      }),
+  );
+}
 
 let hostile: Hostile | undefined;
 afterEach(async () => {
@@ -84,17 +98,7 @@ describe.skipIf(!hasTmux())("the client against a hostile event stream", () => {
     await until(() => inPane.every((pid) => !running(pid)), "every process of the pane gone");
     // Nor a connection one side closed and the other did not (the client's sockets went
     // with it; the relay's own close once they have).
-    const closeWait = () =>
-      execFileSync(
-        "ss",
-        [
-          "-tanH",
-          "state",
-          "close-wait",
-          `( dport = :${h.relay.port} or sport = :${h.relay.port} )`,
-        ],
-        { encoding: "utf8" },
-      ).trim();
+    const closeWait = () => closeWaitOn(h.relay.port).join("\n");
     await until(() => closeWait() === "", "no socket in CLOSE-WAIT", {
       detail: closeWait,
     });
