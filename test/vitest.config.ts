@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { inkPlugin } from "../scripts/ink-plugin.ts";
@@ -23,7 +25,11 @@ const postgresProject = postgresBin()
       include: ON_POSTGRES,
       exclude: ["test/server/units.test.ts"],
       globalSetup: ["test/postgres/setup.ts"],
-      env: { PARLEY_TEST_STORE: "postgres" },
+      // parley's data folder is where a PostgreSQL demo keeps its tokens: a temporary one.
+      env: {
+        PARLEY_TEST_STORE: "postgres",
+        XDG_DATA_HOME: join(tmpdir(), "parley-postgres-tests"),
+      },
     }
   : { include: ["test/postgres/missing.test.ts"] };
 
