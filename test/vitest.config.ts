@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { inkPlugin } from "../scripts/ink-plugin.ts";
@@ -26,7 +28,11 @@ const onPostgres = (include: string[], exclude: string[]) =>
         include,
         exclude,
         globalSetup: ["test/postgres/setup.ts"],
-        env: { PARLEY_TEST_STORE: "postgres" },
+        // parley's data folder is where a PostgreSQL demo keeps its tokens: a temporary one.
+        env: {
+          PARLEY_TEST_STORE: "postgres",
+          XDG_DATA_HOME: join(tmpdir(), "parley-postgres-tests"),
+        },
       }
     : { include: ["test/postgres/missing.test.ts"] };
 

@@ -2,7 +2,9 @@
 // tests use.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
+import { parleyPaths } from "../paths.ts";
 import { limitedLog } from "../ssh/log-limit.ts";
 import { createApp, type FaultHook } from "./app.ts";
 import { type ConnectionLimits, capConnections, httpServerOptions } from "./connections.ts";
@@ -18,7 +20,7 @@ import type { Metrics, serveMetrics } from "./metrics.ts";
 import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
-import { revalidateStreams } from "./revocation.ts";
+import { endAccessOnEvents } from "./revocation.ts";
 import { isPostgresUrl, openStore, type Store } from "./store/index.ts";
 import { newToken } from "./tokens.ts";
 
@@ -34,6 +36,8 @@ export type RunningServer = {
   eventStreams(): number;
   /** Ends the streams whose token is no longer valid (call it when tokens change). */
   revalidateTokens(): Promise<void>;
+  /** Someone was removed (`parley users remove`, by any process): told at once. */
+  onRemoved(listener: (username: string) => void): void;
   /** The database's id, sent as `Parley-Server-Id` with every answer. */
   serverId: string;
   /** What the start line names: the schema version and the store, without credentials. */
@@ -63,6 +67,8 @@ export type StartOptions = {
   db?: string;
   /** Seed the demo users (into a database without users) and conversations (into one without any). */
   demo?: boolean;
+  /** With `demo` on PostgreSQL: where the demo's tokens are kept; default parley's data folder. */
+  demoTokensDir?: string;
   /** With `demo`: the demo conversations too (default true); false gives the demo users alone. */
   demoConversations?: boolean;
   /** Demo users answer messages; default true with `demo`. */
@@ -121,6 +127,19 @@ function sweepTokens(
 }
 const POSTGRES_POOL_SIZE = 10;
 
+/**
+ * Where the demo's tokens are kept (demo/token-file.ts): beside a SQLite file; for
+ * PostgreSQL in parley's data folder (or `demoTokensDir`), one file per database; none
+ * for `:memory:`.
+ */
+function demoTokensFile(opts: StartOptions, serverId: string): string | undefined {
+  const db = opts.db ?? ":memory:";
+  if (isPostgresUrl(db)) {
+    return join(opts.demoTokensDir ?? parleyPaths().data, `demo-tokens-${serverId}`);
+  }
+  return db === ":memory:" ? undefined : `${db}-demo-tokens`;
+}
+
 /** The store for a log line: a SQLite path, or PostgreSQL's host, port and database. */
 export function describeStore(location: string): string {
   if (!isPostgresUrl(location)) return `sqlite ${location}`;
@@ -148,7 +167,20 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
-    const demoUsers = opts.demo ? await ensureDemoUsers(store, now()) : [];
+    // Tokens this process made (never stored) -> user id: the demo's, and the sessions'
+    // of `parley ssh` (people() below).
+    const localTokens = new Map<string, string>();
+    const localTokenOf = new Map<string, string>();
+    const demoTokenOf = new Map<string, string>();
+    const demoToken = (userId: string) => {
+      const token = newToken();
+      localTokens.set(token, userId);
+      demoTokenOf.set(userId, token);
+      return token;
+    };
+    const demoUsers = opts.demo
+      ? await ensureDemoUsers(store, now(), demoTokensFile(opts, store.serverId), demoToken)
+      : [];
     if (opts.demo && opts.demoConversations !== false) {
       // The demo's conversations need the demo's people: not on a database of others.
       const present = new Set((await store.accounts.list()).map((a) => a.id));
@@ -157,8 +189,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       } else log("demo: no demo conversations, since this database has other people");
     }
     const newId = createIdMaker();
-    const localTokens = new Map<string, string>();
-    const localTokenOf = new Map<string, string>();
     const presence = createPresence(store, now);
     if (opts.demo && (opts.demoReplies ?? true)) {
       replier = createDemoReplier({
@@ -185,6 +215,20 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       void checked.check().then((up) => up && !isUnreachable(error) && log(line));
     };
     events = createEventHub(store, replier && presence, hubLog, opts.events, localTokens);
+    const removedListeners: ((username: string) => void)[] = [];
+    const forget = (tokenOf: Map<string, string>, userId: string) => {
+      const token = tokenOf.get(userId);
+      if (token !== undefined) localTokens.delete(token);
+      tokenOf.delete(userId);
+    };
+    endAccessOnEvents(events, hubLog, {
+      dropDemoToken: (userId) => forget(demoTokenOf, userId),
+      removed(userId, username) {
+        forget(localTokenOf, userId);
+        for (const listener of removedListeners) listener(username);
+      },
+      isSessionToken: (token) => localTokenOf.get(localTokens.get(token) ?? "") === token,
+    });
     await events.start();
     const hub = events;
     sweep = sweepTokens(store, hub, now, log);
@@ -222,7 +266,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
     capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
-    const stopRevalidating = revalidateStreams(hub, store.version, hubLog);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port ?? 0, host, () => {
@@ -238,7 +281,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const close = () => {
       closing ??= new Promise<void>((resolve) => {
         replier?.close();
-        stopRevalidating();
         hub.close();
         clearInterval(sweep);
         health?.close();
@@ -288,6 +330,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       people,
       eventStreams: () => hub.streams(),
       revalidateTokens: () => hub.revalidate(),
+      onRemoved: (listener) => void removedListeners.push(listener),
       close,
     };
   } catch (error) {

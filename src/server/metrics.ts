@@ -83,6 +83,22 @@ export function createMetrics(parts: {
       this.set(parts.poolMax ?? 1);
     },
   });
+  if (parts.store.pool) {
+    const pool = parts.store.pool;
+    new Gauge({
+      name: "parley_database_connections",
+      help: "The PostgreSQL pool's connections: in_use (a statement or a transaction), idle, waiting (on a lock).",
+      labelNames: ["state"],
+      registers: [registry],
+      async collect() {
+        const now = parts.health.up() ? await pool().catch(() => undefined) : undefined;
+        if (!now) return;
+        this.set({ state: "in_use" }, now.inUse);
+        this.set({ state: "idle" }, now.idle);
+        this.set({ state: "waiting" }, now.waiting);
+      },
+    });
+  }
   new Gauge({
     name: "parley_events_newest_id",
     help: "The newest event id in the database; with the clients' Last-Event-ID, how far behind a stream is.",

@@ -1,36 +1,44 @@
-// A revoked or rotated token's event streams end within a second, whoever changed it: this
-// process, another instance on PostgreSQL, or `parley users` in a process of its own. Twice
-// a second, when the database changed since the last look (any process's write moves the
-// store's version) and streams are open, the hub checks their tokens against the store (one
-// query for all of them), rather than only with each keep-alive.
+// A person's access ends at once, on every instance and process that serves them:
+// `parley users revoke`, `users token` (replacing a token) and `users remove` append an
+// `access.ended` event in their own transaction, which reaches each instance's one reader
+// as any event does (NOTIFY on PostgreSQL; on SQLite in process, and from another process
+// by the data_version look, a few times a second). The instance then ends the person's
+// streams whose token went (every one of them when removed) and says so in one line;
+// `parley ssh` ends the person's sessions too (see `removed`).
+import { logQuote } from "../log-escape.ts";
 import type { EventHub } from "./events/hub.ts";
+import { decodeAccessEnd } from "./store/store.ts";
 
-export const REVALIDATE_EVERY_MS = 500;
+/** The tokens this process made itself (never stored), told of each ended access. */
+export type OwnTokens = {
+  /** First, whatever ended it: the demo's token of this process for them goes. */
+  dropDemoToken(userId: string): void;
+  /** Then, once their streams ended, when they were removed: their sessions' tokens go. */
+  removed(userId: string, username: string): void;
+  /** A `parley ssh` session's token: its stream ends with the session, logged by ssh. */
+  isSessionToken(token: string): boolean;
+};
 
-/** Starts the checks; the function returned stops them. */
-export function revalidateStreams(
-  hub: Pick<EventHub, "revalidate" | "streams">,
-  version: () => string,
+export function endAccessOnEvents(
+  hub: Pick<EventHub, "onAccessEnded" | "endStreamsOf">,
   log: (line: string, error?: unknown) => void,
-  everyMs = REVALIDATE_EVERY_MS,
-): () => void {
-  let running = false;
-  let checked = version();
-  const timer = setInterval(() => {
-    if (running || hub.streams() === 0) return;
-    const now = version();
-    if (now === checked) return;
-    checked = now;
-    running = true;
-    hub
-      .revalidate()
-      .catch((error: unknown) =>
-        log(`events: checking tokens failed: ${(error as Error).message}`, error),
-      )
-      .finally(() => {
-        running = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  own: OwnTokens,
+): void {
+  hub.onAccessEnded((event) => {
+    const end = decodeAccessEnd(event.resourceId);
+    const userId = event.recipients[0];
+    if (!end || userId === undefined) return;
+    own.dropDemoToken(userId);
+    const removed = end.why === "removed";
+    hub.endStreamsOf(userId, removed).then(
+      (tokens) => {
+        const ended = tokens.filter((token) => !own.isSessionToken(token)).length;
+        if (removed) own.removed(userId, end.username);
+        if (ended === 0) return;
+        const streams = `${ended} event stream${ended === 1 ? "" : "s"}`;
+        log(`ended ${streams} of ${logQuote(end.username, 64)}: ${end.why}`);
+      },
+      (error: unknown) => log(`events: ending streams failed: ${(error as Error).message}`, error),
+    );
+  });
 }

@@ -180,7 +180,7 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
     : setInterval(() => {
         api.people().then(
           (now) => {
-            // Someone removed (parley users remove) loses the sessions they have open too.
+            // A backstop for a removal onRemoved (below) did not hear of: gone, they go.
             const present = new Set(now.map((u) => u.username));
             const gone = users.filter((u) => !present.has(u.username)).map((u) => u.username);
             users.splice(0, users.length, ...now);
@@ -213,6 +213,13 @@ export async function runSsh(options: SshCommandOptions): Promise<void> {
   }
 
   api.metrics.countSshSessions(() => ssh.liveSessions());
+  // Someone removed (parley users remove, from any process) loses their sessions at once,
+  // told by the event that removal appends; the refresh above is for people added.
+  api.onRemoved((username) => {
+    const kept = users.filter((u) => u.username !== username);
+    users.splice(0, users.length, ...kept);
+    ssh?.endSessionsOf(username);
+  });
   const stopped = (signal: string) => {
     logger?.event("info", `parley ssh stopped (${signal})`, { signal });
     logger?.close();

@@ -24,6 +24,7 @@ export type Target = { url: string; tokens: string[]; conversationId: string; pi
 async function serve(db: string): Promise<void> {
   const { openStore } = await import("../../src/server/store/index.ts");
   const { startServer } = await import("../../src/server/index.ts");
+  const { hashToken } = await import("../../src/server/tokens.ts");
   const now = Math.floor(Date.now() / 1000);
   const ids = Array.from({ length: USERS }, (_, i) => `ct_bench${i}`);
   const store = await openStore(db, { create: true });
@@ -33,7 +34,7 @@ async function serve(db: string): Promise<void> {
       username: `bench${i}`,
       phone_number: null,
       avatar_url: null,
-      token: `token-bench-${i}`,
+      tokenHash: hashToken(`token-bench-${i}`),
       created_at: now,
     })),
   );

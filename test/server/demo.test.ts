@@ -1,9 +1,10 @@
 // The demo data and the demo users' replies.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
+import { hashToken, newToken } from "../../src/server/tokens.ts";
 import { pause, until } from "../wait.ts";
 import {
   clientFor,
@@ -15,7 +16,7 @@ import {
   messagePage,
   useServer,
 } from "./helpers.ts";
-import { freshDb, rawQuery } from "./stores.ts";
+import { freshDb, rawQuery, STORE } from "./stores.ts";
 
 describe("demo data", () => {
   const t = useServer();
@@ -102,21 +103,52 @@ describe("demo database on disk", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   // How quickly it seeds is for `npm run bench` (test/bench/server.ts), never a test.
-  it("seeds once, and brings the same tokens back on the next start", async () => {
-    const db = await freshDb(join(dir, "nested", "folder", "demo.db"));
-    const first = await startServer({ db, demo: true, demoReplies: false });
+  it("seeds once, and brings the same tokens back, kept beside the database, not in it", async () => {
+    const path = join(dir, "nested", "folder", "demo.db");
+    const db = await freshDb(path);
+    const first = await startServer({ db, demo: true, demoReplies: false, demoTokensDir: dir });
     const alice = clientFor(first.url, first.demoUsers[0]!.token);
     const before = conversationPage(await alice.get("/v1/conversations", { limit: 100 })).data;
     await alice.put(`/v1/conversations/${before[0]!.id}`, { is_muted: true });
     await first.close();
 
-    const second = await startServer({ db, demo: true, demoReplies: false });
+    const second = await startServer({ db, demo: true, demoReplies: false, demoTokensDir: dir });
     expect(second.demoUsers).toEqual(first.demoUsers);
     const again = clientFor(second.url, second.demoUsers[0]!.token);
     const after = conversationPage(await again.get("/v1/conversations", { limit: 100 })).data;
     expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
     expect(after[0]!.is_muted).toBe(true);
     await second.close();
+    if (STORE === "sqlite") {
+      // The database has their hashes, as it has every token's; the tokens are in a file
+      // of parley's beside it, private.
+      const hashes = await rawQuery<{ hash: string }>(db, "SELECT hash FROM tokens ORDER BY hash");
+      expect(hashes.map((h) => h.hash)).toEqual(
+        first.demoUsers.map((u) => hashToken(u.token)).sort(),
+      );
+      const marks = await rawQuery<{ token: string }>(db, "SELECT token FROM demo_tokens");
+      expect(marks.map((m) => m.token)).toEqual(["", "", "", "", "", ""]);
+      expect(statSync(`${path}-demo-tokens`).mode & 0o777).toBe(0o600);
+      expect(readFileSync(`${path}-demo-tokens`, "utf8")).toContain(first.demoUsers[0]!.token);
+    }
+  });
+
+  it("gives a demo user a token of its process when the kept one is not theirs", async () => {
+    const path = join(dir, "elsewhere.db");
+    const db = await freshDb(path);
+    const first = await startServer({ db, demo: true, demoReplies: false });
+    await first.close();
+    if (STORE !== "sqlite") return;
+    // Another machine's file, say: its tokens sign nobody in here.
+    writeFileSync(`${path}-demo-tokens`, JSON.stringify({ alice: newToken() }));
+    const second = await startServer({ db, demo: true, demoReplies: false });
+    try {
+      const alice = second.demoUsers[0]!;
+      expect(alice.token).not.toBe(first.demoUsers[0]!.token);
+      expect((await clientFor(second.url, alice.token).get("/v1/contacts")).status).toBe(200);
+    } finally {
+      await second.close();
+    }
   });
 
   it("without demo, a fresh database is empty: nobody, no conversations", async () => {

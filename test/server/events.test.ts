@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import type { EventSourceMessage } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import { runUsers } from "../../src/server/users-cli.ts";
 import {
   type Client,
   clientFor,
@@ -331,10 +332,11 @@ describe("tokens", () => {
   afterAll(() => server?.close());
 
   it("a token that stops being valid ends its streams", async () => {
-    const erin = server.demoUsers.find((u) => u.username === "erin")!;
-    const sse = await openEvents(server.url, erin.token);
+    // A token of the database's (the demo's live in the server's memory only).
+    const erin = (await runUsers(db, ["token", "erin"], { tokenName: "laptop" })).out[0]!;
+    const sse = await openEvents(server.url, erin);
     expect(sse.status).toBe(200);
-    await writeQuery(db, "DELETE FROM tokens WHERE user_id = $1", [erin.contactId]);
+    await writeQuery(db, "DELETE FROM tokens WHERE user_id = $1", ["ct_erin"]);
     // Each keep-alive checks the tokens again (revalidateTokens() does it at once).
     await vi.waitFor(() => expect(sse.ended).toBe(true));
     expect(server.eventStreams()).toBe(0);

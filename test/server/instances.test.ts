@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
+import { runUsers } from "../../src/server/users-cli.ts";
 import { pause, until } from "../wait.ts";
 import {
   clientFor,
@@ -48,8 +49,11 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
   const t = useTwoInstances();
 
   it("start together on an empty database: one schema, one set of users", () => {
-    expect(t.a.demoUsers).toEqual(t.b.demoUsers);
+    const people = (server: RunningServer) => server.demoUsers.map((u) => u.contactId);
+    expect(people(t.a)).toEqual(people(t.b));
     expect(t.a.demoUsers).toHaveLength(6);
+    // Each prints tokens of its own, valid on it alone (docs/team.md, "parley serve").
+    expect(t.a.demoUsers[0]!.token).not.toBe(t.b.demoUsers[0]!.token);
   });
 
   it("alice on one and bob on the other chat live", async () => {
@@ -289,9 +293,10 @@ describe.skipIf(STORE !== "postgres")("an advisory lock whose connection breaks"
 describe.skipIf(STORE !== "postgres")(
   "demo replies, an instance without --demo beside one with it",
   () => {
-    const context = {} as { demo: RunningServer; plain: RunningServer };
+    const context = {} as { demo: RunningServer; plain: RunningServer; db: string };
     beforeAll(async () => {
       const db = await freshDb();
+      context.db = db;
       context.demo = await startServer({ db, demo: true, demoReplyDelayMs: [30, 80] });
       context.plain = await startServer({ db });
     });
@@ -300,7 +305,9 @@ describe.skipIf(STORE !== "postgres")(
     });
 
     it("follow a message sent through the instance without --demo", async () => {
-      const token = context.demo.demoUsers.find((u) => u.username === "alice")!.token;
+      // The demo's printed tokens are the demo instance's own: alice has one of hers.
+      const token = (await runUsers(context.db, ["token", "alice"], { tokenName: "laptop" }))
+        .out[0]!;
       const alice = createApi({ baseUrl: context.plain.url, token, retries: 0 });
       const id = (await alice.conversations.create({ contact_id: "ct_erin" })).id;
       const sent = await alice.messages.send({ conversation_id: id, message: "hello erin" });

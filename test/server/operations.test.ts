@@ -73,6 +73,48 @@ describe("metrics", () => {
     expect((await fetch(server.metricsUrl!.replace("/metrics", "/v1/contacts"))).status).toBe(404);
   });
 
+  it("the PostgreSQL pool: connections in use, idle, and waiting on a lock", async () => {
+    const db = await freshDb();
+    const server = await start({ db, metrics: { host: "127.0.0.1", port: 0 } });
+    const scrape = async () => await (await fetch(server.metricsUrl!)).text();
+    const connections = (text: string, state: string) =>
+      Number(
+        text.match(
+          new RegExp(`^parley_database_connections\\{state="${state}"\\} (\\d+)$`, "m"),
+        )?.[1],
+      );
+    if (STORE === "sqlite") {
+      // One connection, used synchronously: there is no pool to tell of.
+      const text = await scrape();
+      expect(text).not.toContain("parley_database_connections");
+      expect(text).toMatch(/^parley_database_pool_max 1$/m);
+      return;
+    }
+    const alice = server.demoUsers[0]!;
+    expect((await fetch(`${server.url}/v1/contacts`, bearer(alice.token))).status).toBe(200);
+    const quiet = await scrape();
+    expect(quiet).toMatch(/^parley_database_pool_max 10$/m);
+    expect(connections(quiet, "idle")).toBeGreaterThanOrEqual(1);
+    expect(connections(quiet, "in_use")).toBeGreaterThanOrEqual(0);
+    expect(connections(quiet, "waiting")).toBe(0);
+
+    // Another program holds the users table: a request's sign-in waits on its lock.
+    const { default: postgres } = await import("postgres");
+    const other = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      let blocked: Promise<Response> | undefined;
+      await other.begin(async (tx) => {
+        await tx`LOCK TABLE users IN ACCESS EXCLUSIVE MODE`;
+        blocked = fetch(`${server.url}/v1/contacts`, bearer(alice.token));
+        await until(async () => connections(await scrape(), "waiting") >= 1, "a request waiting");
+      });
+      expect((await blocked!).status).toBe(200);
+      await until(async () => connections(await scrape(), "waiting") === 0, "none waiting");
+    } finally {
+      await other.end();
+    }
+  });
+
   it("on the API's port only with PARLEY_METRICS_TOKEN's token", async () => {
     const server = await start({ db: await freshDb(), metricsToken: "metrics-secret-1" });
     expect((await fetch(`${server.url}/metrics`)).status).toBe(401);

@@ -1,7 +1,12 @@
-// The demo users (--demo). Their tokens are stored hashed like anyone's, and also in plain
-// text in demo_tokens, so the banner prints the same tokens on every start.
+// The demo users (--demo). Their tokens are stored hashed like anyone's; the tokens
+// themselves, which the banner prints on every start, are kept in a file beside the
+// database (token-file.ts), never in it. Without that file (`:memory:`, PostgreSQL with no
+// folder given, a file another machine made) a demo user gets a token of this process
+// only, as `parley ssh` gives its sessions. A demo user the operator has given a token,
+// revoked or removed (`parley users`) gets none: they are someone's now.
 import type { Store } from "../store/store.ts";
-import { newToken } from "../tokens.ts";
+import { hashToken } from "../tokens.ts";
+import { keptDemoTokens } from "./token-file.ts";
 
 export type DemoUser = { username: string; token: string; contactId: string };
 
@@ -22,20 +27,35 @@ export const contactId = (username: string) => `ct_${username}`;
 
 const DAY = 86_400;
 
-/** Creates the demo users when the database has no users yet; returns them, alice first. */
-export async function ensureDemoUsers(store: Store, now: number): Promise<DemoUser[]> {
+/**
+ * Creates the demo users when the database has no users yet; returns them, alice first,
+ * each with the token kept in `file`, or else the one `localToken` gives them.
+ */
+export async function ensureDemoUsers(
+  store: Store,
+  now: number,
+  file: string | undefined,
+  localToken: (userId: string) => string,
+): Promise<DemoUser[]> {
+  const kept = file ? keptDemoTokens(file, DEMO_USERNAMES) : new Map<string, string>();
   const stored = await store.users.ensure(
     DEMO_USERNAMES.map((username, index) => ({
       id: contactId(username),
       username,
       phone_number: PHONES[username],
       avatar_url: `https://avatars.example.com/${username}.png`,
-      token: newToken(),
       created_at: now - 120 * DAY + index * 3 * DAY,
+      tokenHash: kept.has(username) ? hashToken(kept.get(username)!) : null,
     })),
   );
-  return DEMO_USERNAMES.flatMap((username) => {
+  const users: DemoUser[] = [];
+  for (const username of DEMO_USERNAMES) {
     const user = stored.find((u) => u.id === contactId(username));
-    return user ? [{ username, token: user.token, contactId: user.id }] : [];
-  });
+    if (!user) continue;
+    // Kept, and still this user's in the database (not another machine's file, say).
+    const token = kept.get(username);
+    const valid = token && (await store.users.byTokenHash(hashToken(token)))?.id === user.id;
+    users.push({ username, token: valid ? token : localToken(user.id), contactId: user.id });
+  }
+  return users;
 }

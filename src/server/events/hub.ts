@@ -42,6 +42,13 @@ export type EventHub = {
   ): Promise<void>;
   /** Ends the streams whose token is no longer valid; call it when tokens change. */
   revalidate(): Promise<void>;
+  /**
+   * Ends the user's streams: all of them (`all`), else those whose token no longer signs
+   * in. The tokens of the streams it ended.
+   */
+  endStreamsOf(userId: string, all: boolean): Promise<string[]>;
+  /** Each `access.ended` event the reader reads, whichever instance or process wrote it. */
+  onAccessEnded(listener: (event: StoredEvent) => void): void;
   /** Streams held by this instance. */
   streams(): number;
   /** Of them, those catching up from the store (their clients read slower than events come). */
@@ -85,6 +92,7 @@ export function createEventHub(
   let pruning: NodeJS.Timeout | undefined;
   let retry: NodeJS.Timeout | undefined;
   const render = createRenderer(store);
+  const accessListeners: ((event: StoredEvent) => void)[] = [];
 
   async function deliver(event: StoredEvent): Promise<void> {
     for (const userId of event.recipients) {
@@ -110,6 +118,8 @@ export function createEventHub(
           const batch = await store.events.after(readThrough, BATCH);
           if (count > 0) await render.prepare(batch.filter(isHeardHere));
           for (const event of batch) {
+            if (event.type === "access.ended")
+              for (const listener of accessListeners) listener(event);
             // After it is delivered: a failed read starts again with it (streams skip
             // what they have).
             if (count > 0) await deliver(event);
@@ -192,8 +202,12 @@ export function createEventHub(
   }
 
   async function revalidate(): Promise<void> {
-    const all = [...byUser.values()].flatMap((streams) => [...streams]);
-    if (all.length === 0) return;
+    await endInvalid([...byUser.values()].flatMap((streams) => [...streams]));
+  }
+
+  /** Of these streams, ends those whose token no longer signs in as their user: those. */
+  async function endInvalid(all: readonly EventStream[]): Promise<EventStream[]> {
+    if (all.length === 0) return [];
     // Each stored token hashed once (many streams of one client share a token).
     const hashes = new Map<string, string>();
     for (const { token } of all) {
@@ -201,14 +215,25 @@ export function createEventHub(
     }
     const owners = await store.events.tokenOwners([...hashes.values()]);
     const present = new Set<string>();
+    const ended: EventStream[] = [];
     for (const stream of all) {
       const hash = hashes.get(stream.token);
       const owner = localTokens.get(stream.token) ?? (hash && owners.get(hash));
       if (owner === stream.userId) present.add(stream.userId);
-      else stream.end();
+      else {
+        stream.end();
+        ended.push(stream);
+      }
     }
     // Holding a stream is being signed in (the demo users do not answer for them).
     if (presence) for (const userId of present) await presence.seen(userId);
+    return ended;
+  }
+
+  async function endStreamsOf(userId: string, all: boolean): Promise<string[]> {
+    const streams = [...(byUser.get(userId) ?? [])];
+    if (all) for (const stream of streams) stream.end();
+    return (all ? streams : await endInvalid(streams)).map((stream) => stream.token);
   }
 
   function tick(): void {
@@ -271,6 +296,10 @@ export function createEventHub(
     },
 
     revalidate,
+    endStreamsOf,
+    onAccessEnded(listener) {
+      accessListeners.push(listener);
+    },
     streams: () => count,
     behind: () => {
       let behind = 0;

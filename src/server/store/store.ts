@@ -15,8 +15,11 @@ export type User = {
 
 export type NewUser = Omit<User, "last_active_at"> & { last_active_at?: number | null };
 
-/** A demo user with the token the banner prints (kept in plain text for that alone). */
-export type DemoToken = { id: string; username: string; token: string };
+/**
+ * A demo user whose token the banner prints: one the operator has not given a token of
+ * their own, revoked or removed. The token itself is not in the database (demo/users.ts).
+ */
+export type DemoToken = { id: string; username: string };
 
 /** A person as `parley users list` shows them. */
 export type Account = {
@@ -169,7 +172,25 @@ export type EventType =
   | "conversation.updated"
   | "conversation.deleted"
   /** One per opening that marked others' messages read; its resource is a `ReadMark`. */
-  | "messages.read";
+  | "messages.read"
+  /**
+   * A person's tokens were revoked or replaced, or they were removed: the instances end
+   * their streams (and `parley ssh` their sessions). Its resource is an `AccessEnd`; no
+   * client is sent it.
+   */
+  | "access.ended";
+
+/** Why a person's access ended, and who they are (for the instances' log lines). */
+export type AccessEnd = { why: "removed" | "token revoked" | "token replaced"; username: string };
+
+export const encodeAccessEnd = ({ why, username }: AccessEnd): string => `${why}:${username}`;
+
+export function decodeAccessEnd(resourceId: string): AccessEnd | undefined {
+  const at = resourceId.indexOf(":");
+  const why = resourceId.slice(0, at);
+  if (why !== "removed" && why !== "token revoked" && why !== "token replaced") return undefined;
+  return { why, username: resourceId.slice(at + 1) };
+}
 
 /** What a `messages.read` event keeps as its resource id: who read, and when. */
 export type ReadMark = { readerId: string; readAt: number };
@@ -222,10 +243,11 @@ export interface Store {
     touch(id: string, now: number): Promise<void>;
     isGroupMember(groupId: string, userId: string): Promise<boolean>;
     /**
-     * Inserts the demo users with their tokens when there are no users at all (once, also
-     * with several instances); returns the demo users whose tokens are kept for the banner.
+     * Inserts the demo users, each with the token of that hash if given, when there are no
+     * users at all (once, also with several instances); returns the demo users the banner
+     * prints a token for.
      */
-    ensure(users: readonly (NewUser & { token: string })[]): Promise<DemoToken[]>;
+    ensure(users: readonly (NewUser & { tokenHash: string | null })[]): Promise<DemoToken[]>;
   };
 
   /** The people and groups, for `parley users` / `parley groups` and contact search. */
@@ -378,6 +400,11 @@ export interface Store {
   readonly schema: number;
   /** Resolves when the database answers a trivial query (GET /readyz). */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: the pool's connections in use, idle and waiting on a lock (the pool
+   * metric). SQLite has one connection, used synchronously: no pool to tell of.
+   */
+  pool?(): Promise<{ inUse: number; idle: number; waiting: number }>;
 
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { createIdempotencyStore, holdOwnerLock, type Owner } from "./idempotency
 import { createLeadership } from "./leader.ts";
 import { createMessageStore } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
+import { poolName, poolState } from "./pool.ts";
 import { createPresenceStore } from "./presence.ts";
 import {
   connect,
@@ -61,8 +62,8 @@ export async function openPostgresStore(
   options: PostgresOptions = {},
 ): Promise<Store> {
   connectionSettings(url);
-  const sql = connect(url, options.poolSize ?? 10);
   const instance = randomUUID();
+  const sql = connect(url, options.poolSize ?? 10, poolName(instance));
   // Page cache version: this instance's writes (counted before and after each), and the
   // notices of other instances' commits.
   let own = 0;
@@ -155,6 +156,7 @@ export async function openPostgresStore(
     async ping() {
       await sql`SELECT 1`;
     },
+    pool: () => poolState(sql, poolName(instance)),
     async close() {
       if (closed) return;
       closed = true;

@@ -46,10 +46,12 @@ export function connectionSettings(url: string): { connect_timeout: number } {
   return { connect_timeout: seconds };
 }
 
-export function connect(url: string, max: number): postgres.Sql {
+export function connect(url: string, max: number, applicationName?: string): postgres.Sql {
   return postgres(url, {
     max,
     ...connectionSettings(url),
+    // Names this instance's pool in pg_stat_activity (its pool metric, pool.ts).
+    ...(applicationName ? { connection: { application_name: applicationName } } : {}),
     onnotice: () => {},
     types: {
       bigint: {

@@ -1,8 +1,22 @@
 // Users, their tokens (as hashes) and groups on PostgreSQL: the demo's users, and what
 // `parley users` / `parley groups` and the contact search need.
-import { hashToken } from "../../tokens.ts";
-import type { Account, DemoToken, GroupInfo, NewUser, Store, TokenInfo, User } from "../store.ts";
+import {
+  type AccessEnd,
+  type Account,
+  type DemoToken,
+  encodeAccessEnd,
+  type GroupInfo,
+  type NewUser,
+  type Store,
+  type TokenInfo,
+  type User,
+} from "../store.ts";
+import { appendEvent } from "./events.ts";
 import { LOCK, PARLEY, type Q, type Write } from "./sql.ts";
+
+/** As a transaction's last statements: every instance ends the person's streams (hub.ts). */
+const accessEnded = (tx: Q, id: string, end: AccessEnd) =>
+  appendEvent(tx, "access.ended", "", encodeAccessEnd(end), [id]);
 
 const copy = <T extends object>(rows: readonly T[]): T[] => rows.map((row) => ({ ...row }));
 
@@ -35,36 +49,37 @@ async function userById(sql: Q, id: string): Promise<User | undefined> {
   return user && { ...user };
 }
 
-/** The demo users with their tokens, once, when there are no users at all. */
+/** The demo users (with their tokens' hashes, if given), once, when there are no users at all. */
 async function ensureDemoUsers(
   sql: Q,
   write: Write,
-  list: readonly (NewUser & { token: string })[],
-  hash: (token: string) => string,
+  list: readonly (NewUser & { tokenHash: string | null })[],
 ): Promise<DemoToken[]> {
   await write(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${PARLEY}, ${LOCK.seed})`;
     const [row] = await tx<{ n: number }[]>`SELECT count(*)::integer AS n FROM users`;
     if ((row?.n ?? 0) > 0) return;
     if (list.length === 0) return;
-    const users = list.map(({ token: _, ...user }) => ({
+    const users = list.map(({ tokenHash: _, ...user }) => ({
       ...user,
       last_active_at: user.last_active_at ?? null,
     }));
     await tx`INSERT INTO users ${tx(users, "id", "username", "phone_number", "avatar_url", "last_active_at", "created_at")}`;
-    const tokens = list.map((u) => ({
-      hash: hash(u.token),
-      user_id: u.id,
-      created_at: u.created_at,
-      name: "default",
-    }));
-    await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at", "name")}`;
-    const demo = list.map((u) => ({ user_id: u.id, token: u.token }));
+    const tokens = list.flatMap((u) =>
+      u.tokenHash
+        ? [{ hash: u.tokenHash, user_id: u.id, created_at: u.created_at, name: "default" }]
+        : [],
+    );
+    if (tokens.length > 0) {
+      await tx`INSERT INTO tokens ${tx(tokens, "hash", "user_id", "created_at", "name")}`;
+    }
+    // demo_tokens.token is left empty (migration 5): a row marks a demo user, no more.
+    const demo = list.map((u) => ({ user_id: u.id, token: "" }));
     await tx`INSERT INTO demo_tokens ${tx(demo, "user_id", "token")}`;
   });
   return copy(
     await sql<DemoToken[]>`
-      SELECT u.id, u.username, d.token FROM demo_tokens d JOIN users u ON u.id = d.user_id
+      SELECT u.id, u.username FROM demo_tokens d JOIN users u ON u.id = d.user_id
       ORDER BY u.created_at, u.id`,
   );
 }
@@ -84,7 +99,7 @@ export function createUserStore(sql: Q, write: Write): Store["users"] {
         SELECT 1 FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId}`;
       return rows.length > 0;
     },
-    ensure: (list) => ensureDemoUsers(sql, write, list, hashToken),
+    ensure: (list) => ensureDemoUsers(sql, write, list),
   };
 }
 
@@ -117,23 +132,31 @@ export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
         const person = await personOf(tx, username);
         if (person === undefined) return "missing";
         if (person.removed) return "removed";
-        await tx`DELETE FROM tokens WHERE user_id = ${person.id} AND name = ${token.name}`;
-        // A printed demo token that no longer signs in must not be printed again.
-        if (token.name === "default")
-          await tx`DELETE FROM demo_tokens WHERE user_id = ${person.id}`;
+        const replaced = await tx`DELETE FROM tokens
+          WHERE user_id = ${person.id} AND name = ${token.name} RETURNING 1`;
+        // A demo user given a token of their own is someone's now: the demo's token goes.
+        const wasDemo =
+          token.name === "default" &&
+          (await tx`DELETE FROM demo_tokens WHERE user_id = ${person.id} RETURNING 1`).length > 0;
         await tx`INSERT INTO tokens (hash, user_id, created_at, name, expires_at)
           VALUES (${token.hash}, ${person.id}, ${now}, ${token.name}, ${token.expires_at})`;
+        if (replaced.length > 0 || wasDemo) {
+          await accessEnded(tx, person.id, { why: "token replaced", username });
+        }
         return "ok";
       }),
     revoke: (username, name) =>
       write(async (tx) => {
         const id = await idOf(tx, username);
         if (id === undefined) return undefined;
-        await tx`DELETE FROM demo_tokens WHERE user_id = ${id}`;
+        const demo = await tx`DELETE FROM demo_tokens WHERE user_id = ${id} RETURNING 1`;
         const gone =
           name === undefined
             ? await tx`DELETE FROM tokens WHERE user_id = ${id} RETURNING 1`
             : await tx`DELETE FROM tokens WHERE user_id = ${id} AND name = ${name} RETURNING 1`;
+        if (gone.length > 0 || demo.length > 0) {
+          await accessEnded(tx, id, { why: "token revoked", username });
+        }
         return gone.length;
       }),
     async tokens(username) {
@@ -155,6 +178,7 @@ export function createAccountStore(sql: Q, write: Write): Store["accounts"] {
         await tx`DELETE FROM memberships WHERE user_id = ${id}
           AND conversation_id IN (SELECT id FROM conversations WHERE group_id IS NOT NULL)`;
         await tx`UPDATE users SET removed_at = ${now} WHERE id = ${id}`;
+        await accessEnded(tx, id, { why: "removed", username });
         return true;
       }),
     restore: (username) =>

@@ -2,9 +2,8 @@
 // only. Every method runs synchronously inside; the interface is asynchronous for the
 // PostgreSQL store's sake.
 
-import { hashToken } from "../../tokens.ts";
 import { reactionWrites } from "../reactions.ts";
-import { encodeReadMark, type Store } from "../store.ts";
+import { type AccessEnd, encodeAccessEnd, encodeReadMark, type Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
@@ -53,6 +52,9 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
     timer.unref();
     return timer;
   };
+  /** Inside a transaction: every instance ends the person's streams (hub.ts). */
+  const accessEnded = (id: string, end: AccessEnd) =>
+    events.append("access.ended", "", encodeAccessEnd(end), [id]);
   const lastSeen = new Map<string, number>();
   const sentListeners: ((event: Parameters<Store["publishSent"]>[0]) => void)[] = [];
 
@@ -67,9 +69,10 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
       async ensure(list) {
         tx(() => {
           if (users.count() > 0) return;
-          for (const { token, ...user } of list) {
-            users.insert(user, { hash: hashToken(token), name: "default", expires_at: null });
-            users.keepDemoToken(user.id, token);
+          for (const { tokenHash, ...user } of list) {
+            const token = tokenHash ? { hash: tokenHash, name: "default", expires_at: null } : null;
+            users.insert(user, token);
+            users.markDemoUser(user.id);
           }
         });
         return users.demoTokens();
@@ -89,14 +92,20 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
           const id = users.userId(username);
           if (id === undefined) return "missing";
           if (users.isRemoved(id)) return "removed";
-          users.addToken(id, token, now);
+          if (users.addToken(id, token, now)) {
+            accessEnded(id, { why: "token replaced", username });
+          }
           return "ok";
         });
       },
       async revoke(username, name) {
         return tx(() => {
           const id = users.userId(username);
-          return id === undefined ? undefined : users.revoke(id, name);
+          if (id === undefined) return undefined;
+          const revoked = users.revoke(id, name);
+          if (revoked.count > 0 || revoked.demo)
+            accessEnded(id, { why: "token revoked", username });
+          return revoked.count;
         });
       },
       async tokens(username) {
@@ -106,8 +115,10 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
       async remove(username, now) {
         return tx(() => {
           const id = users.userId(username);
-          if (id !== undefined) users.remove(id, now);
-          return id !== undefined;
+          if (id === undefined) return false;
+          users.remove(id, now);
+          accessEnded(id, { why: "removed", username });
+          return true;
         });
       },
       async restore(username) {

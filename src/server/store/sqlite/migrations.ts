@@ -134,4 +134,12 @@ export const MIGRATIONS: readonly string[] = [
     WHERE hash NOT IN (SELECT min(hash) FROM tokens GROUP BY user_id);
   CREATE UNIQUE INDEX tokens_by_name ON tokens(user_id, name);
   `,
+  // 5: the demo's tokens no longer kept in plain text: the banner's are kept in a file
+  // beside the database (src/server/demo/token-file.ts). Those kept until now stop
+  // working (they were readable in the database and its backups); a row of demo_tokens
+  // now only marks a demo user whose token the banner prints.
+  `
+  DELETE FROM tokens WHERE hash IN (SELECT parley_sha256(token) FROM demo_tokens);
+  UPDATE demo_tokens SET token = '';
+  `,
 ];

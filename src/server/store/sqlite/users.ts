@@ -48,10 +48,11 @@ export function createUserStore(db: DatabaseSync) {
     `DELETE FROM memberships WHERE user_id = ?
      AND conversation_id = (SELECT id FROM conversations WHERE group_id = ?)`,
   );
-  const insertDemoToken = db.prepare("INSERT INTO demo_tokens (user_id, token) VALUES (?, ?)");
+  // demo_tokens.token is left empty (migration 5): a row marks a demo user, no more.
+  const insertDemoToken = db.prepare("INSERT INTO demo_tokens (user_id, token) VALUES (?, '')");
   const dropDemoToken = db.prepare("DELETE FROM demo_tokens WHERE user_id = ?");
   const demoTokens = db.prepare(
-    `SELECT u.id, u.username, d.token FROM demo_tokens d JOIN users u ON u.id = d.user_id
+    `SELECT u.id, u.username FROM demo_tokens d JOIN users u ON u.id = d.user_id
      ORDER BY u.created_at, u.id`,
   );
   const accounts = db.prepare(
@@ -108,22 +109,25 @@ export function createUserStore(db: DatabaseSync) {
         insertToken.run(token.hash, user.id, user.created_at, token.name, token.expires_at);
       }
     },
-    keepDemoToken: (id: string, token: string) => insertDemoToken.run(id, token),
+    markDemoUser: (id: string) => insertDemoToken.run(id),
     demoTokens: () => demoTokens.all() as DemoToken[],
     accounts: () => accounts.all() as Account[],
     isRemoved: (id: string) =>
       (removedAt.get(id) as { removed_at: number | null } | undefined)?.removed_at != null,
     /** A token for the user, replacing theirs of the same name. */
-    addToken(id: string, token: NewToken, now: number): void {
-      dropToken.run(id, token.name);
-      // A printed demo token that no longer signs in must not be printed again.
-      if (token.name === "default") dropDemoToken.run(id);
+    /** True when it replaced one (the demo's token of a demo user, too). */
+    addToken(id: string, token: NewToken, now: number): boolean {
+      const replaced = dropToken.run(id, token.name).changes > 0;
+      // A demo user given a token of their own is someone's now: the demo's token goes.
+      const wasDemo = token.name === "default" && dropDemoToken.run(id).changes > 0;
       insertToken.run(token.hash, id, now, token.name, token.expires_at);
+      return replaced || wasDemo;
     },
-    /** Their token of that name, or all of them: how many went. */
-    revoke(id: string, name: string | undefined): number {
-      dropDemoToken.run(id);
-      return Number((name === undefined ? dropTokens.run(id) : dropToken.run(id, name)).changes);
+    /** Their token of that name, or all of them: how many went, and whether the demo's did. */
+    revoke(id: string, name: string | undefined): { count: number; demo: boolean } {
+      const demo = dropDemoToken.run(id).changes > 0;
+      const gone = name === undefined ? dropTokens.run(id) : dropToken.run(id, name);
+      return { count: Number(gone.changes), demo };
     },
     tokens: (id: string) => tokensOf.all(id) as TokenInfo[],
     tokenUsed(hash: string, now: number): void {
