@@ -144,4 +144,24 @@ export const MIGRATIONS: readonly string[] = [
     WHERE hash NOT IN (SELECT min(hash) FROM tokens GROUP BY user_id);
   CREATE UNIQUE INDEX tokens_by_name ON tokens(user_id, name);
   `,
+  // 5: uploaded files (POST /v1/files), their bytes in chunks so that neither an upload nor
+  // a download holds a whole file in memory, and every instance serves them.
+  `
+  CREATE TABLE files (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES users(id),
+    filename text NOT NULL,
+    file_type text NOT NULL,
+    size bigint NOT NULL DEFAULT 0,
+    finished boolean NOT NULL DEFAULT false,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX files_by_owner ON files(owner_id);
+  CREATE TABLE file_chunks (
+    file_id text NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    seq integer NOT NULL,
+    data bytea NOT NULL,
+    PRIMARY KEY (file_id, seq)
+  );
+  `,
 ];
