@@ -34,10 +34,7 @@ describe("/attach PATH", () => {
     const harness = await each.start({ server, home });
     await openFirst(harness, "bob");
     // The limit, said before anything is sent.
-    await harness.waitFor(
-      (s) => s.includes("/attach URL or path adds a file (25 MB at most)"),
-      "the limit",
-    );
+    await harness.waitFor((s) => s.includes("/attach URL or path, up to 25 MB"), "the limit");
     await enter(harness, "/attach ~/docs/notes.pdf");
     await harness.waitFor((s) => s.includes("📎 notes.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached notes.pdf (3.0 MB)");

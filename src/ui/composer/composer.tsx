@@ -92,7 +92,7 @@ export function Composer(props: Props) {
   const limit = useUploadLimit(focused);
   const placeholder = editing
     ? "Enter saves · Esc cancels"
-    : `Message ${open ? conversations.nameOf(open) : ""} · Enter sends · /attach URL or path adds a file${limit === undefined ? "" : ` (${formatBytes(limit)} at most)`}`;
+    : `Message ${open ? conversations.nameOf(open) : ""} · Enter sends · /attach URL or path${limit === undefined ? " adds a file" : `, up to ${formatBytes(limit)}`}`;
   const onSubmit = messages.submit;
   const draft = useDraft(drafts, conversationId);
   const attachments = useShownAttachments(drafts, conversationId);
