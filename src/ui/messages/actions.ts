@@ -16,6 +16,7 @@ import { tooLongReason } from "../composer/length-note.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { type MessageLink, messageLinks } from "../model/message-links.ts";
+import { quoteOf } from "../model/quote.ts";
 import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
@@ -212,6 +213,15 @@ export function useMessageActions(ui: MessageUi) {
         },
       );
     },
+    /** R on a message: the composer starts a reply with a quote of it (model/quote.ts). */
+    reply: (message: Message) => {
+      if (!openId) return;
+      ui.drafts.endEdit(openId);
+      const quote = quoteOf(message.contact.username, message.message);
+      const draft = ui.drafts.get(openId).value;
+      ui.drafts.update(openId, () => fromText(`${quote}\n${draft.replace(/^> .*\n/, "")}`));
+      ui.toComposer();
+    },
     /** ↑ on an empty draft: edit your newest message. */
     editLast: (history: readonly Message[]) => {
       const last = history.findLast(isMine);
@@ -333,6 +343,7 @@ export function useMessageActions(ui: MessageUi) {
   /** What each key of the messages pane does to the selected message, sent or not. */
   const onKey: Record<ItemBinding, (item: Item) => boolean> = {
     "message.react": sentOnly(actions.react),
+    "message.reply": sentOnly(actions.reply),
     "message.reactors": sentOnly((message) => ui.dialogs.show({ kind: "reactors", message })),
     "message.edit": either(actions.takeBack, actions.startEdit),
     "message.delete": either(actions.drop, actions.remove),
