@@ -6,7 +6,8 @@ const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
                [--no-demo-replies] [--max-connections N]
-               [--max-connections-per-address N] [--metrics HOST:PORT]
+               [--max-connections-per-address N] [--max-upload SIZE]
+               [--upload-quota SIZE] [--metrics HOST:PORT]
                [--log-format text|json] [--log-file PATH]
                                                 run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]

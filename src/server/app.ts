@@ -46,6 +46,15 @@ const tooLarge = () =>
     { headers: { Connection: "close" } },
   );
 
+// Before the body limit, so that a client sending a file learns this, not the limit.
+const noUploads = (): never => {
+  throw new HttpError(
+    404,
+    "not_found",
+    "This server takes no uploads (it was started with --max-upload 0): attach links instead.",
+  );
+};
+
 export function createApp(services: Services, options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -89,6 +98,7 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
   }
   // Before the 1 MiB body limit: an upload streams in under a limit of its own.
   if (options.uploads) app.route("/v1/files", uploadRoutes(services, options.uploads));
+  else app.all("/v1/files", noUploads);
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { until } from "../wait.ts";
 import {
   clientFor,
   contactConversation,
@@ -159,6 +160,43 @@ describe("uploads", () => {
     );
     // Counted in `used` from its first chunk: nothing of it is left.
     expect((await dave.get("/v1/files")).body.used).toBe(0);
+  });
+
+  it("an upload cut off half-way leaves nothing behind", async () => {
+    const frank = t.as("frank");
+    const before = (await frank.get("/v1/files")).body.used;
+    const boundary = "cut";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`;
+    const abort = new AbortController();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head));
+      },
+      async pull(controller) {
+        sent += 256 * KB;
+        controller.enqueue(randomBytes(256 * KB));
+        // Half-way, once some of it is stored: the connection goes.
+        if (sent >= MB) {
+          await until(
+            async () => (await frank.get("/v1/files")).body.used > before,
+            "stored pieces",
+          );
+          abort.abort();
+        }
+      },
+    });
+    await fetch(`${t.server.url}/v1/files`, {
+      method: "POST",
+      body,
+      signal: abort.signal,
+      headers: {
+        authorization: `Bearer ${frank.token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      duplex: "half",
+    } as RequestInit).catch(() => {});
+    await until(async () => (await frank.get("/v1/files")).body.used === before, "nothing left");
   });
 
   it("413 past the person's quota; others are not held to it", async () => {

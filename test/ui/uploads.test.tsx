@@ -100,7 +100,7 @@ describe("/attach PATH", () => {
     // Kept, to be put right.
     expect(harness.screen()).toContain("/attach ~/nothing.pdf");
     await harness.press(KEYS.backspace.repeat("/attach ~/nothing.pdf".length));
-    await enter(harness, "/attach ~/docs/notes.pdf");
+    await enter(harness, "/attach ~/my plan.txt");
     await harness.waitFor(
       (s) =>
         s.includes(
@@ -108,7 +108,7 @@ describe("/attach PATH", () => {
         ),
       "no uploads",
     );
-    expect(harness.screen()).not.toContain("📎 notes.pdf");
+    expect(harness.screen()).not.toContain("📎 my plan.txt");
   });
 
   it("without the person's disk (parley ssh) a path is refused in one line", async () => {

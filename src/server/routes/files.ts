@@ -132,6 +132,9 @@ function receive(
       // What is left is read and dropped, briefly, by @hono/node-server (see tooLarge).
       source.unpipe(parser);
       source.destroy();
+      // Ends the file's stream too, so that a store() still reading it gives up and
+      // deletes what it wrote (a connection cut half-way).
+      parser.destroy();
       reject(error);
     };
     parser.on("file", (name, stream, info) => {

@@ -64,8 +64,8 @@ export function useUpload(drafts: Drafts) {
     }
     const name = file.filename;
     const size = formatBytes(file.size);
-    if (!limits.supported) return refuse(`this server takes no uploads: ${LINKS_INSTEAD}`);
-    if (limits.maxBytes !== undefined && file.size > limits.maxBytes) {
+    // A server that does not say its limits may still take uploads: its POST will tell.
+    if (limits.supported && limits.maxBytes !== undefined && file.size > limits.maxBytes) {
       return refuse(
         `${name} is ${size}; this server takes files up to ${formatBytes(limits.maxBytes)}`,
       );
@@ -91,10 +91,7 @@ export function useUpload(drafts: Drafts) {
     } catch (error) {
       return status.error(NOT_ATTACHED, error);
     }
-    if (!uploaded) {
-      queryClient.setQueryData(limitsOptions(session).queryKey, { supported: false });
-      return refuse(`this server takes no uploads: ${LINKS_INSTEAD}`);
-    }
+    if (!uploaded) return refuse(`this server takes no uploads: ${LINKS_INSTEAD}`);
     const filename = uploaded.filename ?? name;
     const fileType = uploaded.file_type ?? fileTypeOf(filename);
     drafts.setAttachments(conversationId, [
