@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { quoteOf, splitQuote } from "../../src/ui/model/quote.ts";
+import { startForeignRelay } from "../e2e/foreign-relay.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, newestMessage, openFirst } from "./helpers.ts";
 
@@ -48,6 +49,32 @@ describe("R: reply with a quote", () => {
     // Nor in the list's preview: the reply is what it shows.
     expect(screen).not.toContain("> bob:");
     expect(screen).toMatch(/▸alice +now│[^\n]*\n│ +yes, Friday works/u);
+  });
+});
+
+describe("a reply through a foreign server", () => {
+  it("is plain text to the server: a client there sends and shows it as on parley's", async () => {
+    const server = await startServer({ demo: true, demoReplies: false });
+    each.afterTest(() => server.close());
+    const relay = await startForeignRelay(server.url);
+    each.afterTest(() => relay.close());
+    const alice = await each.start({ server, baseUrl: relay.url });
+    await openFirst(alice, "bob");
+    await alice.press(KEYS.escape);
+    await alice.press("R");
+    await alice.waitFor((s) => /> bob: \S/.test(s), "the quote in the composer");
+    await alice.type("through the relay");
+    await alice.press(KEYS.enter);
+    await alice.waitFor(
+      (s) => /▏ bob: [^\n]*\n[^\n]*through the relay/.test(s) && !s.includes("sending…"),
+      "the reply sent, its quote above it",
+    );
+    const bob = await each.start({ server, user: 1, baseUrl: relay.url });
+    await openFirst(bob, "alice");
+    await bob.waitFor(
+      (s) => /alice · \d\d:\d\d[^\n]*\n[^\n]*▏ bob: [^\n]*\n[^\n]*through the relay/.test(s),
+      "the reply with its quote on bob's screen",
+    );
   });
 });
 
