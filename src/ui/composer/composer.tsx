@@ -8,7 +8,7 @@ import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
-import { useUploadLimit } from "../messages/upload.ts";
+import { useUploadLimit } from "../queries/uploads.ts";
 import { Panel } from "../screen/panel.tsx";
 import { formatBytes } from "../text/format.ts";
 import { graphemes } from "../text/graphemes.ts";

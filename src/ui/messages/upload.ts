@@ -3,11 +3,11 @@
 // limit is known before a byte is sent (GET /v1/files, through the query cache); a large
 // file's progress shows in the status bar. A server without uploads, and `parley ssh`
 // (where a path names the server's disk), say so in one line and leave links to /attach.
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import type { UploadLimits } from "../../api/client.ts";
 import { fileTypeOf } from "../composer/commands.ts";
 import type { Drafts } from "../composer/drafts.ts";
-import { keys } from "../queries/query-keys.ts";
+import { limitsOptions } from "../queries/uploads.ts";
 import type { Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
 import { formatBytes } from "../text/format.ts";
@@ -18,28 +18,6 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 const LINKS_INSTEAD = "attach a link instead (/attach https://…)";
 export const OVER_SSH =
   "over parley ssh a path names the server's disk, not yours: attach a link (/attach https://…)";
-
-function limitsOptions(session: Session) {
-  return queryOptions({
-    queryKey: [...keys.root, "files", "limits"] as const,
-    queryFn: (): Promise<UploadLimits> => session.api.files.limits(),
-    // The operator changes it with a restart at most.
-    staleTime: 10 * 60_000,
-  });
-}
-
-/**
- * The server's upload limit for the composer's hint: undefined until known, or without
- * uploads. Asked once `wanted` (the composer in use), not with the first frame.
- */
-export function useUploadLimit(wanted: boolean): number | undefined {
-  const session = useSession();
-  const limits = useQuery({
-    ...limitsOptions(session),
-    enabled: wanted && session.files !== undefined,
-  });
-  return limits.data?.supported ? limits.data.maxBytes : undefined;
-}
 
 export function useUpload(drafts: Drafts) {
   const session = useSession();
