@@ -35,9 +35,17 @@ describe("/attach PATH", () => {
     await openFirst(harness, "bob");
     // The limit, said before anything is sent.
     await harness.waitFor((s) => s.includes("/attach URL or path, up to 25 MB"), "the limit");
+    // Every notice the status bar is given, progress included.
+    const notices: string[] = [];
+    const { notice } = harness.session.status;
+    each.afterTest(notice.subscribe(() => notices.push(notice.get()?.text ?? "")));
     await enter(harness, "/attach ~/docs/notes.pdf");
     await harness.waitFor((s) => s.includes("📎 notes.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached notes.pdf (3.0 MB)");
+    const progress = notices.filter((text) => text.startsWith("Uploading notes.pdf: "));
+    expect(notices.filter(Boolean)[0]).toBe("Uploading notes.pdf (3.0 MB)…");
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress.at(-1)).toMatch(/^Uploading notes\.pdf: 90% of 3\.0 MB…$/);
     await enter(harness, "the notes");
     await harness.waitFor(sentWith("notes.pdf"), "the message sent");
     const message = (await newestMessage(apiFor(server), "bob"))!;
