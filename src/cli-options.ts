@@ -6,7 +6,8 @@ const USAGE_LINES = {
   client: `  parley [--base-url URL] [--token-file PATH]   open the client`,
   serve: `  parley serve [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo]
                [--no-demo-replies] [--max-connections N]
-               [--max-connections-per-address N] [--metrics HOST:PORT]
+               [--max-connections-per-address N] [--max-upload SIZE]
+               [--upload-quota SIZE] [--metrics HOST:PORT]
                [--log-format text|json] [--log-file PATH]
                                                 run the reference server alone`,
   ssh: `  parley ssh [--host H] [--port N] [--db PATH|:memory:|postgres://…] [--demo [shared]]
@@ -49,6 +50,8 @@ const OPTION_SECTIONS = {
                       from one IP address (default 100; behind a reverse proxy all come
                       from the proxy's). A request's headers must come within 10 s, all
                       of it within 30 s
+  --max-upload SIZE   the largest file POST /v1/files takes (default 25MB; 0: no uploads)
+  --upload-quota SIZE what one person's uploaded files may take in all (default 1GB)
   --metrics HOST:PORT serve Prometheus metrics at GET /metrics on this address of their
                       own (with PARLEY_METRICS_TOKEN set, also on --port behind it);
                       GET /healthz and GET /readyz answer on --port without a token
@@ -201,6 +204,8 @@ export const SERVE_OPTIONS = {
   "no-demo-replies": { type: "boolean", default: false },
   "max-connections": { type: "string" },
   "max-connections-per-address": { type: "string" },
+  "max-upload": { type: "string" },
+  "upload-quota": { type: "string" },
   metrics: { type: "string" },
   "log-format": { type: "string" },
   "log-file": { type: "string" },

@@ -80,6 +80,34 @@ function parseLimit(flag: string, value: string | undefined): number | undefined
   return limit;
 }
 
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** `25MB`, `1 GB`, `512KB` (binary: 1 MB is 1024 KB), or bytes; `0` only where `zero` is taken. */
+function parseSize(flag: string, value: string | undefined, zero: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const [, number = "", unit = ""] = /^(\d+(?:\.\d+)?)\s*([kmg]?b)?$/i.exec(value.trim()) ?? [];
+  const bytes = Math.floor(Number(number) * (SIZE_UNITS[unit.toLowerCase()] ?? Number.NaN));
+  if (number === "" || !Number.isFinite(bytes) || bytes > 1024 ** 4 || (bytes < 1 && !zero)) {
+    throw new UsageError(
+      `--${flag} must be a size such as 25MB or 1GB${zero ? " (0: none)" : ""}, not "${value.slice(0, 20)}".`,
+    );
+  }
+  return bytes;
+}
+
+/** --max-upload (0: no uploads) and --upload-quota. */
+function uploadOptions(max: string | undefined, quota: string | undefined) {
+  const maxBytes = parseSize("max-upload", max, true);
+  if (maxBytes === 0) return { uploads: false as const };
+  const quotaBytes = parseSize("upload-quota", quota, false);
+  return {
+    uploads: {
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+      ...(quotaBytes === undefined ? {} : { quotaBytes }),
+    },
+  };
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   return String(pkg.version);
@@ -114,6 +142,7 @@ async function serve(args: string[]): Promise<void> {
         values["max-connections-per-address"],
       ),
     },
+    ...uploadOptions(values["max-upload"], values["upload-quota"]),
     ...metricsOptions(values.metrics),
     ...(await logOptions(values["log-format"], values["log-file"])),
     version: version(),

@@ -15,6 +15,7 @@ import {
   messagesApi,
 } from "./endpoints.ts";
 import { type EventsApi, eventsApi } from "./events.ts";
+import { type FilesApi, filesApi } from "./files.ts";
 import { createHttp } from "./http.ts";
 
 export {
@@ -26,6 +27,7 @@ export {
   type PostOptions,
 } from "./endpoints.ts";
 export type { EventsApi, EventsState, ServerEvent } from "./events.ts";
+export type { FilesApi, Uploaded, UploadLimits, UploadSource } from "./files.ts";
 export { parseAnswer } from "./http.ts";
 export type { RetryPolicy } from "./retry.ts";
 
@@ -62,6 +64,8 @@ export type Api = {
   /** parley's own extension; a foreign server answers `supported: false`. */
   readonly contacts: ContactsApi;
   readonly events: EventsApi;
+  /** Uploads, where the server has them (contract.md "Uploads"). */
+  readonly files: FilesApi;
 };
 
 export function createApi(options: ApiOptions): Api {
@@ -99,5 +103,6 @@ export function createApi(options: ApiOptions): Api {
     conversations: conversationsApi(http, onLimit),
     contacts: contactsApi(http),
     events,
+    files: filesApi(http),
   };
 }

@@ -40,6 +40,16 @@ export type Call = {
   query?: Form;
   body?: Form;
   idempotencyKey?: string;
+  /** A body sent as it is read (an upload), in place of a form: never retried. */
+  stream?: StreamBody;
+};
+
+export type StreamBody = {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  length: number;
+  /** The whole request's time, which for a large file is more than the usual one. */
+  timeoutMs: number;
 };
 
 /** A successful answer (status below 400), its body as text. */
@@ -90,6 +100,10 @@ export function createHttp(options: HttpOptions): Http {
       const body = call.body ? encode(call.body) : undefined;
       const headers: Record<string, string> = {};
       if (call.body) headers["content-type"] = "application/x-www-form-urlencoded";
+      if (call.stream) {
+        headers["content-type"] = call.stream.contentType;
+        headers["content-length"] = String(call.stream.length);
+      }
       if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
       // The query string is ours (form.ts): ofetch's `query` does not write bracket notation.
       const url = query ? `${call.path}?${query}` : call.path;
@@ -100,6 +114,12 @@ export function createHttp(options: HttpOptions): Http {
           method: call.method,
           headers,
           ...(body !== undefined && { body }),
+          ...(call.stream && {
+            body: call.stream.body,
+            duplex: "half",
+            retry: 0,
+            timeout: call.stream.timeoutMs,
+          }),
           retryStatusCodes: retryRule(call.method).statuses,
         });
         const kept = response.status === 304 ? etags.kept(url) : undefined;

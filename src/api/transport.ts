@@ -24,7 +24,9 @@ export const httpFetch: typeof globalThis.fetch = async (input, init = {}) => {
   const method = (init.method ?? "GET").toUpperCase();
   const headers = new Headers(init.headers);
   if (!headers.has("accept-encoding")) headers.set("accept-encoding", "gzip, deflate, br");
-  const body = bodyBytes(init.body, headers);
+  // An upload's stream is sent as it is read, with the Content-Length its caller set.
+  const stream = init.body instanceof ReadableStream ? init.body : undefined;
+  const body = stream ? undefined : bodyBytes(init.body, headers);
   if (body !== undefined) headers.set("content-length", String(body.byteLength));
 
   return new Promise<Response>((resolve, reject) => {
@@ -63,7 +65,10 @@ export const httpFetch: typeof globalThis.fetch = async (input, init = {}) => {
         reject(new TypeError("fetch failed", { cause: error }));
       }
     });
-    request.end(body);
+    if (!stream) return request.end(body);
+    const source = Readable.fromWeb(stream as import("node:stream/web").ReadableStream);
+    source.once("error", (error) => request.destroy(error));
+    source.pipe(request);
   });
 };
 
@@ -84,7 +89,9 @@ function bodyBytes(body: RequestInit["body"], headers: Headers): Uint8Array | un
     }
     return Buffer.from(body.toString());
   }
-  throw new TypeError("parley's fetch sends a body of text, bytes or URLSearchParams only");
+  throw new TypeError(
+    "parley's fetch sends a body of text, bytes, URLSearchParams or a stream only",
+  );
 }
 
 /** The answer's headers in order, repeated ones (set-cookie) kept apart. */

@@ -25,6 +25,7 @@ import { writePrivateFile } from "./files.ts";
 import { applyGraphemeClusters } from "./grapheme-mode.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
 import type { JobControl } from "./job-control.ts";
+import { localFiles } from "./local-files.ts";
 import { mountClient } from "./mount.tsx";
 import {
   adoptKeptFiles,
@@ -133,6 +134,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     },
     terminal: terminalOut(process.stdout, env),
     openUrl: platformOpener(env),
+    files: localFiles(),
     suspend: jobs.suspend,
     editText: createExternalEditor({ env, handOver: jobs.handOver }),
     carried: loadCarriedOver(files),

@@ -28,6 +28,8 @@ export type ClientSessionOptions = {
   terminal?: TerminalOut;
   /** Opens a link; only where parley runs on the person's own machine (src/client/opener.ts). */
   openUrl?: (url: string) => Promise<void>;
+  /** The person's files for /attach PATH; only where parley runs on their own machine. */
+  files?: Session["files"];
   /** Ctrl+Z; only where there is job control. */
   suspend?: () => void;
   /** Ctrl+G: the draft in $VISUAL / $EDITOR; only where the editor runs at the person's terminal. */
@@ -55,6 +57,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     notify: options.notify,
     terminal: options.terminal,
     openUrl: options.openUrl,
+    files: options.files,
     suspend: options.suspend,
     editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,

@@ -19,6 +19,7 @@ import { errorJson } from "./respond.ts";
 import { contactRoutes } from "./routes/contacts.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { downloadRoutes, type UploadLimits, uploadRoutes } from "./routes/files.ts";
 import { messageRoutes } from "./routes/messages.ts";
 
 /** Called before every authenticated request; tests throw from it to see a 500. */
@@ -32,6 +33,8 @@ export type AppOptions = {
   log: (line: string) => void;
   /** Health, readiness, metrics and access lines (ops-routes.ts). */
   ops?: Ops | undefined;
+  /** POST /v1/files and its downloads; false: this server takes no uploads (404). */
+  uploads: UploadLimits | false;
 };
 
 // The rest of the body is never read, so the connection cannot carry another request.
@@ -42,6 +45,15 @@ const tooLarge = () =>
     `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB. Send less at once.`,
     { headers: { Connection: "close" } },
   );
+
+// Before the body limit, so that a client sending a file learns this, not the limit.
+const noUploads = (): never => {
+  throw new HttpError(
+    404,
+    "not_found",
+    "This server takes no uploads (it was started with --max-upload 0): attach links instead.",
+  );
+};
 
 export function createApp(services: Services, options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -73,6 +85,8 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
     await next();
   });
   if (options.ops) addOpsRoutes(app, options.ops);
+  // A file's URL is its capability: fetched without a token, by whoever was given it.
+  if (options.uploads) app.route("/v1/files", downloadRoutes(services));
   app.use(authenticate(services, authFailures(options.log)));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   const faults = options.faults;
@@ -82,6 +96,9 @@ export function createApp(services: Services, options: AppOptions): Hono<AppEnv>
       await next();
     });
   }
+  // Before the 1 MiB body limit: an upload streams in under a limit of its own.
+  if (options.uploads) app.route("/v1/files", uploadRoutes(services, options.uploads));
+  else app.all("/v1/files", noUploads);
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {

@@ -21,6 +21,7 @@ import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limit.ts";
 import { endAccessOnEvents } from "./revocation.ts";
+import { DEFAULT_MAX_UPLOAD, DEFAULT_UPLOAD_QUOTA, type UploadLimits } from "./routes/files.ts";
 import { isPostgresUrl, openStore, type Store } from "./store/index.ts";
 import { newToken } from "./tokens.ts";
 
@@ -96,6 +97,8 @@ export type StartOptions = {
   metricsToken?: string;
   /** One line per answered request (see ops-routes.ts); default none. */
   access?: (line: AccessLine) => void;
+  /** POST /v1/files: its limits (default 25 MB a file, 1 GB a person); false: no uploads. */
+  uploads?: Partial<UploadLimits> | false;
 };
 
 const CLOSE_GRACE_MS = 2000;
@@ -126,6 +129,19 @@ function sweepTokens(
   return timer;
 }
 const POSTGRES_POOL_SIZE = 10;
+/** An upload unfinished this long was cut off (a request has 30 s): its chunks go. */
+const UNFINISHED_UPLOAD_SECONDS = 600;
+
+/** Deletes the uploads a stopped server or a lost connection left unfinished, hourly. */
+function sweepUploads(store: Store, now: () => number): ReturnType<typeof setInterval> {
+  const sweep = () => {
+    store.files.dropUnfinished(now() - UNFINISHED_UPLOAD_SECONDS).catch(() => {});
+  };
+  sweep();
+  const timer = setInterval(sweep, 60 * 60 * 1000);
+  timer.unref();
+  return timer;
+}
 
 /**
  * Where the demo's tokens are kept (demo/token-file.ts): beside a SQLite file; for
@@ -164,6 +180,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let events: EventHub | undefined;
   let health: DatabaseHealth | undefined;
   let sweep: ReturnType<typeof setInterval> | undefined;
+  let uploadSweep: ReturnType<typeof setInterval> | undefined;
   let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   try {
     // Without --demo a database starts empty: people are added with `parley users add`.
@@ -232,6 +249,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await events.start();
     const hub = events;
     sweep = sweepTokens(store, hub, now, log);
+    const uploads = opts.uploads === false ? false : uploadLimits(opts.uploads);
+    if (uploads) uploadSweep = sweepUploads(store, now);
     const services: Services = {
       store,
       pages: opts.pageCache === false ? noPageCache : createPageCache(store.version),
@@ -260,6 +279,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       faults: opts.faults,
       log,
       ops: { health, metrics, metricsToken: opts.metricsToken, access: opts.access },
+      uploads,
     });
     if (prometheus && opts.metrics) {
       metricsServer = await prometheus.serveMetrics(metrics, opts.metrics.host, opts.metrics.port);
@@ -283,6 +303,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         replier?.close();
         hub.close();
         clearInterval(sweep);
+        clearInterval(uploadSweep);
         health?.close();
         metricsServer?.close();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -337,9 +358,17 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     replier?.close();
     events?.close();
     clearInterval(sweep);
+    clearInterval(uploadSweep);
     health?.close();
     await metricsServer?.close();
     await store.close();
     throw error;
   }
+}
+
+function uploadLimits(given: Partial<UploadLimits> = {}): UploadLimits {
+  return {
+    maxBytes: given.maxBytes ?? DEFAULT_MAX_UPLOAD,
+    quotaBytes: given.quotaBytes ?? DEFAULT_UPLOAD_QUOTA,
+  };
 }

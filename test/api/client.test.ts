@@ -496,6 +496,80 @@ describe("conversations", () => {
   });
 });
 
+describe("uploads", () => {
+  /** `size` bytes in pieces of 64 KB, as a file is read from disk. */
+  async function* pieces(bytes: Uint8Array) {
+    for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
+  }
+
+  it("tells the limits, streams a file with its progress, and sends it as an attachment", async () => {
+    const { alice, users } = await startEmpty({ uploads: { maxBytes: 4 * 1024 * 1024 } });
+    expect(await alice.files.limits()).toEqual({
+      supported: true,
+      maxBytes: 4 * 1024 * 1024,
+      quotaBytes: 1024 ** 3,
+      usedBytes: 0,
+    });
+    const bytes = new Uint8Array(3 * 1024 * 1024 + 5).map((_, i) => i % 251);
+    const progress: number[] = [];
+    const uploaded = await alice.files.upload(
+      {
+        filename: "Q3 plan «v2».pdf",
+        type: "application/pdf",
+        size: bytes.length,
+        bytes: pieces(bytes),
+      },
+      (sent) => progress.push(sent),
+    );
+    expect(uploaded).toMatchObject({
+      filename: "Q3 plan «v2».pdf",
+      file_type: "application/pdf",
+      file_size: bytes.length,
+    });
+    expect(progress.at(-1)).toBe(bytes.length);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.length).toBeGreaterThan(10);
+    const fetched = new Uint8Array(await (await fetch(uploaded!.file_url)).arrayBuffer());
+    expect(Buffer.from(fetched).equals(Buffer.from(bytes))).toBe(true);
+    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const sent = await alice.messages.send({
+      conversation_id: conv.id,
+      message: "the plan",
+      attachments: [uploaded!],
+    });
+    expect(sent.attachments[0]).toMatchObject({
+      file_url: uploaded!.file_url,
+      file_size: bytes.length,
+    });
+  });
+
+  it("413 past the limit as an ApiError naming it; a server without uploads is no error", async () => {
+    const { alice } = await startEmpty({ uploads: { maxBytes: 1024 * 1024 } });
+    const bytes = new Uint8Array(1024 * 1024 + 1);
+    const error = await failure(
+      alice.files.upload({
+        filename: "big.bin",
+        type: "",
+        size: bytes.length,
+        bytes: pieces(bytes),
+      }),
+    );
+    expect(error).toMatchObject({ status: 413, code: "payload_too_large" });
+    expect(error.message).toContain("this server's limit of 1 MB");
+    const none = await startEmpty({ uploads: false });
+    expect(await none.alice.files.limits()).toEqual({ supported: false });
+    const small = new Uint8Array(10);
+    expect(
+      await none.alice.files.upload({
+        filename: "a.txt",
+        type: "text/plain",
+        size: 10,
+        bytes: pieces(small),
+      }),
+    ).toBeUndefined();
+  });
+});
+
 describe("errors from the server, as ApiErrors", () => {
   it("400 names the parameter", async () => {
     const { alice, users } = await startEmpty();

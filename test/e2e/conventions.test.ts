@@ -181,6 +181,15 @@ describe("usage errors", () => {
   it("--threads is 0 to 8", () => {
     expect(run(["ssh", "--threads", "9"]).stderr).toMatch(/--threads must be a number from 1 to 8/);
   });
+
+  it("--max-upload and --upload-quota take a size", () => {
+    const bad = run(["serve", "--max-upload", "lots"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^parley: --max-upload must be a size such as 25MB or 1GB \(0: none\), not "lots"\./,
+    );
+    expect(run(["serve", "--upload-quota", "0"]).stderr).toMatch(/--upload-quota must be a size/);
+  });
 });
 
 describe("files with tokens and messages", () => {

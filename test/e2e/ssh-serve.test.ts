@@ -173,6 +173,17 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     alice.send("Enter");
     await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
 
+    // A path would name the server's disk here: refused in one line, the draft kept.
+    alice.type("/attach /etc/hostname");
+    await beat();
+    alice.send("Enter");
+    await alice.waitFor(
+      (s) => s.includes("Not attached: over parley ssh a path names the server's disk, not yours"),
+      "the refusal",
+    );
+    alice.send("C-u");
+    await alice.waitFor((s) => s.includes("Message bob"), "the draft cleared");
+
     // bob opens his conversation with alice and sees it arrive (the client polls every 2 s).
     await moveTo(bob, "alice");
     bob.send("Enter");

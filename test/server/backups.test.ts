@@ -1,8 +1,9 @@
 // docs/team.md "Backups and restores", run: its sh blocks, in order, as an operator would
 // (`parley` is the CLI from source), on SQLite in the sqlite project and on the test
 // cluster in the postgres project. The backup is 0600, and a restore brings back the
-// data as it was at the backup, without what came after.
+// data as it was at the backup, without what came after, uploaded files included.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
@@ -27,6 +28,29 @@ const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((b) => b[1]!);
 
 const home = mkdtempSync(join(tmpdir(), "parley-backups-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
+/** Uploads `bytes` as `token`'s file; the path of its URL (served by any server on that data). */
+async function upload(url: string, token: string, bytes: Uint8Array): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), "kept.bin");
+  const reply = await fetch(`${url}/v1/files`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(reply.status).toBe(201);
+  return new URL(((await reply.json()) as { file_url: string }).file_url).pathname;
+}
+
+/** The uploaded file, fetched from a server started on `db`: the backup held it. */
+async function fetchedFrom(db: string, path: string): Promise<Buffer> {
+  const server = await startServer({ db });
+  try {
+    return Buffer.from(await (await fetch(server.url + path)).arrayBuffer());
+  } finally {
+    await server.close();
+  }
+}
+
 const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
 
 function shell(env: NodeJS.ProcessEnv) {
@@ -62,7 +86,9 @@ describe("docs/team.md's backups", () => {
     async () => {
       const db = join(home, ".local", "share", "parley", "server.db");
       const server = await startServer({ db });
-      await runUsers(db, ["add", "alice"]);
+      const token = (await runUsers(db, ["add", "alice"])).out[0]!;
+      const bytes = randomBytes(600 * 1024);
+      const file = await upload(server.url, token, bytes);
       const run = shell({});
       run(blocks[0]!);
       expect(statSync(join(home, "server-backup.db")).mode & 0o777).toBe(0o600);
@@ -71,6 +97,7 @@ describe("docs/team.md's backups", () => {
       const listed = run(blocks[1]!);
       expect(listed).toMatch(/^alice\s+ct_alice/m);
       expect(listed).not.toContain("later");
+      expect((await fetchedFrom(db, file)).equals(bytes)).toBe(true);
     },
   );
 
@@ -78,13 +105,17 @@ describe("docs/team.md's backups", () => {
     "dump PostgreSQL 0600 and restore it into a new database",
     async () => {
       const url = await madeDb();
-      await runUsers(url, ["add", "alice"]);
+      const token = (await runUsers(url, ["add", "alice"])).out[0]!;
+      const bytes = randomBytes(600 * 1024);
+      const server = await startServer({ db: url });
+      const file = await upload(server.url, token, bytes).finally(() => server.close());
       const restored = new URL(url);
       restored.pathname = "/parley_restored";
       const run = shell({ PARLEY_DATABASE_URL: url, PARLEY_RESTORED_URL: restored.toString() });
       const listed = run(blocks[2]!);
       expect(statSync(join(home, "parley.dump")).mode & 0o777).toBe(0o600);
       expect(listed).toMatch(/^alice\s+ct_alice/m);
+      expect((await fetchedFrom(restored.toString(), file)).equals(bytes)).toBe(true);
     },
   );
 });

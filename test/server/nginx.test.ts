@@ -60,7 +60,13 @@ function https(
   port: number,
   ca: string,
   path: string,
-  options: { method?: string; token?: string; body?: string; accept?: string } = {},
+  options: {
+    method?: string;
+    token?: string;
+    body?: string;
+    accept?: string;
+    contentType?: string;
+  } = {},
   onData?: (text: string) => void,
   onHeaders?: (status: number) => void,
 ): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
@@ -77,7 +83,9 @@ function https(
           host: "chat.example.com",
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
           ...(options.accept ? { accept: options.accept } : {}),
-          ...(options.body ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+          ...(options.body
+            ? { "content-type": options.contentType ?? "application/x-www-form-urlencoded" }
+            : {}),
         },
       },
       (res) => {
@@ -219,6 +227,22 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !has("openssl"))(
         "the message on bob's stream through nginx",
       );
       expect(streamEnded).toBe(false);
+
+      // An upload past nginx's usual 1 MB, and its URL: the proxy's name, over https.
+      const text = "numbers, ".repeat(400_000);
+      const boundary = "b0undary";
+      const uploaded = await https(tls, ca, "/v1/files", {
+        method: "POST",
+        token: alice,
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="n.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+      });
+      expect(uploaded.status, uploaded.body).toBe(201);
+      const fileUrl = new URL(JSON.parse(uploaded.body).file_url as string);
+      expect(fileUrl.origin).toBe("https://chat.example.com");
+      const fetched = await https(tls, ca, fileUrl.pathname);
+      expect(fetched.status).toBe(200);
+      expect(fetched.body).toBe(text);
       const log = readFileSync(join(dir, "access.log"), "utf8");
       expect(log).toMatch(/"GET \/readyz HTTP\/1\.1" 200 /);
       expect(log).not.toContain(bob);

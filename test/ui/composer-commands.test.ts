@@ -10,6 +10,46 @@ import {
 } from "../../src/ui/composer/commands.ts";
 
 describe("parseComposerInput", () => {
+  it("takes /attach without a scheme as a file on disk, quoted or escaped as pasted", () => {
+    expect(parseComposerInput("/attach ~/notes.pdf")).toEqual({
+      kind: "upload",
+      path: "~/notes.pdf",
+    });
+    expect(parseComposerInput("/attach notes")).toEqual({ kind: "upload", path: "notes" });
+    expect(parseComposerInput("/attach ~/my notes.pdf")).toEqual({
+      kind: "upload",
+      path: "~/my notes.pdf",
+    });
+    expect(parseComposerInput("/attach '/tmp/a b.pdf'")).toEqual({
+      kind: "upload",
+      path: "/tmp/a b.pdf",
+    });
+    expect(parseComposerInput("/attach /tmp/a\\ b.pdf")).toEqual({
+      kind: "upload",
+      path: "/tmp/a b.pdf",
+    });
+  });
+
+  it("offers a path alone as a file, and leaves commands and sentences alone", () => {
+    expect(parseComposerInput("/home/me/notes.pdf")).toEqual({
+      kind: "path",
+      path: "/home/me/notes.pdf",
+      text: "/home/me/notes.pdf",
+    });
+    expect(parseComposerInput("'/home/me/my notes.pdf' ")).toMatchObject({
+      kind: "path",
+      path: "/home/me/my notes.pdf",
+    });
+    expect(parseComposerInput("~/x.png")).toMatchObject({ kind: "path", path: "~/x.png" });
+    expect(parseComposerInput("/usr/bin is full")).toEqual({
+      kind: "unknown",
+      command: "/usr/bin",
+    });
+    expect(parseComposerInput("//usr/bin")).toEqual({ kind: "text", text: "/usr/bin" });
+    expect(parseComposerInput("/detach")).toEqual({ kind: "detach", which: "last" });
+    expect(parseComposerInput("~/a\nb")).toEqual({ kind: "text", text: "~/a\nb" });
+  });
+
   it("takes a draft without a leading / as the message, and // as one literal /", () => {
     expect(parseComposerInput("hello /attach x")).toEqual({
       kind: "text",
@@ -63,15 +103,10 @@ describe("parseComposerInput", () => {
       expect(parsed.kind, url).toBe("refused");
       expect(parsed).toMatchObject({ heading: "Not attached", reason: /only http and https/ });
     }
-    expect(parseComposerInput("/attach notaurl")).toEqual({
-      kind: "refused",
-      heading: "Not attached",
-      reason: '"notaurl" is not a web address (http or https)',
-    });
     expect(parseComposerInput("/attach")).toEqual({
       kind: "refused",
       heading: "Not attached",
-      reason: "usage: /attach URL [file name]",
+      reason: "usage: /attach URL [file name], or /attach PATH",
     });
     expect(parseComposerInput(`/attach https://x.test/${"a".repeat(2100)}`)).toMatchObject({
       kind: "refused",

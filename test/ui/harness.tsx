@@ -1,12 +1,14 @@
 // Renders the real client tree against the real embedded server, in a terminal of a
 // chosen size, with keys written as the bytes a terminal sends. Frames are read back
 // through @xterm/headless, so what is asserted is what a person would see on screen.
+
 import { EventEmitter } from "node:events";
 import type { QueryClient } from "@tanstack/react-query";
 import type xterm from "@xterm/headless";
 import { afterEach } from "vitest";
 import { createExternalEditor } from "../../src/client/external-editor.ts";
 import { handOverTerminal } from "../../src/client/hand-over.ts";
+import { localFiles } from "../../src/client/local-files.ts";
 import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
 import { localOpener, type OpenUrl } from "../../src/client/opener.ts";
 import { createClientSession } from "../../src/client/session.ts";
@@ -171,6 +173,11 @@ export async function startHarness(
     theme?: ThemeSetting;
     background?: "dark" | "light";
     mouse?: boolean;
+    /**
+     * The person's home folder, for `/attach PATH` (the local client's own file access,
+     * with `~` there). Without it the session has no files, as in parley ssh.
+     */
+    home?: string;
   } = {},
 ): Promise<Harness> {
   const columns = options.columns ?? 120;
@@ -203,6 +210,7 @@ export async function startHarness(
     },
     pollPace: options.pollPace ?? { openMs: 400, listMs: 800 },
     openUrl: localOpener(options.env ?? {}, options.openUrl),
+    files: options.home === undefined ? undefined : localFiles(options.home),
     editText:
       options.editorEnv &&
       createExternalEditor({

@@ -226,6 +226,21 @@ export type StoredEvent = {
 export const EVENTS_KEPT_SECONDS = 60 * 60;
 export const EVENTS_KEPT_COUNT = 10_000;
 
+/** An uploaded file as it is stored: its bytes are in chunks of their own (files.chunk). */
+export type StoredFile = {
+  /** The capability in its URL: random, unguessable. */
+  id: string;
+  owner_id: string;
+  filename: string;
+  file_type: string;
+  /** Bytes stored so far; the whole file's once finished. */
+  size: number;
+  finished: boolean;
+  created_at: number;
+};
+
+export type NewFile = Pick<StoredFile, "id" | "owner_id" | "filename" | "file_type" | "created_at">;
+
 /** A message was sent through some instance: what the demo replier needs to know. */
 export type SentEvent = { id: string; conversationId: string; senderId: string };
 
@@ -371,6 +386,28 @@ export interface Store {
     tokenOwners(tokens: readonly string[]): Promise<Map<string, string>>;
     /** Called when events may have been appended, by this instance or (PostgreSQL) another. */
     onAppended(listener: () => void): void;
+  };
+
+  /**
+   * Uploaded files (POST /v1/files), in the database on both stores, so every instance
+   * serves them and a backup holds them. Written a chunk at a time, never whole in memory.
+   */
+  files: {
+    /** An unfinished file, counted in its owner's use from its first chunk. */
+    begin(file: NewFile): Promise<void>;
+    /** Appends chunk `seq` (0, 1, …); answers the owner's bytes in all their files now. */
+    append(id: string, ownerId: string, seq: number, bytes: Uint8Array): Promise<number>;
+    /** The upload completed: the file may be fetched. */
+    finish(id: string): Promise<void>;
+    /** An upload that failed or was refused: the file and its chunks go. */
+    abandon(id: string): Promise<void>;
+    /** The owner's bytes in all their files, finished or not. */
+    used(ownerId: string): Promise<number>;
+    get(id: string): Promise<StoredFile | undefined>;
+    /** Chunk `seq` of the file, or undefined past its last. */
+    chunk(id: string, seq: number): Promise<Uint8Array | undefined>;
+    /** Deletes uploads left unfinished since before `before` (a server stopped mid-upload). */
+    dropUnfinished(before: number): Promise<number>;
   };
 
   demo: {

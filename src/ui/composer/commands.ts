@@ -1,12 +1,18 @@
 // What the composer's Enter means: a draft that starts with `/` is a command (`/attach URL
-// [file name]`, `/detach [N]`), `//` sends the text with one leading `/`, anything else is
-// the message. Also how an attachment is made from a URL: the file name from the URL's
+// [file name]`, `/attach PATH`, `/detach [N]`), `//` sends the text with one leading `/`,
+// a file's path alone is offered as an attachment, anything else is the message. Also how an attachment is made from a URL: the file name from the URL's
 // path unless given, the type from the extension. Pure, so every rule is tested alone.
 import { fileKind } from "../text/format.ts";
 import { sanitize } from "../text/sanitize.ts";
 
 /** An attachment of the message being written, as it will be sent. */
-export type DraftAttachment = { file_url: string; filename: string; file_type?: string };
+export type DraftAttachment = {
+  file_url: string;
+  filename: string;
+  file_type?: string;
+  /** Known for an uploaded file (the server said). */
+  file_size?: number;
+};
 
 /** The most attachments one message takes (the reference server's limit per request). */
 export const MAX_ATTACHMENTS = 20;
@@ -14,6 +20,10 @@ export const MAX_ATTACHMENTS = 20;
 export type ComposerInput =
   | { kind: "text"; text: string }
   | { kind: "attach"; attachment: DraftAttachment }
+  /** `/attach PATH`: a file from the person's disk, to upload. */
+  | { kind: "upload"; path: string }
+  /** A path alone (pasted, or a file dropped on the terminal): perhaps a file to attach. */
+  | { kind: "path"; path: string; text: string }
   | { kind: "detach"; which: number | "last" }
   /** A known command used wrongly: what did not happen and why, for the status bar. */
   | { kind: "refused"; heading: string; reason: string }
@@ -24,6 +34,10 @@ export const COMPOSER_COMMANDS = [
   {
     usage: "/attach URL [file name]",
     does: "attach a file by its http(s) URL (named after it unless given)",
+  },
+  {
+    usage: "/attach PATH",
+    does: "upload a file from your disk (~/notes.pdf) and attach it; a path alone asks",
   },
   { usage: "/detach [N]", does: "remove the last attachment, or the Nth" },
   { usage: "//…", does: "send text that starts with / (one / is dropped)" },
@@ -41,11 +55,16 @@ const NOT_REMOVED = "Nothing removed";
 
 /** What a draft asks for when Enter is pressed. */
 export function parseComposerInput(draft: string): ComposerInput {
+  const alone = pathAlone(draft);
+  if (alone !== undefined) return { kind: "path", path: alone, text: draft };
   if (!draft.startsWith("/")) return { kind: "text", text: draft };
   if (draft.startsWith("//")) return { kind: "text", text: draft.slice(1) };
   const [, name = "", rest = ""] = /^\/(\S*)\s*([\s\S]*)$/.exec(draft.trim()) ?? [];
   switch (name.toLowerCase()) {
     case "attach": {
+      if (rest !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(rest)) {
+        return { kind: "upload", path: unquotePath(rest) };
+      }
       const made = attachmentFromLine(rest);
       return "reason" in made
         ? { kind: "refused", heading: NOT_ATTACHED, reason: made.reason }
@@ -61,6 +80,31 @@ export function parseComposerInput(draft: string): ComposerInput {
     default:
       return { kind: "unknown", command: `/${name}` };
   }
+}
+
+/**
+ * A path as a terminal pastes it: in quotes, or with its spaces escaped (a file dropped on
+ * the window), or as typed.
+ */
+export function unquotePath(text: string): string {
+  const t = text.trim();
+  const quoted = /^(['"])([\s\S]*)\1$/.exec(t);
+  if (quoted) return quoted[2]!;
+  return t.replace(/\\(.)/g, "$1");
+}
+
+/**
+ * The path, when a draft is nothing but one: a line that starts with `/` (with a second
+ * `/` after its first name), `~/`, or either in quotes. `/attach x` and `//x` are not.
+ */
+function pathAlone(draft: string): string | undefined {
+  const line = draft.trim();
+  if (line.includes("\n") || line.startsWith("//")) return undefined;
+  const path = unquotePath(line);
+  const quoted = path !== line;
+  if (/^~\/\S/.test(path)) return path;
+  if (/^\/[^/\s]+\/\S/.test(path) && (quoted || !/\s/.test(line))) return path;
+  return undefined;
 }
 
 /** Common types by extension; any other is left out (the contract makes it optional). */
@@ -148,7 +192,7 @@ function clip(text: string): string {
 /** An attachment from `URL [file name]` (what /attach and the A prompt take). */
 export function attachmentFromLine(line: string): ReturnType<typeof attachmentFrom> {
   const [, url, filename] = /^(\S+)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
-  if (!url) return { reason: "usage: /attach URL [file name]" };
+  if (!url) return { reason: "usage: /attach URL [file name], or /attach PATH" };
   return attachmentFrom(url, filename?.replace(/\s+/g, " ").trim());
 }
 

@@ -8,7 +8,9 @@ import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
+import { useUploadLimit } from "../queries/uploads.ts";
 import { Panel } from "../screen/panel.tsx";
+import { formatBytes } from "../text/format.ts";
 import { graphemes } from "../text/graphemes.ts";
 import { screenText } from "../text/sanitize.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
@@ -86,9 +88,11 @@ export function Composer(props: Props) {
   // A click focuses the composer; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("composer") : undefined;
   const label = editing ? "editing" : undefined;
+  // The server's upload limit, said before anything is sent (asked once the composer is used).
+  const limit = useUploadLimit(focused);
   const placeholder = editing
     ? "Enter saves · Esc cancels"
-    : `Message ${open ? conversations.nameOf(open) : ""} · Enter sends · /attach URL adds a file`;
+    : `Message ${open ? conversations.nameOf(open) : ""} · Enter sends · /attach URL or path${limit === undefined ? " adds a file" : `, up to ${formatBytes(limit)}`}`;
   const onSubmit = messages.submit;
   const draft = useDraft(drafts, conversationId);
   const attachments = useShownAttachments(drafts, conversationId);

@@ -1,5 +1,6 @@
 // Filter tabs, search, and the conversation list (pinned first, two lines a row:
 // name, time and unread count; then a preview of the newest message).
+
 import { Box, type DOMElement, Text } from "ink";
 import { memo, useRef } from "react";
 import type { Conversation } from "../../api/schema.ts";
@@ -10,6 +11,7 @@ import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
 import { onSelected, useBindings } from "../keys/match.ts";
 import { senderColor } from "../look/sender-color.ts";
 import { useTheme } from "../look/theme.ts";
+import { splitQuote } from "../model/quote.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { BODY_TOP } from "../screen/layout.ts";
@@ -280,7 +282,7 @@ const Row = memo(function Row({
   const attachment =
     newest && newest.attachments.length > 0 && !newest.message.trim() ? "📎 attachment" : "";
   const previewText = newest
-    ? `${who}${screenText(newest.message.replace(/\s+/g, " ").trim()) || attachment}`
+    ? `${who}${screenText(splitQuote(newest.message).reply.replace(/\s+/g, " ").trim()) || attachment}`
     : c.last_active_at === null
       ? "no messages yet"
       : "";

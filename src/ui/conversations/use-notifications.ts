@@ -3,9 +3,11 @@
 // conversation that is not muted and not the one on screen. Muted conversations never
 // notify; each switch is in the config file (`bell`, `notifications`), and `notify` (all,
 // mentions, none; per conversation in `notifyConversations`) says which news counts.
+
 import { useEffect, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
 import { shouldNotify } from "../model/mentions.ts";
+import { splitQuote } from "../model/quote.ts";
 import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
 import { useIsLive } from "../queries/live.ts";
 import { useInbox } from "../queries/previews.ts";
@@ -49,7 +51,12 @@ export function useNotifications(openId: string | undefined): void {
         const title = where.startsWith("#")
           ? `${m.contact.username} in ${where}`
           : m.contact.username;
-        notify(session.terminal, title, m.message || "sent an attachment", options);
+        notify(
+          session.terminal,
+          title,
+          splitQuote(m.message).reply || "sent an attachment",
+          options,
+        );
       }
     });
   }, [inbox, me, openId, findConversation, session, fetchMutedIds, live]);

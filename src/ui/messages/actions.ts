@@ -16,14 +16,17 @@ import { tooLongReason } from "../composer/length-note.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { type MessageLink, messageLinks } from "../model/message-links.ts";
+import { quoteOf } from "../model/quote.ts";
 import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
+import { formatBytes } from "../text/format.ts";
 import { truncate } from "../text/width.ts";
 import type { Item } from "./message-lines.ts";
+import { useUpload } from "./upload.ts";
 
 export type MessageUi = {
   conversation: Conversation | undefined;
@@ -44,6 +47,7 @@ export function useMessageActions(ui: MessageUi) {
   const openId = ui.conversation?.id;
   const isMine = (m: Message) => me !== undefined && m.contact.username === me;
   const copy = (text: string) => copyToClipboard(session.terminal, status, text);
+  const upload = useUpload(ui.drafts);
 
   /** Opens a link, or copies it where parley cannot open it (over SSH). */
   const takeLink = (link: MessageLink, verb: "open" | "copy") => {
@@ -121,15 +125,48 @@ export function useMessageActions(ui: MessageUi) {
       }
       const input = parseComposerInput(text);
       const attached = ui.drafts.attachmentsOf(openId);
+      const sendText = (typed: string) => {
+        if (!typed.trim() && attached.length === 0) return;
+        const tooLong = tooLongReason(typed);
+        if (tooLong) return status.error("Not sent", new Error(tooLong));
+        // The contract wants some text: with none typed, the file names stand in.
+        const body = typed.trim() ? typed : textForAttachments(attached);
+        queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
+        ui.drafts.clear(openId);
+      };
+      const unknown = (command: string) =>
+        status.error(
+          `Unknown command ${command}`,
+          new Error("the commands are /attach and /detach; // sends a leading /"),
+        );
       switch (input.kind) {
-        case "text": {
-          if (!input.text.trim() && attached.length === 0) return;
-          const tooLong = tooLongReason(input.text);
-          if (tooLong) return status.error("Not sent", new Error(tooLong));
-          // The contract wants some text: with none typed, the file names stand in.
-          const body = input.text.trim() ? input.text : textForAttachments(attached);
-          queue(sendChange(openId, body, attached), { failure: "Not sent (Enter on it retries)" });
-          ui.drafts.clear(openId);
+        case "text":
+          return sendText(input.text);
+        case "upload": {
+          if (attached.length >= MAX_ATTACHMENTS)
+            return status.error(
+              "Not attached",
+              new Error(`a message takes at most ${MAX_ATTACHMENTS} attachments`),
+            );
+          void upload(openId, input.path, text);
+          return;
+        }
+        case "path": {
+          // Not a file here (or no disk of the person's, over parley ssh): what it was before.
+          const asBefore = () =>
+            input.text.startsWith("/") ? unknown(input.text.split(/\s/)[0]!) : sendText(input.text);
+          const files = session.files;
+          if (!files) return asBefore();
+          void files
+            .open(input.path)
+            .then(
+              (file) =>
+                ui.dialogs.confirm(
+                  `Attach ${truncate(file.filename, 40)} (${formatBytes(file.size)}) from your disk? y uploads it, any other key leaves the path in the composer`,
+                  () => void upload(openId, input.path, text),
+                ),
+              asBefore,
+            );
           return;
         }
         case "attach": {
@@ -156,10 +193,7 @@ export function useMessageActions(ui: MessageUi) {
         case "refused":
           return status.error(input.heading, new Error(input.reason));
         case "unknown":
-          return status.error(
-            `Unknown command ${input.command}`,
-            new Error("the commands are /attach and /detach; // sends a leading /"),
-          );
+          return unknown(input.command);
       }
     },
     /** The A prompt: adds the file `URL [file name]` names to the message (to the ones it has). */
@@ -178,6 +212,15 @@ export function useMessageActions(ui: MessageUi) {
           success: `Attached ${input.attachment.filename}.`,
         },
       );
+    },
+    /** R on a message: the composer starts a reply with a quote of it (model/quote.ts). */
+    reply: (message: Message) => {
+      if (!openId) return;
+      ui.drafts.endEdit(openId);
+      const quote = quoteOf(message.contact.username, message.message);
+      const draft = ui.drafts.get(openId).value;
+      ui.drafts.update(openId, () => fromText(`${quote}\n${draft.replace(/^> .*\n/, "")}`));
+      ui.toComposer();
     },
     /** ↑ on an empty draft: edit your newest message. */
     editLast: (history: readonly Message[]) => {
@@ -300,6 +343,7 @@ export function useMessageActions(ui: MessageUi) {
   /** What each key of the messages pane does to the selected message, sent or not. */
   const onKey: Record<ItemBinding, (item: Item) => boolean> = {
     "message.react": sentOnly(actions.react),
+    "message.reply": sentOnly(actions.reply),
     "message.reactors": sentOnly((message) => ui.dialogs.show({ kind: "reactors", message })),
     "message.edit": either(actions.takeBack, actions.startEdit),
     "message.delete": either(actions.drop, actions.remove),

@@ -5,6 +5,7 @@
 import type { Message } from "../../api/schema.ts";
 import { mentions } from "../model/mentions.ts";
 import { attachmentLabel, attachmentTarget } from "../model/message-links.ts";
+import { splitQuote } from "../model/quote.ts";
 import { includesMe } from "../model/reactions.ts";
 import { isPending, WAITING } from "../queries/changes.ts";
 import type { OutboxEntry } from "../queries/outbox.ts";
@@ -125,6 +126,29 @@ function bodyLines(
   return { lines, links: links.length };
 }
 
+/**
+ * bodyLines, with a reply's leading quote (model/quote.ts) apart above it: `▏ bob: …`,
+ * dim, one line each, no links.
+ */
+function quotedBodyLines(
+  text: string,
+  width: number,
+  tone: Tone,
+  key: string,
+): { lines: Line[]; links: number } {
+  const { quote, reply } = splitQuote(text);
+  const body = bodyLines(reply, width, tone, key);
+  if (quote.length === 0) return body;
+  const room = Math.max(1, width - INDENT.length);
+  const quoted = quote.map(
+    (line): Line => [
+      { text: INDENT },
+      { text: truncate(`▏ ${sanitize(line)}`, room), tone: "dim" },
+    ],
+  );
+  return { lines: [...quoted, ...body.lines], links: body.links };
+}
+
 /** A line across the pane with a label in the middle: `──── Today ────`. */
 function divider(text: string, width: number, tone: Tone): Line {
   const label = ` ${text} `;
@@ -165,7 +189,8 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       state,
     ]);
     lines.push(
-      ...bodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key).lines,
+      ...quotedBodyLines(entry.text, width, entry.status === "failed" ? "error" : "dim", item.key)
+        .lines,
     );
     for (const a of entry.attachments) {
       lines.push([{ text: `${INDENT}📎 ${sanitize(a.filename || a.file_url)}`, tone: "dim" }]);
@@ -198,7 +223,7 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
     if (saving) header.push({ text: " · saving…", tone: "dim" });
     lines.push(header);
   }
-  const body = bodyLines(message.message, width, mentioned ? "mention" : "plain", item.key);
+  const body = quotedBodyLines(message.message, width, mentioned ? "mention" : "plain", item.key);
   lines.push(...body.lines);
   lines.push(...attachmentLines(message, item.key, body.links, width));
   const reactions = reactionsLine(message, me);

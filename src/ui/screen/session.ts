@@ -38,6 +38,11 @@ export type Session = {
    * where `o` copies the link instead.
    */
   openUrl?: (url: string) => Promise<void>;
+  /**
+   * The person's own files, for `/attach PATH`: only where parley runs on their machine.
+   * Absent in `parley ssh`, where a path would name the server's disk.
+   */
+  files?: LocalFiles;
   status: StatusLine;
   contacts: ContactBook;
   /** Changes on their way to the server, in order. */
@@ -62,6 +67,18 @@ export type Session = {
    * the start view is kept for the next start (src/client/start-screen.ts).
    */
   startView?: StartView;
+};
+
+/** A file on the person's disk, found and sized; its bytes are read when it is sent. */
+export type LocalFile = {
+  filename: string;
+  size: number;
+  open(): AsyncIterable<Uint8Array>;
+};
+
+export type LocalFiles = {
+  /** The file at `path` (`~/…` is the home folder), or an Error saying why not in a few words. */
+  open(path: string): Promise<LocalFile>;
 };
 
 export type StartView = { shown: boolean; hints: string };

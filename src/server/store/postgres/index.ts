@@ -11,6 +11,7 @@ import type { SentEvent, Store } from "../store.ts";
 import { createConversationStore } from "./conversations.ts";
 import { createDemoStore } from "./demo.ts";
 import { createEventStore, EVENTS } from "./events.ts";
+import { createFileStore } from "./files.ts";
 import { createIdempotencyStore, holdOwnerLock, type Owner } from "./idempotency.ts";
 import { createLeadership } from "./leader.ts";
 import { createMessageStore } from "./messages.ts";
@@ -140,6 +141,7 @@ export async function openPostgresStore(
     messages: createMessageStore(sql, write, writeOne, owner),
     idempotency: createIdempotencyStore(sql, owner),
     events,
+    files: createFileStore(sql),
     demo: createDemoStore(write),
     presence: createPresenceStore(sql),
     version: () => `${own}.${others}`,

@@ -152,4 +152,24 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM tokens WHERE hash IN (SELECT encode(sha256(convert_to(token, 'UTF8')), 'hex') FROM demo_tokens);
   UPDATE demo_tokens SET token = '';
   `,
+  // 6: uploaded files (POST /v1/files), their bytes in chunks so that neither an upload nor
+  // a download holds a whole file in memory, and every instance serves them.
+  `
+  CREATE TABLE files (
+    id text PRIMARY KEY,
+    owner_id text NOT NULL REFERENCES users(id),
+    filename text NOT NULL,
+    file_type text NOT NULL,
+    size bigint NOT NULL DEFAULT 0,
+    finished boolean NOT NULL DEFAULT false,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX files_by_owner ON files(owner_id);
+  CREATE TABLE file_chunks (
+    file_id text NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    seq integer NOT NULL,
+    data bytea NOT NULL,
+    PRIMARY KEY (file_id, seq)
+  );
+  `,
 ];

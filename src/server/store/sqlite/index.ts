@@ -7,6 +7,7 @@ import { type AccessEnd, encodeAccessEnd, encodeReadMark, type Store } from "../
 import { createConversationStore } from "./conversations.ts";
 import { type OpenOptions, openDatabase, transaction } from "./db.ts";
 import { createEventStore } from "./events.ts";
+import { createFileStore } from "./files.ts";
 import { createIdempotencyStore } from "./idempotency.ts";
 import { createMessageStore } from "./messages.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -23,6 +24,7 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
   const messages = createMessageStore(db);
   const idempotency = createIdempotencyStore(db);
   const events = createEventStore(db);
+  const files = createFileStore(db);
   const getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
   const setMeta = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   const changes = db.prepare("SELECT total_changes() AS changes");
@@ -307,6 +309,16 @@ export function openSqliteStore(path: string, options?: OpenOptions): Store {
         appendedListeners.push(listener);
         if (path !== ":memory:") watchOthers ??= watchOtherWriters();
       },
+    },
+    files: {
+      begin: async (file) => files.begin(file),
+      append: async (id, ownerId, seq, bytes) => files.append(id, ownerId, seq, bytes),
+      finish: async (id) => files.finish(id),
+      abandon: async (id) => files.abandon(id),
+      used: async (ownerId) => files.used(ownerId),
+      get: async (id) => files.get(id),
+      chunk: async (id, seq) => files.chunk(id, seq),
+      dropUnfinished: async (before) => files.dropUnfinished(before),
     },
     demo: {
       async seedOnce(build) {

@@ -142,4 +142,24 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM tokens WHERE hash IN (SELECT parley_sha256(token) FROM demo_tokens);
   UPDATE demo_tokens SET token = '';
   `,
+  // 6: uploaded files (POST /v1/files), their bytes in chunks so that neither an upload nor
+  // a download holds a whole file in memory.
+  `
+  CREATE TABLE files (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    filename TEXT NOT NULL,
+    file_type TEXT NOT NULL,
+    size INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX files_by_owner ON files(owner_id);
+  CREATE TABLE file_chunks (
+    file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (file_id, seq)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -60,6 +60,16 @@ export const MESSAGE_BINDINGS = [
     hint: { messages: "r react" },
   },
   {
+    id: "message.reply",
+    scope: "messages",
+    keys: [{ input: "R" }],
+    does: "reply, quoting the message (who said it, its first words)",
+    label: "R",
+    readme: {
+      does: "reply to the message: the composer starts with `> bob: its first words…`, a quote every client shows above your text",
+    },
+  },
+  {
     id: "message.reactors",
     scope: "messages",
     keys: [{ input: "w" }],
