@@ -27,10 +27,11 @@ export function eventBatches<E>(
   let waiting: E[] = [];
   let overflowed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let hop: ReturnType<typeof setTimeout> | undefined;
   let lastApplied = Number.NEGATIVE_INFINITY;
   let gap = frameMs;
   const flush = () => {
-    timer = undefined;
+    hop = undefined;
     lastApplied = Date.now();
     gap = waiting.length > BUSY ? Math.max(frameMs, BUSY_FRAME_MS) : frameMs;
     const events = waiting;
@@ -47,12 +48,23 @@ export function eventBatches<E>(
         overflowed = true;
         waiting = [];
       }
-      if (timer) return;
-      timer = setTimeout(flush, Math.max(0, lastApplied + gap - Date.now()));
+      if (timer || hop) return;
+      // The batch's time come, it waits one more turn of the event loop, whose input is
+      // read after its timers: a key typed meanwhile is answered before the batch (and its
+      // render) that fell due at the same moment.
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          hop = setTimeout(flush, 0);
+        },
+        Math.max(0, lastApplied + gap - Date.now()),
+      );
     },
     stop() {
       clearTimeout(timer);
+      clearTimeout(hop);
       timer = undefined;
+      hop = undefined;
       waiting = [];
     },
   };
