@@ -4,8 +4,8 @@
 // the text; `:` and two letters of an emoji's name offer emoji.
 import chalk from "chalk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
+import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
 const each = harnessEachTest();
 
