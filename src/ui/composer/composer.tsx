@@ -280,7 +280,10 @@ export function Composer(props: Props) {
  */
 function CompletionRow({ completion, width }: { completion: Completion; width: number }) {
   const theme = useTheme();
-  const keys = ` · ${hintLines().completion}`;
+  // The list's keys, all of them when the choices keep room (40 columns), else the first.
+  const all = ` · ${hintLines().completion}`;
+  const keys =
+    width - displayWidth(all) >= 40 ? all : ` · ${hintLines().completion.split(" · ")[0]}`;
   let room = width - 1 - displayWidth(keys);
   const shown: { text: string; marked: boolean }[] = [];
   // The marked choice is always shown: the list starts far enough on to hold it.

@@ -13,8 +13,9 @@ import { useTheme } from "../look/theme.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { BODY_TOP } from "../screen/layout.ts";
+import { useStore } from "../screen/observable.ts";
 import { Panel } from "../screen/panel.tsx";
-import { useContacts } from "../screen/session-context.tsx";
+import { useContacts, useSession } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { relativeTime } from "../text/format.ts";
@@ -100,9 +101,16 @@ export function Sidebar({ width, height }: Props) {
     { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
 
-  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc".
+  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc",
+  // else (a narrow list) the chosen filter's name and the others' initials.
   const long = FILTERS.map((f, i) => `${i + 1} ${FILTER_LABELS[f]}`);
-  const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
+  const short = long.map((l) => l.slice(0, 5));
+  const fits = (labels: string[]) => labels.join(" ").length + 2 <= inner;
+  const labels = fits(long)
+    ? long
+    : fits(short)
+      ? short
+      : FILTERS.map((f, i) => (f === filter ? short[i]! : `${i + 1}${FILTER_LABELS[f][0]}`));
   const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
   return (
     <Panel width={width} height={height} focused={focused} boxRef={box}>
@@ -254,13 +262,16 @@ const Row = memo(function Row({
     open ? "" : d.value.slice(0, 500).replace(/\s+/g, " ").trim(),
   );
   const name = conversationName(c, contacts);
-  const icons = conversationIcons(c);
+  const mentionsOnly = useStore(useSession().mentionsOnly).has(c.id);
+  const icons = conversationIcons(c, mentionsOnly);
   const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
   const unread =
     preview && preview.unread > 0 && !open
       ? `●${preview.unread}${preview.unreadMore ? "+" : ""}`
       : "";
-  const right = `${when}${unread ? ` ${unread}` : ""}`;
+  // A distinct mark beside the count when an unread message names you.
+  const named = unread && preview?.mentioned ? "@" : "";
+  const right = `${when}${unread ? ` ${named}${unread}` : ""}`;
   const marker = selected ? "▸" : open ? "•" : " ";
   const left = `${marker}${icons ? `${icons} ` : ""}`;
   const nameRoom = Math.max(1, width - displayWidth(left) - displayWidth(right) - 1);
@@ -293,7 +304,17 @@ const Row = memo(function Row({
         <Text>{shownName}</Text>
         <Text>{" ".repeat(gap)}</Text>
         <Text color={theme.dim}>{when}</Text>
-        {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
+        {unread ? " " : null}
+        {named ? (
+          <Text color={theme.mention} bold inverse>
+            {named}
+          </Text>
+        ) : null}
+        {unread ? (
+          <Text color={theme.unread} bold>
+            {unread}
+          </Text>
+        ) : null}
       </Text>
       {draft ? (
         <Text wrap="truncate-end">

@@ -44,6 +44,11 @@ export type Session = {
   outbox: Outbox;
   /** What is typed in each conversation's composer. */
   drafts: Drafts;
+  /**
+   * The muted conversations that still ring when a message names you (`M`): kept with
+   * the drafts, per server and user (the API has no such setting).
+   */
+  mentionsOnly: Store<ReadonlySet<string>>;
   /** How often to poll (tests run it fast); 2 s for the open conversation, 10 s for lists. */
   pollPace: PollPace;
   /**
@@ -74,6 +79,8 @@ export type CarriedOver = {
   drafts?: Record<string, string>;
   attachments?: Record<string, readonly DraftAttachment[]>;
   changes?: readonly QueuedChange[];
+  /** The conversations whose notify mode is "mentions" (Session.mentionsOnly). */
+  mentionsOnly?: readonly string[];
 };
 
 /** The per-session client state every Session carries. */
@@ -82,12 +89,14 @@ export function createSessionState(carried: CarriedOver = {}): {
   contacts: ContactBook;
   outbox: Outbox;
   drafts: Drafts;
+  mentionsOnly: Store<ReadonlySet<string>>;
 } {
   return {
     status: createStatusLine(),
     contacts: createContactBook(),
     outbox: createOutbox(carried.changes),
     drafts: createDrafts(carried.drafts, carried.attachments),
+    mentionsOnly: createStore<ReadonlySet<string>>(new Set(carried.mentionsOnly)),
   };
 }
 

@@ -92,6 +92,16 @@ export const CONVERSATION_BINDINGS = [
     hint: { sidebar: "m mute" },
   },
   {
+    id: "conversation.notify",
+    scope: "conversations",
+    keys: [{ input: "M" }],
+    does: "notify: all / mentions only / none",
+    label: "M",
+    readme: {
+      does: "what rings: all news, only messages that name you (`@you`: muted, but those ring), or none (muted); goes round the three",
+    },
+  },
+  {
     id: "conversation.archive",
     scope: "conversations",
     keys: [{ input: "a" }],
