@@ -139,6 +139,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     },
     toggleSidebar: (show) => {
       if (show || !sidebarShown) {
+        if (!sidebarShown) status.clear();
         setSidebarHidden(false);
         return;
       }
