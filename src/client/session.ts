@@ -1,8 +1,15 @@
 // One client session: the Session the UI reads (api client, who you are, status line,
 // contacts, poll pace) and the query client that holds its server state. Built the same
 // way for the local client, each `parley ssh` session and the tests.
-import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import {
+  environmentManager,
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  type QueryKey,
+} from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
+import { keys } from "../ui/queries/query-keys.ts";
 import {
   type CarriedOver,
   createSessionState,
@@ -63,6 +70,12 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
   return { session, queryClient: createQueryClient(session.status) };
 }
 
+/** The lists of conversations and the inbox: a 404 for one means a wrong base URL. */
+function isListing(key: QueryKey): boolean {
+  const listing = [keys.conversations.lists(), keys.messages.inbox()];
+  return listing.some((prefix) => prefix.every((part, i) => key[i] === part));
+}
+
 function createQueryClient(status: StatusLine): QueryClient {
   // TanStack Query takes any runtime without `window` for a server renderer, and then
   // never schedules refetchInterval timers (so no polling) and never garbage-collects.
@@ -71,7 +84,7 @@ function createQueryClient(status: StatusLine): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onSuccess: () => status.noteQueryResult(null),
-      onError: (error) => status.noteQueryResult(error),
+      onError: (error, query) => status.noteQueryResult(error, isListing(query.queryKey)),
     }),
     mutationCache: new MutationCache({
       onSuccess: () => status.noteQueryResult(null),

@@ -2,6 +2,7 @@
 // name, time and unread count; then a preview of the newest message).
 import { Box, type DOMElement, Text } from "ink";
 import { memo, useRef } from "react";
+import { isApiError } from "../../api/errors.ts";
 import type { Conversation } from "../../api/schema.ts";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
@@ -41,7 +42,12 @@ export function Sidebar({ width, height }: Props) {
   const focused = focus === "sidebar" && dialog === null;
   // A click focuses the list; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("sidebar") : undefined;
-  const error = list.error ? describeError(list.error) : undefined;
+  // A 404 for the list itself: the base URL is wrong (the status bar says what to try).
+  const error = list.error
+    ? isApiError(list.error) && list.error.status === 404
+      ? "No parley API at this base URL (404)."
+      : describeError(list.error)
+    : undefined;
   const theme = useTheme();
   const inner = Math.max(10, width - 2);
   const searching = browser.search !== null;

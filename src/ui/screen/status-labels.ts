@@ -13,7 +13,7 @@ export function connectionLabel(connection: Connection): string {
     case "offline":
       return "○ offline, retrying";
     case "unreadable":
-      return "○ answers unreadable, retrying";
+      return connection.noApi ? "✗ no API there" : "○ answers unreadable, retrying";
     case "unauthorized":
       return "✗ token rejected";
   }
