@@ -49,6 +49,7 @@ export function Sidebar({ width, height }: Props) {
       : describeError(list.error)
     : undefined;
   const theme = useTheme();
+  const connection = useStore(useSession().status.connection);
   const inner = Math.max(10, width - 2);
   const searching = browser.search !== null;
   const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
@@ -167,9 +168,20 @@ export function Sidebar({ width, height }: Props) {
           />
         ))}
         {conversations.length === 0 ? (
-          <Text color={error ? theme.error : theme.dim} wrap="wrap">
+          <Text
+            color={
+              error ||
+              (list.isLoading && connection.state !== "connecting" && connection.state !== "online")
+                ? theme.error
+                : theme.dim
+            }
+            wrap="wrap"
+          >
             {list.isLoading
-              ? "loading…"
+              ? // A silent or unreachable server: the words the status bar and pane use.
+                connection.state === "offline" || connection.state === "unreadable"
+                ? screenText(connection.reason)
+                : "loading…"
               : error
                 ? screenText(error)
                 : searching

@@ -160,11 +160,14 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
-  // Muted conversations are in "All" too: while the server cannot be reached, a muted
-  // filter never loaded shows the muted rows of the kept "All" (read from the cache only).
+  // Muted conversations are in "All" too: until the muted filter has an answer of its own
+  // (never loaded, and the server down or slow), it shows the muted rows of the "All" the
+  // client has (read from the cache only), rather than "loading…" over rows on screen.
   const pinned = useConversationPages(PINNED_FIRST, false, false);
-  const offline = useStore(useSession().status.connection).state === "offline";
-  const fromAll = filter === "muted" && first.data === undefined && (offline || !!first.error);
+  const fromAll =
+    filter === "muted" &&
+    first.data === undefined &&
+    (pinned.data !== undefined || rest.data !== undefined);
   // A conversation restored from Archived (or archived from the others) is in the list it
   // moved to at once, from the cached list it left: the list it joins may not have it
   // before its next answer, and the selection, kept on it, would go to another row.
