@@ -24,7 +24,6 @@ import type {
   Message,
   Page,
 } from "../../api/schema.ts";
-import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
