@@ -43,6 +43,7 @@ export type ClientSessionOptions = {
   pollPace?: PollPace;
   /** Drafts and unsent changes left by the last run. */
   carried?: CarriedOver;
+  offlineHint?: Session["offlineHint"];
 };
 
 export type ClientSession = { session: Session; queryClient: QueryClient };
@@ -65,6 +66,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     suspend: options.suspend,
     editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
+    offlineHint: options.offlineHint,
     ...state,
   };
   return { session, queryClient: createQueryClient(session.status) };

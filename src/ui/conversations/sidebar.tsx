@@ -103,6 +103,11 @@ export function Sidebar({ width, height }: Props) {
       "conversation.first": () => move(-conversations.length),
       "conversation.last": () => move(conversations.length),
       "conversation.search": browser.openSearch,
+      // Nothing to clear: the key goes on.
+      "conversation.clearSearch": () => {
+        if (browser.search === null) return false;
+        browser.endSearch(false);
+      },
       ...onSelected(actions.onKey, () => conversations[index]),
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
@@ -150,7 +155,7 @@ export function Sidebar({ width, height }: Props) {
       ) : searching ? (
         <Box height={1}>
           <Text color={theme.dim} wrap="truncate-end">
-            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · 1 shows all`, inner)}
+            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · Esc clears`, inner)}
           </Text>
         </Box>
       ) : null}

@@ -244,7 +244,8 @@ export function MessagePane(props: Props) {
       {props.pinned ? (
         <Text color={theme.accent} wrap="truncate-end">
           {truncate(
-            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${screenText(props.pinned.contact.username)}`,
+            // "you", as the messages say it of yours.
+            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${props.pinned.contact.username === me ? "you" : screenText(props.pinned.contact.username)}`,
             innerWidth,
           )}
         </Text>

@@ -67,6 +67,12 @@ export type Session = {
    * the start view is kept for the next start (src/client/start-screen.ts).
    */
   startView?: StartView;
+  /**
+   * What the offline notice suggests, in the reader's own terms: the command that starts a
+   * demo server where they are (`npm start -- serve --demo` in a clone), and where their
+   * base URL came from. Default: `parley serve --demo` and PARLEY_BASE_URL.
+   */
+  offlineHint?: { serve: string; baseUrlFrom: string };
 };
 
 export type StartView = { shown: boolean; hints: string };

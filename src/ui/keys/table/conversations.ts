@@ -75,6 +75,14 @@ export const CONVERSATION_BINDINGS = [
     hint: { sidebar: "/ search" },
   },
   {
+    id: "conversation.clearSearch",
+    scope: "conversations",
+    keys: [{ key: "escape" }],
+    does: "clear the search kept after Enter (the list shows its filter again)",
+    label: "Esc",
+    readme: { does: "clear a conversation search kept after Enter" },
+  },
+  {
     id: "conversation.pin",
     scope: "conversations",
     keys: [{ input: "p" }],
