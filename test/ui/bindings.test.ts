@@ -126,7 +126,7 @@ describe("the table", () => {
       new: "new conversation · ↑↓ Tab pick a person · Enter starts · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · : by name · Esc closes",
       links: "←→ choose · Enter or 1-9 takes it · Esc closes",
-      help: "↑↓ PgUp PgDn scroll · any other key closes the help",
+      help: "↑↓ PgUp PgDn scroll · any other key closes",
     });
   });
 

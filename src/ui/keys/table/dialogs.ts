@@ -210,6 +210,6 @@ export const DIALOG_BINDINGS = [
     scope: "help",
     keys: "other",
     does: "close the help",
-    hint: { help: "any other key closes the help" },
+    hint: { help: "any other key closes" },
   },
 ] as const satisfies readonly Binding[];
