@@ -3,14 +3,7 @@
 // the `n` prompt's keys are in the status bar, and its box is bordered on every row.
 import { describe, expect, it } from "vitest";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import {
-  apiFor,
-  conversationWith,
-  openFirst,
-  paneText,
-  selectRow,
-  sidebarNames,
-} from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
 
 const each = harnessEachTest();
 
