@@ -18,12 +18,12 @@ describe("a base URL beside the API", () => {
       each.afterTest(() => server.close());
       const h = await each.start({ server, baseUrl: `${server.url}${path}` });
       const screen = await h.waitFor(
-        (s) => s.includes("No parley API at this base URL"),
+        (s) => s.includes("No API at this base URL"),
         "the wrong base URL said",
       );
       const bar = statusLine(screen);
-      expect(bar).toContain("without /v1 or /api");
-      expect(bar).toContain("no API there");
+      expect(bar).toContain("drop /v1 or /api");
+      expect(bar).toContain("✗ no API");
       expect(screen).not.toContain("connecting…");
       expect(screen).not.toContain("does not know that conversation");
     },

@@ -45,7 +45,7 @@ export function Sidebar({ width, height }: Props) {
   // A 404 for the list itself: the base URL is wrong (the status bar says what to try).
   const error = list.error
     ? isApiError(list.error) && list.error.status === 404
-      ? "No parley API at this base URL (404)."
+      ? "No API at this base URL (404): drop /v1 or /api from it."
       : describeError(list.error)
     : undefined;
   const theme = useTheme();

@@ -44,8 +44,7 @@ export type StatusLine = {
  * A 404 for a list of conversations or of messages: no server of this API says that, so
  * the base URL points beside it (`…/v1`, `…/api`). Said at once, with what to try.
  */
-export const NO_API_THERE =
-  "No parley API at this base URL (404): use the server's root, without /v1 or /api";
+export const NO_API_THERE = "No API at this base URL (404): drop /v1 or /api";
 
 /** Unreadable answers in a row (and none readable) before the connection is not online. */
 export const UNREADABLE_IN_A_ROW = 3;
