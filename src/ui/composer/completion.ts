@@ -23,12 +23,16 @@ export const MAX_CANDIDATES = 8;
 // A name is letters, digits and . _ - (user names; the contract's are narrower); an emoji
 // short code the contract's reaction names (a-z 0-9 _ + -), at least two of them after the
 // colon so that "10:30" or ":)" never open the list.
-const NAME_TOKEN = /(?:^|[\s(])@([\p{L}\p{N}._-]*)$/u;
+const NAME_TOKEN = /(?:^|[\s(])@([\p{L}\p{N}._-]{0,64})$/u;
 const EMOJI_TOKEN = /(?:^|[\s(]):([a-z0-9_+-]{2,32})$/i;
+/** How far back from the cursor a token is looked for: longer than any token can be. */
+const LOOK_BACK = 80;
 
 /** The token that ends at the cursor, if one is being typed there. */
 export function completionToken(draft: EditorState): CompletionToken | undefined {
-  const before = draft.value.slice(0, draft.cursor);
+  // Asked at every key: only the end of a long draft is read. A `^` at the cut cannot
+  // match, the tokens being shorter than what is read.
+  const before = draft.value.slice(Math.max(0, draft.cursor - LOOK_BACK), draft.cursor);
   // Only at the end of a word: the next character is the end, or a space.
   const after = draft.value[draft.cursor];
   if (after !== undefined && !/\s/.test(after)) return undefined;
