@@ -2,10 +2,10 @@
 import { describe, expect, it } from "vitest";
 import {
   applyCompletion,
-  completeEmoji,
   completeName,
   completionToken,
 } from "../../src/ui/composer/completion.ts";
+import { completeEmoji } from "../../src/ui/messages/reaction-names.ts";
 
 const at = (value: string, cursor = value.length) => ({ value, cursor });
 

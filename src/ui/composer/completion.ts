@@ -1,8 +1,5 @@
 // Tab completion in the composer, pure: the `@name` or `:emoji` being typed at the cursor,
 // what it may complete to, and the draft with the chosen one in its place.
-
-import { emojiFor } from "../messages/emoji.ts";
-import { completeReaction } from "../messages/reaction-names.ts";
 import type { EditorState } from "./editor.ts";
 
 /** The word being completed: `@al` (a name) or `:ta` (an emoji's short code). */
@@ -68,14 +65,8 @@ export function completeName(
     .map((name) => ({ shown: `@${name}`, text: `@${name}` }));
 }
 
-/** Emoji for `:query`: short codes that start with it, then those containing it. */
-export function completeEmoji(query: string): Candidate[] {
-  return completeReaction(query.toLowerCase(), [], MAX_CANDIDATES * 2)
-    .map((name) => ({ name, emoji: emojiFor(name) }))
-    .filter(({ emoji }) => !emoji.startsWith(":"))
-    .slice(0, MAX_CANDIDATES)
-    .map(({ name, emoji }) => ({ shown: `${emoji} :${name}:`, text: emoji }));
-}
+/** Emoji for `:query` (the messages' emoji names: reaction-names.ts completeEmoji). */
+export type CompleteEmoji = (query: string) => Candidate[];
 
 /** The draft with the token replaced by `choice`, and a space after it. */
 export function applyCompletion(

@@ -5,7 +5,7 @@
 import { Box, type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
-import { hintLines } from "../frame/help-table.ts";
+import { activeBindings } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
@@ -281,9 +281,10 @@ export function Composer(props: Props) {
 function CompletionRow({ completion, width }: { completion: Completion; width: number }) {
   const theme = useTheme();
   // The list's keys, all of them when the choices keep room (40 columns), else the first.
-  const all = ` · ${hintLines().completion}`;
-  const keys =
-    width - displayWidth(all) >= 40 ? all : ` · ${hintLines().completion.split(" · ")[0]}`;
+  // The table's hints for this line, as frame/help-table.ts makes the status bar's.
+  const hints = activeBindings().flatMap((b) => (b.hint?.completion ? [b.hint.completion] : []));
+  const all = ` · ${hints.join(" · ")}`;
+  const keys = width - displayWidth(all) >= 40 ? all : ` · ${hints[0] ?? ""}`;
   let room = width - 1 - displayWidth(keys);
   const shown: { text: string; marked: boolean }[] = [];
   // The marked choice is always shown: the list starts far enough on to hold it.

@@ -8,8 +8,8 @@ import { useContacts, useMe } from "../screen/session-context.tsx";
 import {
   applyCompletion,
   type Candidate,
+  type CompleteEmoji,
   type CompletionToken,
-  completeEmoji,
   completeName,
   completionToken,
 } from "./completion.ts";
@@ -54,6 +54,7 @@ export function useCompletion(
   conversation: Conversation | undefined,
   drafts: Drafts,
   messages: readonly Message[],
+  completeEmoji: CompleteEmoji,
 ): Completion | undefined {
   const me = useMe();
   const contacts = useContacts();
@@ -81,7 +82,7 @@ export function useCompletion(
       ...people.people.map((p) => p.username),
     ];
     return completeName(token.query, members, others, me);
-  }, [token, members, contacts, people.people, me]);
+  }, [token, members, contacts, people.people, me, completeEmoji]);
   if (!token) return undefined;
   // A name typed out whole is not offered to itself.
   const done = candidates.length === 1 && candidates[0]!.text === `@${token.query}`;

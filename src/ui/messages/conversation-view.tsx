@@ -14,7 +14,7 @@ import { CenteredNote } from "../screen/panel.tsx";
 import { AttachPrompt } from "./attach-prompt.tsx";
 import { LinkPicker } from "./link-picker.tsx";
 import { MessagePane } from "./message-pane.tsx";
-import { usedReactionNames } from "./reaction-names.ts";
+import { completeEmoji, usedReactionNames } from "./reaction-names.ts";
 import { ReactionPicker } from "./reaction-picker.tsx";
 import { Reactors, reactorsRows } from "./reactors.tsx";
 import { useConversationItems } from "./use-conversation-items.ts";
@@ -35,7 +35,7 @@ export function ConversationView({
   const { dialogs, drafts, messages, conversations } = useChatActions();
   const { history, items } = useConversationItems(open?.id);
   const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
-  const completion = useCompletion(open, drafts, history.messages);
+  const completion = useCompletion(open, drafts, history.messages, completeEmoji);
   const listShown = focus === "composer" && dialog === null && completion?.shown === true;
   const draftRows = useComposerRows(drafts, open?.id, width, (draft, w, attached) =>
     composerHeight(draft, w, attached, listShown),
