@@ -16,7 +16,7 @@ import { usePreview } from "../queries/previews.ts";
 import { BODY_TOP } from "../screen/layout.ts";
 import { useStore } from "../screen/observable.ts";
 import { Panel } from "../screen/panel.tsx";
-import { useContacts, useSession } from "../screen/session-context.tsx";
+import { useContacts, useMentionsOnly, useSession } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { relativeTime } from "../text/format.ts";
@@ -285,7 +285,7 @@ const Row = memo(function Row({
     open ? "" : d.value.slice(0, 500).replace(/\s+/g, " ").trim(),
   );
   const name = conversationName(c, contacts);
-  const mentionsOnly = useStore(useSession().mentionsOnly).has(c.id);
+  const mentionsOnly = useMentionsOnly(c.id);
   const icons = conversationIcons(c, mentionsOnly);
   const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
   const unread =

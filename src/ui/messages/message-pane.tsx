@@ -16,9 +16,8 @@ import { conversationIcons } from "../conversations/names.ts";
 import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
 import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
-import { useStore } from "../screen/observable.ts";
 import { Panel } from "../screen/panel.tsx";
-import { useSession } from "../screen/session-context.tsx";
+import { useMentionsOnly } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -59,8 +58,8 @@ export function MessagePane(props: Props) {
   const marked =
     focus === "messages" &&
     (dialog === null || dialog.kind === "confirm" || dialog.kind === "react");
-  const mentionsOnly = useStore(useSession().mentionsOnly);
-  const icons = open ? conversationIcons(open, mentionsOnly.has(open.id)) : "";
+  const mentionsOnly = useMentionsOnly(open?.id);
+  const icons = open ? conversationIcons(open, mentionsOnly) : "";
   const title = open ? `${conversations.nameOf(open)}${icons ? ` ${icons}` : ""}` : "";
   // A click focuses the pane; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("messages") : undefined;
