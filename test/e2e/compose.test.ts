@@ -42,9 +42,9 @@ async function open(pane: Pane, name: string): Promise<void> {
   const opened = (s: string) => s.includes(`Message ${name}`);
   for (let i = 0; i < 10 && !opened(pane.screen()); i++) {
     pane.send("Enter");
-    await pane.waitFor(opened, `${name} open`, 3000).catch(() => undefined);
+    await pane.waitFor(opened, `${name} open`, 5000).catch(() => undefined);
   }
-  await pane.waitFor(opened, `${name} open`);
+  await pane.waitFor(opened, `${name} open`, 30_000);
 }
 
 async function demoServer(dir: string): Promise<RunningServer> {
@@ -181,11 +181,12 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
       pane.send("n");
       await pane.waitFor((s) => s.includes("new conversation with:"), "the prompt");
       pane.type("fr");
+      // The prompt's keys, once the last action's notice ("Muted #team.") has faded.
       const screen = await pane.waitFor(
-        (s) => s.includes("▸ frank"),
-        `frank at ${columns}x${rows}`,
+        (s) => s.includes("▸ frank") && statusBar(s).includes("new conversation ·"),
+        `frank, and the prompt's keys, at ${columns}x${rows}`,
+        20_000,
       );
-      expect(statusBar(screen)).toContain("new conversation ·");
       // Under the prompt's bottom border is the status bar: no row of the box unbordered.
       const lines = screen.trimEnd().split("\n");
       expect(lines.at(-2)).toMatch(/╰─+╯$/);
