@@ -32,10 +32,17 @@ const statusBar = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 /** Opens the conversation named `name` from the list (moving down to it). */
 async function open(pane: Pane, name: string): Promise<void> {
   const row = new RegExp(`[│║]▸(?:\\S+ )?${name}\\s`, "u");
-  await pane.waitFor((s) => s.includes("● online") && s.includes(name), `${name} listed`, 30_000);
+  const cursor = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
+  await pane.waitFor(
+    (s) => s.includes("● online") && s.includes(name) && cursor(s) !== undefined,
+    `${name} listed, a row selected`,
+    30_000,
+  );
+  // One row at a time, each once the screen shows the last (a loaded machine is slow).
   for (let i = 0; i < 20 && !row.test(pane.screen()); i++) {
+    const before = cursor(pane.screen());
     pane.send("j");
-    await beat();
+    await pane.waitFor((s) => cursor(s) !== before, "the cursor to move");
   }
   // The list can show before the client has finished starting (it may still be asking the
   // terminal what it supports): Enter again until the conversation opens.
