@@ -31,7 +31,7 @@ const statusBar = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 
 /** Opens the conversation named `name` from the list (moving down to it). */
 async function open(pane: Pane, name: string): Promise<void> {
-  const row = new RegExp(`[│║]▸(?:\\S+ )?${name}\\s`, "u");
+  const row = new RegExp(`[│║]▸(?:\\S+\\s+)?${name}\\s`, "u");
   const cursor = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
   await pane.waitFor(
     (s) => s.includes("● online") && s.includes(name) && cursor(s) !== undefined,
@@ -39,9 +39,16 @@ async function open(pane: Pane, name: string): Promise<void> {
     30_000,
   );
   // One row at a time, each once the screen shows the last (a loaded machine is slow).
+  // The list may reorder as it loads (the pinned rows come above): go the way the row is.
+  const lineOf = (s: string, test: (line: string) => boolean) => s.split("\n").findIndex(test);
   for (let i = 0; i < 20 && !row.test(pane.screen()); i++) {
-    const before = cursor(pane.screen());
-    pane.send("j");
+    const screen = pane.screen();
+    const before = cursor(screen);
+    const target = lineOf(screen, (line) =>
+      new RegExp(`^[│║][ •](?:\\S+\\s+)?${name}\\s`, "u").test(line),
+    );
+    const at = lineOf(screen, (line) => /^[│║]▸/.test(line));
+    pane.send(target >= 0 && target < at ? "k" : "j");
     await pane.waitFor((s) => cursor(s) !== before, "the cursor to move");
   }
   // The list can show before the client has finished starting (it may still be asking the
