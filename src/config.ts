@@ -112,6 +112,8 @@ export type ClientOptions = {
 export type ResolvedClientConfig = {
   /** Absent: start the embedded demo server. */
   baseUrl?: string;
+  /** Where the base URL was given, as a person would name it (for the offline hint). */
+  baseUrlFrom?: BaseUrlFrom;
   token?: string;
   username?: string;
   bell: boolean;
@@ -126,9 +128,20 @@ export type ResolvedClientConfig = {
   keys: UserKeys;
 };
 
+export type BaseUrlFrom = "--base-url" | "PARLEY_BASE_URL" | "the config file's baseUrl";
+
 export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
   const file = readConfigFile(opts.paths.configFile, opts.warn);
-  const baseUrl = opts.baseUrl ?? nonEmpty(opts.env.PARLEY_BASE_URL) ?? file.baseUrl;
+  const fromEnv = nonEmpty(opts.env.PARLEY_BASE_URL);
+  const baseUrl = opts.baseUrl ?? fromEnv ?? file.baseUrl;
+  const baseUrlFrom: BaseUrlFrom | undefined =
+    opts.baseUrl !== undefined
+      ? "--base-url"
+      : fromEnv !== undefined
+        ? "PARLEY_BASE_URL"
+        : file.baseUrl !== undefined
+          ? "the config file's baseUrl"
+          : undefined;
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) {
     throw new ConfigError(`The server address "${baseUrl}" must start with http:// or https://.`);
   }
@@ -146,6 +159,7 @@ export function resolveClientConfig(opts: ClientOptions): ResolvedClientConfig {
   token ??= nonEmpty(opts.env.PARLEY_TOKEN) ?? file.token;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ""),
+    ...(baseUrlFrom !== undefined && { baseUrlFrom }),
     token,
     username: file.username,
     bell: file.bell ?? true,

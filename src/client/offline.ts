@@ -304,6 +304,7 @@ const Carried = z.object({
   drafts: z.record(z.string(), z.string()).default({}),
   attachments: z.record(z.string(), z.array(SavedAttachment)).default({}),
   changes: z.array(SavedChange).default([]),
+  mentionsOnly: z.array(z.string().max(200)).max(10_000).default([]),
 });
 
 /**
@@ -325,7 +326,10 @@ export function loadCarriedOver(files: OfflineFiles): CarriedOver {
   return parsed.data;
 }
 
-/** Saves the drafts and the outbox whenever they change (within half a second). */
+/**
+ * Saves the drafts, the outbox and the conversations set to ring on mentions whenever
+ * they change (within half a second).
+ */
 export function keepCarriedOver(session: Session, files: OfflineFiles) {
   const produce = () => {
     const editing = session.drafts.editing.get();
@@ -341,6 +345,7 @@ export function keepCarriedOver(session: Session, files: OfflineFiles) {
       drafts,
       attachments: session.drafts.attachments.get(),
       changes: session.outbox.changes.get(),
+      mentionsOnly: [...session.mentionsOnly.get()],
     });
   };
   const writer = debouncedWriter(files.carry, produce, SAVE_DELAY_MS);
@@ -349,6 +354,7 @@ export function keepCarriedOver(session: Session, files: OfflineFiles) {
     session.drafts.attachments.subscribe(writer.schedule),
     session.drafts.editing.subscribe(writer.schedule),
     session.outbox.changes.subscribe(writer.schedule),
+    session.mentionsOnly.subscribe(writer.schedule),
   ];
   return {
     flush: writer.flush,

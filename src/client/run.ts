@@ -5,7 +5,8 @@
 // (src/client/job-control.ts). Loaded by src/client/main.ts once start-up is under way.
 import { createHash } from "node:crypto";
 
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import {
   ConfigError,
@@ -81,6 +82,17 @@ export type InteractiveOptions = {
 
 export type StartScreen = { file: StartScreenFile; shown: boolean };
 
+/**
+ * Whether parley runs from a clone of its repository (`npm start`, or `node dist/cli.js`
+ * there), where `parley` is not a command: a clone has the sources next to dist/, the
+ * package does not ship them.
+ */
+function fromClone(env: NodeJS.ProcessEnv): boolean {
+  if (env.npm_lifecycle_event === "start" && env.npm_package_name === "parley-chat") return true;
+  const script = process.argv[1];
+  return script !== undefined && existsSync(join(dirname(script), "..", "src", "cli.ts"));
+}
+
 function identityKey(baseUrl: string, token: string): string {
   return `${baseUrl} ${createHash("sha256").update(token).digest("hex").slice(0, 16)}`;
 }
@@ -123,6 +135,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const { jobs } = options;
   const client = createClientSession({
     api: { baseUrl, token },
+    offlineHint: {
+      serve: fromClone(env) ? "npm start -- serve --demo" : "parley serve --demo",
+      baseUrlFrom: config.baseUrlFrom ?? "PARLEY_BASE_URL",
+    },
     username,
     serverLabel: target.label,
     onIdentity: (name) => rememberUsername(paths, key, name),

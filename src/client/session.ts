@@ -1,8 +1,15 @@
 // One client session: the Session the UI reads (api client, who you are, status line,
 // contacts, poll pace) and the query client that holds its server state. Built the same
 // way for the local client, each `parley ssh` session and the tests.
-import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import {
+  environmentManager,
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  type QueryKey,
+} from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
+import { keys } from "../ui/queries/query-keys.ts";
 import {
   type CarriedOver,
   createSessionState,
@@ -38,6 +45,7 @@ export type ClientSessionOptions = {
   pollPace?: PollPace;
   /** Drafts and unsent changes left by the last run. */
   carried?: CarriedOver;
+  offlineHint?: Session["offlineHint"];
 };
 
 export type ClientSession = { session: Session; queryClient: QueryClient };
@@ -61,9 +69,16 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     suspend: options.suspend,
     editText: options.editText,
     pollPace: options.pollPace ?? DEFAULT_POLL_PACE,
+    offlineHint: options.offlineHint,
     ...state,
   };
   return { session, queryClient: createQueryClient(session.status) };
+}
+
+/** The lists of conversations and the inbox: a 404 for one means a wrong base URL. */
+function isListing(key: QueryKey): boolean {
+  const listing = [keys.conversations.lists(), keys.messages.inbox()];
+  return listing.some((prefix) => prefix.every((part, i) => key[i] === part));
 }
 
 function createQueryClient(status: StatusLine): QueryClient {
@@ -74,7 +89,7 @@ function createQueryClient(status: StatusLine): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onSuccess: () => status.noteQueryResult(null),
-      onError: (error) => status.noteQueryResult(error),
+      onError: (error, query) => status.noteQueryResult(error, isListing(query.queryKey)),
     }),
     mutationCache: new MutationCache({
       onSuccess: () => status.noteQueryResult(null),

@@ -35,7 +35,9 @@ export function mergeCarried(all: readonly CarriedOver[]): CarriedOver {
   const drafts: Record<string, string> = {};
   const attachments: Record<string, DraftAttachment[]> = {};
   const changes = new Map<string, QueuedChange>();
+  const mentionsOnly = new Set<string>();
   for (const carried of all) {
+    for (const id of carried.mentionsOnly ?? []) mentionsOnly.add(id);
     for (const [id, text] of Object.entries(carried.drafts ?? {})) {
       drafts[id] = drafts[id] === undefined ? text : mergeText(drafts[id], text);
     }
@@ -50,7 +52,7 @@ export function mergeCarried(all: readonly CarriedOver[]): CarriedOver {
       if (!changes.has(change.id)) changes.set(change.id, change);
     }
   }
-  return { drafts, attachments, changes: [...changes.values()] };
+  return { drafts, attachments, changes: [...changes.values()], mentionsOnly: [...mentionsOnly] };
 }
 
 /**

@@ -3,7 +3,7 @@
 // chat/chat-context.tsx; what a key does lives with its pane (keys/table/ names it, the
 // pane's handler record beside it does it), server state in queries/.
 import { Box, useApp, useWindowSize } from "ink";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import type { Conversation } from "../api/schema.ts";
 import {
   type ChatActions,
@@ -88,7 +88,10 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const { openId } = browser;
   const open =
     useOpenConversation(openId) ?? browser.list.conversations.find((c) => c.id === openId);
-  const { focus, setFocus, cycle } = usePaneFocus(openId !== undefined);
+  const [sidebarHidden, setSidebarHidden] = useState(false);
+  // With nothing open, the list is all there is: it shows whatever `s` said.
+  const sidebarShown = !sidebarHidden || openId === undefined;
+  const { focus, setFocus, cycle } = usePaneFocus(openId !== undefined, sidebarShown);
   useNotifications(openId);
 
   const show = (c: Conversation) => {
@@ -115,7 +118,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     toComposer: () => setFocus("composer"),
   });
   const endEdit = () => drafts.endEdit(openId);
-  const state: ChatState = { focus, dialog, me, browser, open, editing };
+  const state: ChatState = { focus, dialog, me, browser, open, editing, sidebarShown };
   const actions: ChatActions = {
     setFocus,
     cycleFocus: cycle,
@@ -134,6 +137,20 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
       browser.open(next);
       setFocus("messages");
     },
+    toggleSidebar: (show) => {
+      if (show || !sidebarShown) {
+        if (!sidebarShown) status.clear();
+        setSidebarHidden(false);
+        return;
+      }
+      if (openId === undefined) {
+        status.note("Open a conversation first: the list is all there is to show.");
+        return;
+      }
+      setSidebarHidden(true);
+      if (focus === "sidebar") setFocus("messages");
+      status.note("The list is hidden: s shows it.");
+    },
     quit: onQuit,
   };
   return (
@@ -151,9 +168,9 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
   const connection = useStore(status.connection);
   const notice = useNotice(status);
   const mouseOn = useMouseOn();
-  const { focus, dialog, editing, browser } = useChatState();
+  const { focus, dialog, editing, browser, sidebarShown } = useChatState();
   const { dialogs } = useChatActions();
-  const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows);
+  const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows, sidebarShown);
   const blocker =
     connection.state === "unauthorized" ||
     (connection.state === "offline" && browser.list.conversations.length === 0);
@@ -179,7 +196,7 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
         <Help width={columns} height={bodyHeight} mouse={mouseOn} onClose={dialogs.close} />
       ) : (
         <Box flexDirection="row" height={bodyHeight}>
-          <Sidebar width={sidebarWidth} height={bodyHeight} />
+          {sidebarShown ? <Sidebar width={sidebarWidth} height={bodyHeight} /> : null}
           {blocker ? (
             <Blocker width={mainWidth} height={bodyHeight} />
           ) : (

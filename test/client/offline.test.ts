@@ -195,6 +195,25 @@ describe("drafts and unsent changes", () => {
     expect(next.drafts.attachmentsOf("conv_1")).toEqual([]);
   });
 
+  it("keep the conversations set to ring on mentions (M), per server and user", async () => {
+    const p = paths();
+    const files = offlineFiles(p, "http://chat.example", { username: "alice", token: "tok_a" });
+    const { session: s } = session();
+    const saving = keepCarriedOver(s, files);
+    s.mentionsOnly.set(new Set(["conv_1", "conv_2"]));
+    await until(() => loadCarriedOver(files).mentionsOnly?.length === 2, "saved within a second");
+    s.mentionsOnly.set(new Set(["conv_2"]));
+    saving.stop();
+    const next = createClientSession({
+      api: { baseUrl: "http://127.0.0.1:9", token: "tok_a" },
+      carried: loadCarriedOver(files),
+    }).session;
+    expect([...next.mentionsOnly.get()]).toEqual(["conv_2"]);
+    // Another user of the same server has none of them.
+    const bob = offlineFiles(p, "http://chat.example", { username: "bob", token: "tok_b" });
+    expect(loadCarriedOver(bob).mentionsOnly ?? []).toEqual([]);
+  });
+
   it("of the version before attachments are still read", () => {
     const p = paths();
     const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });

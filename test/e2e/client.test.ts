@@ -60,12 +60,12 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     p.send("Escape");
     await p.waitFor((s) => s.includes("↑↓ select · r react"), "the messages pane focused");
     p.send("r");
-    await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
+    await p.waitFor((s) => s.includes("Enter or 1-9 toggles your reaction"), "the reaction picker");
     p.send("Enter");
     await p.waitFor((s) => s.includes("👍 1"), "the reaction");
     // The next in the quick row comes from node-emoji's table, as the bundle carries it.
     p.send("r");
-    await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
+    await p.waitFor((s) => s.includes("Enter or 1-9 toggles your reaction"), "the reaction picker");
     p.send("Right");
     await beat();
     p.send("Enter");

@@ -118,7 +118,10 @@ describe.skipIf(skip !== undefined)(
 
       await toMessages(p);
       p.send("r");
-      await p.waitFor((s) => s.includes("←→ Enter · Esc"), "the reaction picker");
+      await p.waitFor(
+        (s) => s.includes("Enter or 1-9 toggles your reaction"),
+        "the reaction picker",
+      );
       p.send("Enter");
       await p.waitFor((s) => s.includes("👍 1"), "the reaction");
 

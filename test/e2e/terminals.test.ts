@@ -175,10 +175,10 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
     await beat();
     // The reaction picker: the chosen one in inverse video, no colour either.
     p.send("r");
-    await p.waitFor((x) => x.includes("←→ Enter · Esc"), "the reaction picker");
+    await p.waitFor((x) => x.includes("Enter or 1-9 toggles your reaction"), "the reaction picker");
     await beat();
     p.send("Escape");
-    await p.waitFor((x) => !x.includes("←→ Enter · Esc"), "the picker closed");
+    await p.waitFor((x) => !x.includes("Enter or 1-9 toggles your reaction"), "the picker closed");
     await beat();
     await quitAndCheck(p);
 

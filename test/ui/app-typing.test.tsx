@@ -43,7 +43,7 @@ describe("typing", () => {
     await openFirst(harness, "bob");
     await harness.press("\x1br"); // Esc to the messages, r to react
     await harness.waitFor(
-      (s) => s.includes("1👍") && s.includes("←→ Enter · Esc"),
+      (s) => s.includes("1👍") && s.includes("Enter or 1-9 toggles your reaction"),
       "the reaction picker",
     );
   });

@@ -121,10 +121,12 @@ describe("the table", () => {
         "↑↓ select · r react · e edit · d delete · P pin · y copy · o open · A attach · / search · g/G ends · Esc back",
       composer:
         "Enter send · Ctrl+J newline · ↑ edit last · Ctrl+G editor · Esc messages · Tab next pane",
+      completion: "Tab/Enter takes · ↑↓ choose · Esc closes",
       editing: "editing your message · Enter saves · Esc cancels",
+      new: "new conversation · ↑↓ Tab pick a person · Enter starts · Esc cancels",
       react: "←→ choose · Enter or 1-9 toggles your reaction · : by name · Esc closes",
       links: "←→ choose · Enter or 1-9 takes it · Esc closes",
-      help: "↑↓ PgUp PgDn scroll · any other key closes the help",
+      help: "↑↓ PgUp PgDn scroll · any other key closes",
     });
   });
 

@@ -99,7 +99,7 @@ describe("an outage", () => {
     await harness.type("second while away");
     await harness.press(KEYS.enter);
     const both = await harness.waitFor(
-      (s) => (s.match(/✗ not sent yet, goes out when the server answers/g) ?? []).length === 2,
+      (s) => (s.match(/◷ not sent yet, goes out when the server answers/g) ?? []).length === 2,
       "both sends waiting, said the same way",
     );
     expect(both).not.toContain("sending…");

@@ -46,20 +46,20 @@ export const paneText = (screen: string) =>
 export function sidebarNames(screen: string): string[] {
   return screen
     .split("\n")
-    .map((line) => /^│[▸• ](?:[📌🔕📦]+ )?(\S+)/u.exec(line)?.[1])
+    .map((line) => /^│[▸• ](?:[📌🔕📦@]+ )?(\S+)/u.exec(line)?.[1])
     .filter((name): name is string => name !== undefined && !/^\d/.test(name));
 }
 
 /** Moves the sidebar cursor to the row named `name`, up or down. */
 export async function selectRow(h: Harness, name: string) {
-  const selected = new RegExp(`│▸(?:[📌🔕📦]+ )?${name}\\s`, "u");
+  const selected = new RegExp(`│▸(?:[📌🔕📦@]+ )?${name}\\s`, "u");
   await h.waitFor(
     (s) => sidebarNames(s).includes(name) && s.includes("│▸"),
     `${name} in the sidebar, and a row selected`,
   );
   const cursorRow = (s: string) => s.split("\n").find((line) => /^[│║]▸/.test(line));
   const selectedName = (s: string) =>
-    /^[│║]▸(?:[📌🔕📦]+ )?(\S+)/u.exec(cursorRow(s) ?? "")?.[1] ?? "";
+    /^[│║]▸(?:[📌🔕📦@]+ )?(\S+)/u.exec(cursorRow(s) ?? "")?.[1] ?? "";
   for (let i = 0; i < 20 && !selected.test(h.screen()); i++) {
     const screen = h.screen();
     const before = cursorRow(screen);

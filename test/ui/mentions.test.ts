@@ -12,6 +12,9 @@ describe("mentions", () => {
     expect(mentions("@alice", undefined)).toBe(false);
     expect(mentions("@a.b", "a.b")).toBe(true);
     expect(mentions("@axb", "a.b")).toBe(false);
+    // A reply quoting a message that named you names you only in its own words.
+    expect(mentions("> bob: @alice can you?\nsure, on it", "alice")).toBe(false);
+    expect(mentions("> bob: the deploy\n@alice on it?", "alice")).toBe(true);
   });
 });
 

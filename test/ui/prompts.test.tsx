@@ -63,13 +63,33 @@ describe("the search prompt", () => {
     const sidebar = await harness.waitFor((s) => s.includes("↑↓ move"), "Shift+Tab: the sidebar");
     // The search still filters, and says how to change it or show all.
     expect(sidebarNames(sidebar)).toEqual(["#design"]);
-    expect(sidebar).toContain("/ des · / changes · 1 shows all");
+    expect(sidebar).toContain("/ des · / changes · Esc clears");
     await harness.press(KEYS.tab);
     await harness.waitFor((s) => s.includes("↑↓ select"), "Tab: the messages");
     await harness.press(KEYS.tab);
     await harness.waitFor((s) => s.includes("Ctrl+J newline"), "Tab: the composer");
     await harness.press(KEYS.shiftTab, KEYS.shiftTab, "1");
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "1: the whole list");
+  });
+
+  it("Esc in the list clears a search kept after Enter (issue 40, trip 13)", async () => {
+    const harness = await each.start();
+    await harness.waitFor((s) => s.includes("#team"), "the list");
+    await harness.press("/");
+    await harness.type("des");
+    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
+    await harness.press(KEYS.enter);
+    await harness.waitFor((s) => s.includes("Message #design"), "#design open");
+    await harness.press(KEYS.shiftTab, KEYS.shiftTab);
+    await harness.waitFor((s) => s.includes("↑↓ move"), "the sidebar");
+    await harness.press(KEYS.escape);
+    const screen = await harness.waitFor(
+      (s) => sidebarNames(s).includes("#team") && !s.includes("Esc clears"),
+      "the whole list again",
+    );
+    // Still in the list, on the conversation the search found.
+    expect(screen).toContain("↑↓ move");
+    expect(screen).toMatch(/▸(?:\S+ )?#design\s/u);
   });
 });
 

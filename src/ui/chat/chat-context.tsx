@@ -21,6 +21,8 @@ export type ChatState = {
   open: Conversation | undefined;
   /** The message being edited in the composer, if any. */
   editing: Editing;
+  /** Whether the conversation list is on screen (`s` hides it). */
+  sidebarShown: boolean;
 };
 
 export type ChatActions = {
@@ -33,6 +35,8 @@ export type ChatActions = {
   messages: MessageActions;
   /** Ends an edit in progress in the open conversation's composer. */
   endEdit(): void;
+  /** Hides the conversation list, or shows it again (`show`: only shows it). */
+  toggleSidebar(show?: true): void;
   /** The next conversation with unread messages, open at its messages. */
   openNextUnread(): void;
   quit(): void;

@@ -5,6 +5,7 @@
 import { Box, type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
+import { activeBindings } from "../keys/bindings.ts";
 import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { onBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
@@ -18,6 +19,7 @@ import { attachmentLabel, type DraftAttachment } from "./commands.ts";
 import { applyKey, type EditorState, insert, layoutDraft } from "./editor.ts";
 import { lengthNote } from "./length-note.ts";
 import { type ScreenCell, TerminalCursor } from "./terminal-cursor.tsx";
+import type { Completion } from "./use-completion.ts";
 import { useDraft, useShownAttachments } from "./use-drafts.ts";
 import { useExternalEditor } from "./use-external-editor.ts";
 
@@ -32,6 +34,8 @@ type Props = {
    * the terminal's cursor where it types; without it, it draws an inverse cell there.
    */
   origin?: ScreenCell;
+  /** The @name / :emoji completion at the cursor (use-completion.ts), if any. */
+  completion?: Completion;
 };
 
 /** At most this many attachment rows; with more, the last says how many are not shown. */
@@ -50,16 +54,22 @@ function attachmentRows(list: readonly DraftAttachment[]): string[] {
 
 /**
  * Rows the composer needs for this draft (its attachments, and its count near the limit)
- * at this width, borders included.
+ * at this width, borders included; and the completion list's row above it when it shows.
  */
-export function composerHeight(draft: EditorState, width: number, attachments = 0): number {
+export function composerHeight(
+  draft: EditorState,
+  width: number,
+  attachments = 0,
+  completionShown = false,
+): number {
   const lines = layoutDraft(draft, Math.max(1, width - 4)).lines.length;
   const count = lengthNote(draft.value) ? 1 : 0;
   return (
     Math.min(COMPOSER_MAX_LINES, Math.max(1, lines)) +
     2 +
     Math.min(ATTACHMENT_ROWS, attachments) +
-    count
+    count +
+    (completionShown ? 1 : 0)
   );
 }
 
@@ -116,9 +126,23 @@ export function Composer(props: Props) {
     edit((current) => applyKey(current, input, key, { width: inner }).state);
     return true;
   };
+  const completion = props.completion;
+  const listShown = focused && completion?.shown === true;
+  const completionKeys = onBindings("completion", {
+    "completion.take": () => completion && edit((current) => completion.take(current)),
+    "completion.next": () => completion?.move(1),
+    "completion.previous": () => completion?.move(-1),
+    "completion.close": () => completion?.close(),
+  });
   const keys = onBindings(
     "composer",
     {
+      // With nothing to complete the key goes on: Tab is the next pane.
+      "composer.complete": () => {
+        if (!completion || completion.candidates.length === 0) return false;
+        if (completion.candidates.length === 1) edit((current) => completion.take(current));
+        else completion.reopen();
+      },
       "composer.send": () => {
         if (draft.value.trim() || attachments.length > 0) onSubmit(draft.value);
       },
@@ -153,6 +177,7 @@ export function Composer(props: Props) {
         openEditor(conversationId);
         return true;
       }
+      if (listShown && completionKeys(input, key)) return true;
       return keys(input, key);
     },
     {
@@ -186,60 +211,109 @@ export function Composer(props: Props) {
     focused && props.origin
       ? {
           x: props.origin.x + 2 + (empty ? 0 : layout.cursorColumn),
-          y: props.origin.y + 1 + attachmentLines.length + (empty ? 0 : layout.cursorLine - first),
+          y:
+            props.origin.y +
+            (listShown ? 2 : 1) +
+            attachmentLines.length +
+            (empty ? 0 : layout.cursorLine - first),
         }
       : undefined;
   const drawnCursor = focused && !cursor;
   return (
-    <Panel
-      width={props.width}
-      height={rows + 2 + attachmentLines.length + (count ? 1 : 0)}
-      focused={focused}
-      paddingX={1}
-      boxRef={box}
-    >
-      {cursor ? <TerminalCursor x={cursor.x} y={cursor.y} /> : null}
-      {attachmentLines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole
-        <Text key={i} color={theme.accent} wrap="truncate-end">
-          {screenText(line)}
-        </Text>
-      ))}
-      {empty ? (
-        <Text wrap="truncate-end">
-          {drawnCursor ? <Text inverse> </Text> : focused ? " " : null}
-          <Text color={theme.placeholder} dimColor={theme.faint}>
-            {label ? `${label} · ` : ""}
-            {placeholder}
+    <Box flexDirection="column" width={props.width}>
+      {listShown && completion ? (
+        <CompletionRow completion={completion} width={props.width} />
+      ) : null}
+      <Panel
+        width={props.width}
+        height={rows + 2 + attachmentLines.length + (count ? 1 : 0)}
+        focused={focused}
+        paddingX={1}
+        boxRef={box}
+      >
+        {cursor ? <TerminalCursor x={cursor.x} y={cursor.y} /> : null}
+        {attachmentLines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows in a fixed order, redrawn whole
+          <Text key={i} color={theme.accent} wrap="truncate-end">
+            {screenText(line)}
           </Text>
-        </Text>
-      ) : (
-        shown.map((line, i) => {
-          const lineIndex = first + i;
-          if (!drawnCursor || lineIndex !== layout.cursorLine) {
+        ))}
+        {empty ? (
+          <Text wrap="truncate-end">
+            {drawnCursor ? <Text inverse> </Text> : focused ? " " : null}
+            <Text color={theme.placeholder} dimColor={theme.faint}>
+              {label ? `${label} · ` : ""}
+              {placeholder}
+            </Text>
+          </Text>
+        ) : (
+          shown.map((line, i) => {
+            const lineIndex = first + i;
+            if (!drawnCursor || lineIndex !== layout.cursorLine) {
+              return (
+                <Text key={lineIndex} wrap="truncate-end">
+                  {terminalForm(line) || " "}
+                </Text>
+              );
+            }
+            const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
             return (
               <Text key={lineIndex} wrap="truncate-end">
-                {terminalForm(line) || " "}
+                {terminalForm(before)}
+                <Text inverse>{terminalForm(under) || " "}</Text>
+                {terminalForm(after)}
               </Text>
             );
-          }
-          const [before, under, after] = splitAtColumn(line, layout.cursorColumn);
-          return (
-            <Text key={lineIndex} wrap="truncate-end">
-              {terminalForm(before)}
-              <Text inverse>{terminalForm(under) || " "}</Text>
-              {terminalForm(after)}
+          })
+        )}
+        {count ? (
+          <Box justifyContent="flex-end">
+            <Text color={count.over ? theme.error : theme.dim} wrap="truncate-start">
+              {count.text}
             </Text>
-          );
-        })
-      )}
-      {count ? (
-        <Box justifyContent="flex-end">
-          <Text color={count.over ? theme.error : theme.dim} wrap="truncate-start">
-            {count.text}
+          </Box>
+        ) : null}
+      </Panel>
+    </Box>
+  );
+}
+
+/**
+ * The completion list: one row above the composer, its choices in order with the marked
+ * one (what Tab or Enter takes) in inverse, then the list's keys.
+ */
+function CompletionRow({ completion, width }: { completion: Completion; width: number }) {
+  const theme = useTheme();
+  // The list's keys, all of them when the choices keep room (40 columns), else the first.
+  // The table's hints for this line, as frame/help-table.ts makes the status bar's.
+  const hints = activeBindings().flatMap((b) => (b.hint?.completion ? [b.hint.completion] : []));
+  const all = ` · ${hints.join(" · ")}`;
+  const keys = width - displayWidth(all) >= 40 ? all : ` · ${hints[0] ?? ""}`;
+  let room = width - 1 - displayWidth(keys);
+  const shown: { text: string; marked: boolean }[] = [];
+  // The marked choice is always shown: the list starts far enough on to hold it.
+  const from = Math.max(0, completion.index - 3);
+  for (let i = from; i < completion.candidates.length; i++) {
+    const text = screenText(completion.candidates[i]!.shown);
+    const need = displayWidth(text) + 2;
+    if (need > room && shown.length > 0) break;
+    room -= need;
+    shown.push({ text, marked: i === completion.index });
+  }
+  return (
+    <Box height={1} width={width} paddingLeft={1}>
+      <Text wrap="truncate-end">
+        {shown.map(({ text, marked }, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: one row, redrawn whole
+          <Text key={i}>
+            {i > 0 ? "  " : ""}
+            <Text inverse={marked} bold={marked} color={marked ? theme.accent : undefined}>
+              {text}
+            </Text>
           </Text>
-        </Box>
-      ) : null}
-    </Panel>
+        ))}
+        <Text color={theme.dim}>{keys}</Text>
+      </Text>
+    </Box>
   );
 }

@@ -18,6 +18,11 @@ type Props = {
   children?: ReactNode;
   /** The screen cell of the box's top-left corner, for the terminal's cursor. */
   origin?: ScreenCell;
+  /**
+   * The rows the layout keeps for the box, borders included: it fills them, its keys at
+   * the bottom, so no row of them is left without a border when fewer choices show.
+   */
+  height?: number;
 };
 
 export function PromptBox(props: Props) {
@@ -26,6 +31,7 @@ export function PromptBox(props: Props) {
     <Box
       flexDirection="column"
       width={props.width}
+      height={props.height}
       borderStyle="round"
       borderColor={theme.focusBorder}
       paddingX={1}
@@ -47,7 +53,9 @@ export function PromptBox(props: Props) {
           }
         />
       </Box>
-      {props.children}
+      <Box flexDirection="column" flexGrow={1}>
+        {props.children}
+      </Box>
       <Text color={theme.dim} wrap="truncate-end">
         {props.hint}
       </Text>

@@ -4,7 +4,7 @@ import type { Conversation, UpdateConversationParams } from "../../api/schema.ts
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { useCreateConversation } from "../queries/conversations.ts";
 import { useQueueChange } from "../queries/use-outbox.ts";
-import { useContacts, useStatusLine } from "../screen/session-context.tsx";
+import { useContacts, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { conversationName } from "./names.ts";
 
 export type ConversationUi = {
@@ -25,6 +25,15 @@ export function useConversationActions(ui: ConversationUi) {
   const status = useStatusLine();
   const queue = useQueueChange();
   const create = useCreateConversation();
+  const { mentionsOnly } = useSession();
+  const setMentionsOnly = (id: string, on: boolean) =>
+    mentionsOnly.set((ids) => {
+      if (ids.has(id) === on) return ids;
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const nameOf = (c: Conversation) => conversationName(c, contacts);
 
   /** One switch of a conversation: `[to do, done]` in words, for either way it can go. */
@@ -53,8 +62,33 @@ export function useConversationActions(ui: ConversationUi) {
         { is_pinned: !c.is_pinned },
         c.is_pinned ? ["unpin", "Unpinned"] : ["pin", "Pinned"],
       ),
-    toggleMute: (c: Conversation) =>
-      toggle(c, { is_muted: !c.is_muted }, c.is_muted ? ["unmute", "Unmuted"] : ["mute", "Muted"]),
+    toggleMute: (c: Conversation) => {
+      setMentionsOnly(c.id, false);
+      toggle(c, { is_muted: !c.is_muted }, c.is_muted ? ["unmute", "Unmuted"] : ["mute", "Muted"]);
+    },
+    /**
+     * What rings, round three modes: all (not muted), mentions (muted on the server, so
+     * every client of yours keeps it quiet and under Muted, but a message naming you rings
+     * here), none (muted).
+     */
+    cycleNotify: (c: Conversation) => {
+      const label = nameOf(c);
+      if (!c.is_muted) {
+        setMentionsOnly(c.id, true);
+        queue(
+          { kind: "updateConversation", conversationId: c.id, params: { is_muted: true } },
+          {
+            failure: `Could not mute ${label}`,
+            success: `${label}: only messages that name you ring.`,
+          },
+        );
+      } else if (mentionsOnly.get().has(c.id)) {
+        setMentionsOnly(c.id, false);
+        status.info(`${label}: muted, nothing rings.`);
+      } else {
+        toggle(c, { is_muted: false }, ["unmute", "Unmuted"]);
+      }
+    },
     toggleArchive: (c: Conversation) =>
       c.archived_at === null
         ? toggle(c, { archived_at: nowSeconds() }, ["archive", "Archived"])
@@ -105,7 +139,11 @@ export function useConversationActions(ui: ConversationUi) {
      */
     start: (id: string) =>
       create.mutate(id.startsWith("grp_") ? { group_id: id } : { contact_id: id }, {
-        onSuccess: ui.started,
+        onSuccess: (c) => {
+          // "Deleted dave." is no longer so once a conversation with dave starts again.
+          status.clear();
+          ui.started(c);
+        },
       }),
   };
   /** The conversation list's keys on the selected conversation, by binding id. */
@@ -113,6 +151,7 @@ export function useConversationActions(ui: ConversationUi) {
     "conversation.open": actions.open,
     "conversation.pin": actions.togglePin,
     "conversation.mute": actions.toggleMute,
+    "conversation.notify": actions.cycleNotify,
     "conversation.archive": actions.toggleArchive,
     "conversation.delete": actions.remove,
   };
@@ -125,6 +164,7 @@ export type RowBinding = Extract<
   | "conversation.open"
   | "conversation.pin"
   | "conversation.mute"
+  | "conversation.notify"
   | "conversation.archive"
   | "conversation.delete"
 >;

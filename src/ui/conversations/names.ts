@@ -11,6 +11,8 @@ export function conversationName(c: Conversation, contacts: ReadonlyMap<string, 
   return screenText(c.id);
 }
 
-export function conversationIcons(c: Conversation): string {
-  return `${c.is_pinned ? "📌" : ""}${c.is_muted ? "🔕" : ""}${c.archived_at !== null ? "📦" : ""}`;
+/** Pinned, muted (and `@` when naming you still rings), archived. */
+export function conversationIcons(c: Conversation, mentionsOnly = false): string {
+  const muted = c.is_muted ? (mentionsOnly ? "🔕@" : "🔕") : "";
+  return `${c.is_pinned ? "📌" : ""}${muted}${c.archived_at !== null ? "📦" : ""}`;
 }

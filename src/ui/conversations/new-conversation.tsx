@@ -13,6 +13,7 @@ import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { useTheme } from "../look/theme.ts";
 import { personName, suggestPeople, typedTarget } from "../model/contact-book.ts";
 import { useFindGroup, useFindPeople, usePeopleSearch } from "../queries/contacts.ts";
+import { NEW_CONVERSATION_ROWS } from "../screen/layout.ts";
 import { useContacts, useMe } from "../screen/session-context.tsx";
 import { screenText } from "../text/sanitize.ts";
 import { truncate } from "../text/width.ts";
@@ -136,6 +137,7 @@ export function NewConversation({ width, onSubmit, onCancel, origin }: Props) {
   return (
     <PromptBox
       width={width}
+      height={NEW_CONVERSATION_ROWS}
       origin={origin}
       label="new conversation with: "
       state={line.state}

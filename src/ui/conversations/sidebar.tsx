@@ -3,6 +3,7 @@
 
 import { Box, type DOMElement, Text } from "ink";
 import { memo, useRef } from "react";
+import { isApiError } from "../../api/errors.ts";
 import type { Conversation } from "../../api/schema.ts";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { SearchLine, useLineInput, usePromptKeys } from "../composer/line-input.tsx";
@@ -15,8 +16,9 @@ import { splitQuote } from "../model/quote.ts";
 import { FILTERS, type Filter } from "../queries/conversations.ts";
 import { usePreview } from "../queries/previews.ts";
 import { BODY_TOP } from "../screen/layout.ts";
+import { useStore } from "../screen/observable.ts";
 import { Panel } from "../screen/panel.tsx";
-import { useContacts } from "../screen/session-context.tsx";
+import { useContacts, useMentionsOnly, useSession } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { relativeTime } from "../text/format.ts";
@@ -42,8 +44,14 @@ export function Sidebar({ width, height }: Props) {
   const focused = focus === "sidebar" && dialog === null;
   // A click focuses the list; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("sidebar") : undefined;
-  const error = list.error ? describeError(list.error) : undefined;
+  // A 404 for the list itself: the base URL is wrong (the status bar says what to try).
+  const error = list.error
+    ? isApiError(list.error) && list.error.status === 404
+      ? "No API at this base URL (404): drop /v1 or /api from it."
+      : describeError(list.error)
+    : undefined;
   const theme = useTheme();
+  const connection = useStore(useSession().status.connection);
   const inner = Math.max(10, width - 2);
   const searching = browser.search !== null;
   const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
@@ -97,14 +105,26 @@ export function Sidebar({ width, height }: Props) {
       "conversation.first": () => move(-conversations.length),
       "conversation.last": () => move(conversations.length),
       "conversation.search": browser.openSearch,
+      // Nothing to clear: the key goes on.
+      "conversation.clearSearch": () => {
+        if (browser.search === null) return false;
+        browser.endSearch(false);
+      },
       ...onSelected(actions.onKey, () => conversations[index]),
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
 
-  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc".
+  // "1 All 2 Pinned 3 Muted 4 Archived" when it fits, else "1 All 2 Pin 3 Mut 4 Arc",
+  // else (a narrow list) the chosen filter's name and the others' initials.
   const long = FILTERS.map((f, i) => `${i + 1} ${FILTER_LABELS[f]}`);
-  const labels = long.join(" ").length + 2 <= inner ? long : long.map((l) => l.slice(0, 5));
+  const short = long.map((l) => l.slice(0, 5));
+  const fits = (labels: string[]) => labels.join(" ").length + 2 <= inner;
+  const labels = fits(long)
+    ? long
+    : fits(short)
+      ? short
+      : FILTERS.map((f, i) => (f === filter ? short[i]! : `${i + 1}${FILTER_LABELS[f][0]}`));
   const tabs = FILTERS.map((f, i) => ({ f, label: labels[i]! }));
   return (
     <Panel width={width} height={height} focused={focused} boxRef={box}>
@@ -137,7 +157,7 @@ export function Sidebar({ width, height }: Props) {
       ) : searching ? (
         <Box height={1}>
           <Text color={theme.dim} wrap="truncate-end">
-            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · 1 shows all`, inner)}
+            {truncate(`/ ${screenText(browser.search ?? "")} · / changes · Esc clears`, inner)}
           </Text>
         </Box>
       ) : null}
@@ -155,9 +175,20 @@ export function Sidebar({ width, height }: Props) {
           />
         ))}
         {conversations.length === 0 ? (
-          <Text color={error ? theme.error : theme.dim} wrap="wrap">
+          <Text
+            color={
+              error ||
+              (list.isLoading && connection.state !== "connecting" && connection.state !== "online")
+                ? theme.error
+                : theme.dim
+            }
+            wrap="wrap"
+          >
             {list.isLoading
-              ? "loading…"
+              ? // A silent or unreachable server: the words the status bar and pane use.
+                connection.state === "offline" || connection.state === "unreadable"
+                ? screenText(connection.reason)
+                : "loading…"
               : error
                 ? screenText(error)
                 : searching
@@ -256,13 +287,16 @@ const Row = memo(function Row({
     open ? "" : d.value.slice(0, 500).replace(/\s+/g, " ").trim(),
   );
   const name = conversationName(c, contacts);
-  const icons = conversationIcons(c);
+  const mentionsOnly = useMentionsOnly(c.id);
+  const icons = conversationIcons(c, mentionsOnly);
   const when = c.last_active_at !== null ? relativeTime(c.last_active_at, now) : "new";
   const unread =
     preview && preview.unread > 0 && !open
       ? `●${preview.unread}${preview.unreadMore ? "+" : ""}`
       : "";
-  const right = `${when}${unread ? ` ${unread}` : ""}`;
+  // A distinct mark beside the count when an unread message names you.
+  const named = unread && preview?.mentioned ? "@" : "";
+  const right = `${when}${unread ? ` ${named}${unread}` : ""}`;
   const marker = selected ? "▸" : open ? "•" : " ";
   const left = `${marker}${icons ? `${icons} ` : ""}`;
   const nameRoom = Math.max(1, width - displayWidth(left) - displayWidth(right) - 1);
@@ -295,7 +329,17 @@ const Row = memo(function Row({
         <Text>{shownName}</Text>
         <Text>{" ".repeat(gap)}</Text>
         <Text color={theme.dim}>{when}</Text>
-        {unread ? <Text color={theme.unread} bold>{` ${unread}`}</Text> : null}
+        {unread ? " " : null}
+        {named ? (
+          <Text color={theme.mention} bold inverse>
+            {named}
+          </Text>
+        ) : null}
+        {unread ? (
+          <Text color={theme.unread} bold>
+            {unread}
+          </Text>
+        ) : null}
       </Text>
       {draft ? (
         <Text wrap="truncate-end">

@@ -49,8 +49,13 @@ export function useConversationBrowser() {
   const selectedAt = conversations.findIndex((c) => c.id === selectedId);
   // Where the selected row was when last drawn in the list.
   const lastAt = useRef(0);
+  // The filter the selected row was last drawn in: it left that list, or the tab changed.
+  const seenIn = useRef<Filter | undefined>(undefined);
   useLayoutEffect(() => {
-    if (selectedAt >= 0) lastAt.current = selectedAt;
+    if (selectedAt >= 0) {
+      lastAt.current = selectedAt;
+      seenIn.current = searching ? undefined : filter;
+    }
   });
   const inPlace = conversations[Math.min(lastAt.current, conversations.length - 1)]?.id;
   const shownId =
@@ -76,9 +81,19 @@ export function useConversationBrowser() {
           change.conversationId === selectedId &&
           (change.kind === "updateConversation" || change.kind === "deleteConversation"),
       ));
+  // The conversation that left the list under the cursor (archived, restored, muted under
+  // Muted): the next filter tab goes back to it if it is there. Restored from Archived and
+  // then 1, the cursor stayed on the archived row that took its place, and All had not
+  // that one: it went to the first row, and the next m or p acted on it.
+  const departed = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (shownId !== selectedId && !settling) setSelectedId(shownId);
-  }, [shownId, selectedId, settling]);
+    if (shownId === selectedId || settling) return;
+    // Gone from the list it was in (not left behind by a change of tab).
+    if (selectedId !== undefined && !followBest && seenIn.current === filter) {
+      departed.current = selectedId;
+    }
+    setSelectedId(shownId);
+  }, [shownId, selectedId, settling, followBest, filter]);
 
   return {
     list,
@@ -87,6 +102,8 @@ export function useConversationBrowser() {
     /** A filter tab: the whole list of that filter, no search. */
     showFilter(next: Filter) {
       lastAt.current = 0;
+      if (departed.current !== undefined) setSelectedId(departed.current);
+      departed.current = undefined;
       setFilter(next);
       setSearch(null);
       setPrompting(false);
@@ -114,6 +131,7 @@ export function useConversationBrowser() {
     selectedId: shownId,
     setSelectedId(id: string) {
       setFollowBest(false);
+      departed.current = undefined;
       setSelectedId(id);
     },
     /** The conversation on the right, also selected in the list. */
@@ -125,6 +143,7 @@ export function useConversationBrowser() {
     lastOpenedBefore: opened?.lastOpenedAt ?? null,
     open(conversation: Conversation | undefined) {
       setFollowBest(false);
+      departed.current = undefined;
       setOpened(conversation && { id: conversation.id, lastOpenedAt: conversation.last_opened_at });
       if (conversation !== undefined) setSelectedId(conversation.id);
     },

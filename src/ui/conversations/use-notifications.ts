@@ -1,12 +1,12 @@
 // Rings the terminal bell and sends a desktop notification (OSC 777 / OSC 9, which reach
 // the person's own machine across SSH) when a message from someone else arrives in a
 // conversation that is not muted and not the one on screen. Muted conversations never
-// notify; each switch is in the config file (`bell`, `notifications`), and `notify` (all,
-// mentions, none; per conversation in `notifyConversations`) says which news counts.
-
+// notify, but for a message naming you in one set to "mentions" (`M`: mentionsOnly). Each
+// switch is in the config file (`bell`, `notifications`), and `notify` (all, mentions,
+// none; per conversation in `notifyConversations`) says which news counts.
 import { useEffect, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
-import { shouldNotify } from "../model/mentions.ts";
+import { mentions, shouldNotify } from "../model/mentions.ts";
 import { splitQuote } from "../model/quote.ts";
 import { useFetchMutedIds, useFindConversation } from "../queries/conversations.ts";
 import { useIsLive } from "../queries/live.ts";
@@ -32,11 +32,18 @@ export function useNotifications(openId: string | undefined): void {
       return;
     }
     const fresh: Message[] = [];
+    // Muted, but set to ring when named (`M`): these ring whatever the mute says.
+    const named = new Set<string>();
+    const mentionsOnly = session.mentionsOnly.get();
     for (const m of inbox) {
       if (seen.current.has(m.id)) continue;
       seen.current.add(m.id);
       if (m.contact.username === me || m.conversation_id === openId) continue;
-      if (shouldNotify(session.notify, m, me)) fresh.push(m);
+      if (mentionsOnly.has(m.conversation_id)) {
+        if (!mentions(m.message, me)) continue;
+        named.add(m.id);
+        fresh.push(m);
+      } else if (shouldNotify(session.notify, m, me)) fresh.push(m);
     }
     if (fresh.length === 0) return;
     const options = session.notify ?? { bell: true, desktop: true };
@@ -44,7 +51,8 @@ export function useNotifications(openId: string | undefined): void {
       for (const m of newestOfEach(fresh)) {
         const conversation = findConversation(m.conversation_id);
         // The server's answer, else what the cache knows.
-        if (mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted) continue;
+        const muted = mutedIds ? mutedIds.has(m.conversation_id) : conversation?.is_muted;
+        if (muted && !named.has(m.id)) continue;
         const where = conversation
           ? conversationName(conversation, session.contacts.get())
           : "parley";

@@ -8,6 +8,10 @@ import { screenText } from "../text/sanitize.ts";
 export function Blocker({ width, height }: { width: number; height: number }) {
   const session = useSession();
   const connection = useStore(session.status.connection);
+  const hint = session.offlineHint ?? {
+    serve: "parley serve --demo",
+    baseUrlFrom: "PARLEY_BASE_URL",
+  };
   const lines =
     connection.state === "unauthorized"
       ? [
@@ -22,7 +26,7 @@ export function Blocker({ width, height }: { width: number; height: number }) {
             ? screenText(connection.reason.replace(`Cannot reach ${session.baseUrl}`, "").trim())
             : "",
           "Retrying with back-off (Ctrl+R: now); this goes away when the server answers.",
-          "Start one with `parley serve --demo`, or point PARLEY_BASE_URL elsewhere. q quits.",
+          `Start one with \`${hint.serve}\`, or point ${hint.baseUrlFrom} elsewhere. q quits.`,
         ];
   return <CenteredNote width={width} height={height} lines={lines} alert />;
 }

@@ -30,6 +30,7 @@ export const SECTION: Record<Scope, Section> = {
   conversations: "conversations",
   messages: "messages",
   composer: "composer",
+  completion: "composer",
   search: "prompts and dialogs",
   "message search": "prompts and dialogs",
   "new conversation": "prompts and dialogs",
@@ -151,10 +152,15 @@ const HINT_LINES: Record<HintLine, { ids: readonly BindingId[]; lead?: string }>
       "global.nextPane",
     ],
   },
+  completion: { ids: ["completion.take", "completion.next", "completion.close"] },
   editing: { ids: ["composer.send", "composer.back"], lead: "editing your message" },
   react: { ids: ["reaction.previous", "reaction.toggle", "reaction.name", "reaction.close"] },
   links: { ids: ["link.previous", "link.pick", "link.close"] },
   help: { ids: ["help.up", "help.close"] },
+  new: {
+    ids: ["newConversation.down", "newConversation.start", "newConversation.cancel"],
+    lead: "new conversation",
+  },
 };
 
 let hinted: { of: readonly Binding[]; lines: Record<HintLine, string> } | undefined;
@@ -180,6 +186,8 @@ export function hintsFor(
   editing: boolean,
 ): string {
   const lines = hintLines();
-  if (dialog === "react" || dialog === "links" || dialog === "help") return lines[dialog];
+  if (dialog === "react" || dialog === "links" || dialog === "help" || dialog === "new") {
+    return lines[dialog];
+  }
   return editing && focus === "composer" ? lines.editing : lines[focus];
 }

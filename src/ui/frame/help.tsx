@@ -6,13 +6,17 @@ import { PRIORITY } from "../keys/dispatcher.tsx";
 import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { useNewsMode } from "../queries/live.ts";
-import { padEnd, truncate } from "../text/width.ts";
+import { displayWidth, padEnd, truncate } from "../text/width.ts";
+import { wrap } from "../text/wrap.ts";
 import { helpSections, MOUSE_HELP } from "./help-table.ts";
 
 type HelpLine = { text: string; heading?: boolean };
 
 function helpLines(width: number, mouse: boolean): HelpLine[] {
-  const keyWidth = Math.min(30, Math.floor(width * 0.42));
+  // Narrow (60 columns), the keys take less room and what they do wraps under itself:
+  // nothing of it is cut.
+  const keyWidth = Math.min(30, Math.floor(width * (width < 70 ? 0.36 : 0.42)));
+  const doesWidth = Math.max(10, width - keyWidth - 3);
   const lines: HelpLine[] = [];
   const help = helpSections();
   const sections = mouse ? [...help, { where: "mouse", rows: MOUSE_HELP }] : help;
@@ -20,7 +24,15 @@ function helpLines(width: number, mouse: boolean): HelpLine[] {
     if (lines.length > 0) lines.push({ text: "" });
     lines.push({ text: section.where, heading: true });
     for (const k of section.rows) {
-      lines.push({ text: truncate(`  ${padEnd(k.keys, keyWidth)} ${k.does}`, width) });
+      const keys = displayWidth(k.keys) > keyWidth ? [k.keys] : [];
+      const does = wrap(k.does, doesWidth);
+      const first = keys.length > 0 ? "" : k.keys;
+      for (const key of keys) lines.push({ text: truncate(`  ${key}`, width) });
+      does.forEach((part, i) => {
+        lines.push({
+          text: truncate(`  ${padEnd(i === 0 ? first : "", keyWidth)} ${part}`, width),
+        });
+      });
     }
   }
   return lines;
@@ -76,7 +88,8 @@ export function Help({
       paddingX={1}
     >
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`parley keys · news: ${news}${more} · any other key closes`}
+        {/* Narrow, the status bar says that any other key closes it. */}
+        {`parley keys · news: ${news}${more}${inner >= 76 ? " · any other key closes" : ""}`}
       </Text>
       <Box flexDirection="row" height={rows}>
         {columns.map((column, c) => (

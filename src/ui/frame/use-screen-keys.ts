@@ -43,7 +43,8 @@ export function useAnywhereKeys(quit: () => void): void {
 /** Tab and the screen's own keys, at the lowest priority: panes and dialogs see every key first. */
 export function useScreenKeys(): void {
   const { focus, browser } = useChatState();
-  const { dialogs, setFocus, cycleFocus, endEdit, openNextUnread, quit } = useChatActions();
+  const { dialogs, setFocus, cycleFocus, endEdit, openNextUnread, quit, toggleSidebar } =
+    useChatActions();
   const cycle = (step: 1 | -1) => {
     if (focus === "composer") endEdit();
     cycleFocus(step);
@@ -60,8 +61,10 @@ export function useScreenKeys(): void {
       // The binding's keys are the digits 1 to 4: the input is the filter's number.
       "app.filter": (input) => {
         browser.showFilter(FILTERS[Number(input) - 1]!);
+        toggleSidebar(true);
         setFocus("sidebar");
       },
+      "app.sidebar": () => toggleSidebar(),
       "app.nextUnread": openNextUnread,
       "app.newConversation": () => dialogs.show({ kind: "new" }),
       "app.help": () => dialogs.show({ kind: "help" }),

@@ -10,6 +10,7 @@ export type Scope =
   | "conversations"
   | "messages"
   | "composer"
+  | "completion"
   | "search"
   | "message search"
   | "new conversation"
@@ -50,7 +51,16 @@ export type Matcher = ({ input: string; key?: never } | { key: KeyName; input?: 
   Modifiers;
 
 /** Where the status bar shows a hint: the focused pane, an edit, an open dialog. */
-export type HintLine = "sidebar" | "messages" | "composer" | "editing" | "react" | "links" | "help";
+export type HintLine =
+  | "sidebar"
+  | "messages"
+  | "composer"
+  | "completion"
+  | "editing"
+  | "react"
+  | "links"
+  | "new"
+  | "help";
 
 export type Binding = {
   readonly id: string;

@@ -4,6 +4,7 @@
 import { Box } from "ink";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { Composer, composerHeight } from "../composer/composer.tsx";
+import { useCompletion } from "../composer/use-completion.ts";
 import { useComposerRows } from "../composer/use-drafts.ts";
 import { NewConversation } from "../conversations/new-conversation.tsx";
 import { myReactions } from "../model/reactions.ts";
@@ -13,7 +14,7 @@ import { CenteredNote } from "../screen/panel.tsx";
 import { AttachPrompt } from "./attach-prompt.tsx";
 import { LinkPicker } from "./link-picker.tsx";
 import { MessagePane } from "./message-pane.tsx";
-import { usedReactionNames } from "./reaction-names.ts";
+import { completeEmoji, usedReactionNames } from "./reaction-names.ts";
 import { ReactionPicker } from "./reaction-picker.tsx";
 import { Reactors, reactorsRows } from "./reactors.tsx";
 import { useConversationItems } from "./use-conversation-items.ts";
@@ -30,11 +31,15 @@ export function ConversationView({
   left: number;
   top: number;
 }) {
-  const { open, dialog, me } = useChatState();
+  const { open, dialog, me, focus } = useChatState();
   const { dialogs, drafts, messages, conversations } = useChatActions();
   const { history, items } = useConversationItems(open?.id);
   const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
-  const draftRows = useComposerRows(drafts, open?.id, width, composerHeight);
+  const completion = useCompletion(open, drafts, history.messages, completeEmoji);
+  const listShown = focus === "composer" && dialog === null && completion?.shown === true;
+  const draftRows = useComposerRows(drafts, open?.id, width, (draft, w, attached) =>
+    composerHeight(draft, w, attached, listShown),
+  );
   const paneHeight = messagePaneHeight(height, {
     composer: dialog?.kind === "new" || dialog?.kind === "attach" || !open ? 0 : draftRows,
     picker: dialog?.kind === "react" || dialog?.kind === "links",
@@ -119,6 +124,7 @@ export function ConversationView({
         <Composer
           width={width}
           origin={below}
+          completion={completion}
           onEditLast={() => messages.editLast(history.messages)}
         />
       ) : null}

@@ -181,7 +181,8 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       entry.status === "sending"
         ? { text: " · sending…", tone: "dim" }
         : entry.status === "waiting"
-          ? { text: ` · ✗ ${WAITING.toLowerCase()} · d drops`, tone: "error" }
+          ? // Not a failure: it goes by itself. No red ✗ on each of a queue.
+            { text: ` · ◷ ${WAITING.toLowerCase()} · d drops`, tone: "dim" }
           : { text: " · ✗ not sent · Enter retries · e edits · d drops", tone: "error" };
     lines.push([
       { text: "you", tone: "self", bold: true },
@@ -201,8 +202,10 @@ export function layoutItem(item: Item, previous: Item | undefined, ctx: LayoutCo
       previous?.kind === "outbox" &&
       previous.entry.status === entry.status &&
       previous.entry.error === entry.error;
-    if (entry.status !== "sending" && entry.error && !saidAbove) {
+    if (entry.status === "failed" && entry.error && !saidAbove) {
       lines.push(...bodyLines(`✗ ${entry.error}`, width, "error").lines);
+    } else if (entry.status === "waiting" && entry.error && !saidAbove) {
+      lines.push(...bodyLines(`◷ ${entry.error}`, width, "dim").lines);
     }
     return truncateLines(lines, width);
   }

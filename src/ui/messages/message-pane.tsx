@@ -6,6 +6,7 @@
 // the unread messages started; / searches the conversation (n, N: older, newer match).
 // Scrolled far back, only a window of history is kept (queries/history.ts): reaching its
 // bottom loads the newer page below it, and G goes straight to the newest.
+
 import { Box, type DOMElement, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
 import type { Message } from "../../api/schema.ts";
@@ -16,6 +17,7 @@ import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
 import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { Panel } from "../screen/panel.tsx";
+import { useMentionsOnly } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { useMinuteClock } from "../screen/use-minute-clock.ts";
 import { screenText } from "../text/sanitize.ts";
@@ -56,7 +58,8 @@ export function MessagePane(props: Props) {
   const marked =
     focus === "messages" &&
     (dialog === null || dialog.kind === "confirm" || dialog.kind === "react");
-  const icons = open ? conversationIcons(open) : "";
+  const mentionsOnly = useMentionsOnly(open?.id);
+  const icons = open ? conversationIcons(open, mentionsOnly) : "";
   const title = open ? `${conversations.nameOf(open)}${icons ? ` ${icons}` : ""}` : "";
   // A click focuses the pane; not while a dialog holds the keys.
   const onFocus = dialog === null ? () => setFocus("messages") : undefined;
@@ -240,7 +243,8 @@ export function MessagePane(props: Props) {
       {props.pinned ? (
         <Text color={theme.accent} wrap="truncate-end">
           {truncate(
-            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${screenText(props.pinned.contact.username)}`,
+            // "you", as the messages say it of yours.
+            `📌 ${screenText(props.pinned.message).replace(/\n/g, " ")} — ${props.pinned.contact.username === me ? "you" : screenText(props.pinned.contact.username)}`,
             innerWidth,
           )}
         </Text>

@@ -3,7 +3,8 @@
 // row, and every short code node-emoji knows.
 import { search } from "node-emoji";
 import { type Message, REACTION_NAME } from "../../api/schema.ts";
-import { COMMON_REACTIONS } from "./emoji.ts";
+import { type Candidate, MAX_CANDIDATES } from "../composer/completion.ts";
+import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
 
 export function isReactionName(name: string): boolean {
   return REACTION_NAME.test(name);
@@ -48,4 +49,16 @@ export function completeReaction(query: string, used: readonly string[], limit =
   const found = [...starts, ...contains].slice(0, limit);
   if (isReactionName(query) && !found.includes(query)) found.push(query);
   return found;
+}
+
+/**
+ * The composer's `:emoji` completion: short codes that start with `query`, then those
+ * containing it, each with its emoji, which is what goes into the text.
+ */
+export function completeEmoji(query: string): Candidate[] {
+  return completeReaction(query.toLowerCase(), [], MAX_CANDIDATES * 2)
+    .map((name) => ({ name, emoji: emojiFor(name) }))
+    .filter(({ emoji }) => !emoji.startsWith(":"))
+    .slice(0, MAX_CANDIDATES)
+    .map(({ name, emoji }) => ({ shown: `${emoji} :${name}:`, text: emoji }));
 }

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { PRIORITY } from "../keys/dispatcher.tsx";
 import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
-import { terminalForm } from "../text/width.ts";
+import { displayWidth, terminalForm } from "../text/width.ts";
 import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
 import { completeReaction, reactionNameChar } from "./reaction-names.ts";
 import { useRowChooser } from "./use-row-chooser.ts";
@@ -115,6 +115,10 @@ export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
       </Box>
     );
   }
+  const labels = choices.map((name, i) => ` ${i < 9 ? i + 1 : ""}${terminalForm(emojiFor(name))} `);
+  // The bar's own hint only where it fits whole: the status bar says the keys in full.
+  const hint = " ←→ Enter · Esc · : by name";
+  const room = displayWidth(`react ${labels.join("")}${hint}`);
   return (
     <Box width={width} height={3} borderStyle="round" borderColor={theme.focusBorder} paddingX={1}>
       <Text wrap="truncate-end">
@@ -126,10 +130,10 @@ export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
             bold={mine.has(name)}
             color={mine.has(name) ? theme.accent : undefined}
           >
-            {` ${i < 9 ? i + 1 : ""}${terminalForm(emojiFor(name))} `}
+            {labels[i]}
           </Text>
         ))}
-        <Text color={theme.dim}> ←→ Enter · Esc · : by name</Text>
+        {room <= width - 4 ? <Text color={theme.dim}>{hint}</Text> : null}
       </Text>
     </Box>
   );

@@ -1,6 +1,7 @@
 // Mentions and what rings: a message mentions you when it says `@you` by user name (not
 // inside a longer name or an e-mail address); the `notify` setting, global and per
 // conversation, decides which news rings the bell and notifies.
+import { splitQuote } from "./quote.ts";
 
 export type NotifyLevel = "all" | "mentions" | "none";
 
@@ -16,7 +17,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 /** Whether `text` mentions `me` (`@alice`, case-insensitive, as a whole name). */
 export function mentions(text: string, me: string | undefined): boolean {
   if (!me) return false;
-  return new RegExp(`(?<![\\w.@+-])@${escapeRegExp(me)}(?![\\w-])`, "iu").test(text);
+  // A reply's quote of a message that named you is not a mention of you (model/quote.ts).
+  const { reply } = splitQuote(text);
+  return new RegExp(`(?<![\\w.@+-])@${escapeRegExp(me)}(?![\\w-])`, "iu").test(reply);
 }
 
 /** The level that applies in `conversationId`. */

@@ -45,15 +45,15 @@ export type PeopleSearch = {
   people: readonly Person[];
 };
 
-/** The server's people for what is typed. */
-export function usePeopleSearch(typed: string): PeopleSearch {
+/** The server's people for what is typed (nothing is asked while not `enabled`). */
+export function usePeopleSearch(typed: string, enabled = true): PeopleSearch {
   const session = useSession();
   const text = useSettled(searchText(typed), PAUSE_MS);
-  const first = useQuery(peopleOptions(session, ""));
+  const first = useQuery({ ...peopleOptions(session, ""), enabled });
   const supported = first.data?.supported;
   const asked = useQuery({
     ...peopleOptions(session, text),
-    enabled: supported === true && text !== "" && text.length <= MAX_TEXT,
+    enabled: enabled && supported === true && text !== "" && text.length <= MAX_TEXT,
     // While the next text's answer is on its way, the last one stays (refined locally).
     placeholderData: keepPreviousData,
   });

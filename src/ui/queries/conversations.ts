@@ -24,7 +24,6 @@ import type {
   Message,
   Page,
 } from "../../api/schema.ts";
-import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
@@ -132,6 +131,26 @@ function mergeLists(
   return out;
 }
 
+/**
+ * `listed` with the conversations of `moved` it lacks, each in its place: pinned first,
+ * then the most recently active.
+ */
+function withMoved(listed: Conversation[], moved: readonly Conversation[]): Conversation[] {
+  const ids = new Set(listed.map((c) => c.id));
+  const out = [...listed];
+  for (const c of moved) {
+    if (ids.has(c.id)) continue;
+    const before = (other: Conversation) =>
+      other.is_pinned !== c.is_pinned
+        ? c.is_pinned
+        : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
+    const at = out.findIndex(before);
+    out.splice(at < 0 ? out.length : at, 0, c);
+    ids.add(c.id);
+  }
+  return out;
+}
+
 export function useConversationList(filter: Filter): ConversationList {
   const isAll = filter === "all";
   const first = useConversationPages(isAll ? PINNED_FIRST : FILTER_PARAMS[filter], true);
@@ -140,20 +159,27 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
-  // Muted conversations are in "All" too: while the server cannot be reached, a muted
-  // filter never loaded shows the muted rows of the kept "All" (read from the cache only).
+  // Muted conversations are in "All" too: until the muted filter has an answer of its own
+  // (never loaded, and the server down or slow), it shows the muted rows of the "All" the
+  // client has (read from the cache only), rather than "loading…" over rows on screen.
   const pinned = useConversationPages(PINNED_FIRST, false, false);
-  const offline = useStore(useSession().status.connection).state === "offline";
-  const fromAll = filter === "muted" && first.data === undefined && (offline || !!first.error);
-  const conversations = useMemo(
-    () =>
-      mergeLists(
-        isAll ? [first.data, rest.data] : fromAll ? [pinned.data, rest.data] : [first.data],
-        changes,
-        inFilter[filter],
-      ),
-    [isAll, fromAll, filter, first.data, rest.data, pinned.data, changes],
-  );
+  const fromAll =
+    filter === "muted" &&
+    first.data === undefined &&
+    (pinned.data !== undefined || rest.data !== undefined);
+  // A conversation restored from Archived (or archived from the others) is in the list it
+  // moved to at once, from the cached list it left: the list it joins may not have it
+  // before its next answer, and the selection, kept on it, would go to another row.
+  const archived = useConversationPages(FILTER_PARAMS.archived, false, false);
+  const conversations = useMemo(() => {
+    const listed = mergeLists(
+      isAll ? [first.data, rest.data] : fromAll ? [pinned.data, rest.data] : [first.data],
+      changes,
+      inFilter[filter],
+    );
+    const left = filter === "archived" ? [pinned.data, rest.data] : [archived.data];
+    return withMoved(listed, mergeLists(left, changes, inFilter[filter]));
+  }, [isAll, fromAll, filter, first.data, rest.data, pinned.data, archived.data, changes]);
   return {
     conversations,
     isLoading: !fromAll && (first.isLoading || (isAll && rest.isLoading)),

@@ -106,7 +106,14 @@ export function outboxEntries(
   // The outbox goes in order: behind a change waiting for the server, every change waits.
   let blocked = unreachable;
   for (const c of changes) {
-    const waitingFor = c.status === "queued" ? (c.error ?? blocked) : undefined;
+    // One on its way while the server is known to be down is waiting too: not "sending…"
+    // for the seconds its request takes to fail.
+    const waitingFor =
+      c.status === "queued"
+        ? (c.error ?? blocked)
+        : c.status === "sending"
+          ? unreachable
+          : undefined;
     if (c.status === "queued" && c.error) blocked ??= c.error;
     if (c.change.kind !== "send" || c.change.conversationId !== conversationId) continue;
     out.push({

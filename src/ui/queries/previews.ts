@@ -4,6 +4,7 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import type { Conversation, Message, Page } from "../../api/schema.ts";
+import { mentions } from "../model/mentions.ts";
 import { isUnread } from "../model/unread.ts";
 import { learnIdentityFrom, type Session } from "../screen/session.ts";
 import { useSession } from "../screen/session-context.tsx";
@@ -14,7 +15,13 @@ import { lastKnownPreview } from "./restore.ts";
 const PREVIEW_PAGE = 20;
 const INBOX_PAGE = 20;
 
-export type Preview = { newest: Message | undefined; unread: number; unreadMore: boolean };
+export type Preview = {
+  newest: Message | undefined;
+  unread: number;
+  unreadMore: boolean;
+  /** Whether an unread message names you (`@you`). */
+  mentioned: boolean;
+};
 
 /**
  * A sidebar row's newest messages. Keyed by the conversation's last activity, so it is
@@ -69,6 +76,7 @@ export function usePreview(
       newest: data.data[0],
       unread: unreadMessages.length,
       unreadMore: unreadMessages.length === data.data.length && data.has_more,
+      mentioned: unreadMessages.some((m) => mentions(m.message, me)),
     };
   }, [data, conversation.last_opened_at, me]);
 }

@@ -11,6 +11,7 @@ import { mapMessages, prependMessage } from "./cache.ts";
 import { directWrites } from "./cache-writes.ts";
 import { alreadyDone, type Change, WAITING } from "./changes.ts";
 import { replaceInLists } from "./conversations.ts";
+import { applyEvent } from "./events.ts";
 import { updateConversationMessages } from "./history.ts";
 import { MAX_BACKOFF_MS } from "./polling.ts";
 import { keys } from "./query-keys.ts";
@@ -106,6 +107,14 @@ function settle(
       patchMessage(change.messageId, null);
       return;
     case "updateConversation":
+      // As the server's event of it would (events.ts): into every list it now belongs to,
+      // out of the others. Restored from Archived, it is in All before All's next answer,
+      // so the cursor kept on it finds it there.
+      applyEvent(
+        queryClient,
+        { type: "conversation.updated", conversation: answer as Conversation },
+        session.me.get(),
+      );
       patchConversation(answer as Conversation);
       return;
     case "deleteConversation":

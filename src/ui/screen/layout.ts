@@ -5,9 +5,16 @@ export const BODY_TOP = 1;
 
 export type ScreenColumns = { sidebarWidth: number; mainWidth: number; bodyHeight: number };
 
-/** The sidebar takes about a third of the width (26 to 40 columns); header and status bar a row each. */
-export function screenColumns(columns: number, rows: number): ScreenColumns {
-  const sidebarWidth = Math.max(26, Math.min(40, Math.round(columns * 0.32)));
+/**
+ * The sidebar takes about a third of the width (26 to 40 columns), less on a narrow
+ * terminal (20 of 60), none when hidden; header and status bar a row each.
+ */
+export function screenColumns(columns: number, rows: number, sidebarShown = true): ScreenColumns {
+  const sidebarWidth = !sidebarShown
+    ? 0
+    : columns < 80
+      ? Math.max(20, Math.round(columns / 3))
+      : Math.max(26, Math.min(40, Math.round(columns * 0.32)));
   return { sidebarWidth, mainWidth: columns - sidebarWidth, bodyHeight: rows - 2 };
 }
 

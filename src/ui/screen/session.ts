@@ -49,6 +49,11 @@ export type Session = {
   outbox: Outbox;
   /** What is typed in each conversation's composer. */
   drafts: Drafts;
+  /**
+   * The muted conversations that still ring when a message names you (`M`): kept with
+   * the drafts, per server and user (the API has no such setting).
+   */
+  mentionsOnly: Store<ReadonlySet<string>>;
   /** How often to poll (tests run it fast); 2 s for the open conversation, 10 s for lists. */
   pollPace: PollPace;
   /**
@@ -67,6 +72,12 @@ export type Session = {
    * the start view is kept for the next start (src/client/start-screen.ts).
    */
   startView?: StartView;
+  /**
+   * What the offline notice suggests, in the reader's own terms: the command that starts a
+   * demo server where they are (`npm start -- serve --demo` in a clone), and where their
+   * base URL came from. Default: `parley serve --demo` and PARLEY_BASE_URL.
+   */
+  offlineHint?: { serve: string; baseUrlFrom: string };
 };
 
 /** A file on the person's disk, found and sized; its bytes are read when it is sent. */
@@ -91,6 +102,8 @@ export type CarriedOver = {
   drafts?: Record<string, string>;
   attachments?: Record<string, readonly DraftAttachment[]>;
   changes?: readonly QueuedChange[];
+  /** The conversations whose notify mode is "mentions" (Session.mentionsOnly). */
+  mentionsOnly?: readonly string[];
 };
 
 /** The per-session client state every Session carries. */
@@ -99,12 +112,14 @@ export function createSessionState(carried: CarriedOver = {}): {
   contacts: ContactBook;
   outbox: Outbox;
   drafts: Drafts;
+  mentionsOnly: Store<ReadonlySet<string>>;
 } {
   return {
     status: createStatusLine(),
     contacts: createContactBook(),
     outbox: createOutbox(carried.changes),
     drafts: createDrafts(carried.drafts, carried.attachments),
+    mentionsOnly: createStore<ReadonlySet<string>>(new Set(carried.mentionsOnly)),
   };
 }
 

@@ -13,7 +13,7 @@ export function connectionLabel(connection: Connection): string {
     case "offline":
       return "○ offline, retrying";
     case "unreadable":
-      return "○ answers unreadable, retrying";
+      return connection.noApi ? "✗ no API" : "○ answers unreadable, retrying";
     case "unauthorized":
       return "✗ token rejected";
   }
@@ -21,6 +21,8 @@ export function connectionLabel(connection: Connection): string {
 
 /** "last synced 14:05": how old the screen is, while it is not the server's word. */
 export function syncedLabel(connection: Connection, lastSynced: number | undefined): string {
+  // A base URL beside the API: what to do goes first, in the room there is (60 columns).
   if (connection.state === "online" || lastSynced === undefined) return "";
+  if (connection.state === "unreadable" && connection.noApi) return "";
   return ` · last synced ${clockTime(Math.floor(lastSynced / 1000))}`;
 }

@@ -7,8 +7,11 @@ export type Connection =
   | { state: "connecting" }
   | { state: "online" }
   | { state: "offline"; reason: string; since: number }
-  /** The server answers, but nothing it says can be read (wrong types, not the API). */
-  | { state: "unreadable"; reason: string; since: number }
+  /**
+   * The server answers, but nothing it says can be read (wrong types, not the API), or
+   * (`noApi`) it answers 404 for the API's lists: the base URL's path is wrong.
+   */
+  | { state: "unreadable"; reason: string; since: number; noApi?: true }
   | { state: "unauthorized"; reason: string };
 
 /**
@@ -30,9 +33,18 @@ export type StatusLine = {
   info(text: string): void;
   note(text: string): void;
   clear(): void;
-  /** Called for every query outcome, so one failing poll is enough to say "offline". */
-  noteQueryResult(error: unknown | null): void;
+  /**
+   * Called for every query outcome, so one failing poll is enough to say "offline".
+   * `listing`: the query lists conversations or messages, which no API answers with 404.
+   */
+  noteQueryResult(error: unknown | null, listing?: boolean): void;
 };
+
+/**
+ * A 404 for a list of conversations or of messages: no server of this API says that, so
+ * the base URL points beside it (`…/v1`, `…/api`). Said at once, with what to try.
+ */
+export const NO_API_THERE = "No API at this base URL (404): drop /v1 or /api";
 
 /** Unreadable answers in a row (and none readable) before the connection is not online. */
 export const UNREADABLE_IN_A_ROW = 3;
@@ -75,9 +87,20 @@ export function createStatusLine(): StatusLine {
     info: (text) => notice.set({ kind: "info", text, at: Date.now() }),
     note: (text) => notice.set({ kind: "note", text, at: Date.now() }),
     clear: () => notice.set(null),
-    noteQueryResult: (error) => {
+    noteQueryResult: (error, listing = false) => {
       const before = connection.get().state;
-      if (isUnreadable(error)) noteUnreadable(error);
+      if (listing && isApiError(error) && error.status === 404) {
+        const prev = connection.get();
+        if (prev.state !== "unreadable" || !prev.noApi) {
+          notice.set({ kind: "error", text: NO_API_THERE, at: Date.now() });
+          connection.set({
+            state: "unreadable",
+            reason: NO_API_THERE,
+            since: Date.now(),
+            noApi: true,
+          });
+        }
+      } else if (isUnreadable(error)) noteUnreadable(error);
       else {
         if (error === null) unreadableInARow = 0;
         noteQueryResult(connection, error);

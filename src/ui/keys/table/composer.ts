@@ -19,6 +19,48 @@ export const COMPOSER_BINDINGS = [
     hint: { composer: "Enter send", editing: "Enter saves" },
   },
   {
+    id: "composer.complete",
+    scope: "composer",
+    // Over global.nextPane: with no @name or :emoji at the cursor, Tab still changes pane.
+    keys: [{ key: "tab", shift: false }],
+    does: "complete the @name or :emoji at the cursor (else: next pane)",
+    label: "Tab",
+    readme: {
+      does: "complete the `@name` (the conversation's people first, then everyone known) or `:emoji` name at the cursor; the list above the composer shows the choices as you type",
+    },
+  },
+  {
+    id: "completion.take",
+    scope: "completion",
+    keys: [
+      { key: "tab", shift: false },
+      { key: "return", meta: false, shift: false },
+    ],
+    does: "take the marked name or emoji",
+    label: "completion: Tab / Enter, ↑↓, Esc",
+    hint: { completion: "Tab/Enter takes" },
+  },
+  {
+    id: "completion.next",
+    scope: "completion",
+    keys: [{ key: "downArrow" }, { ctrl: true, input: "n" }],
+    does: "mark the next choice",
+    hint: { completion: "↑↓ choose" },
+  },
+  {
+    id: "completion.previous",
+    scope: "completion",
+    keys: [{ key: "upArrow" }, { ctrl: true, input: "p" }, { key: "tab", shift: true }],
+    does: "mark the previous choice",
+  },
+  {
+    id: "completion.close",
+    scope: "completion",
+    keys: [{ key: "escape" }],
+    does: "close the list (the text stays as typed)",
+    hint: { completion: "Esc closes" },
+  },
+  {
     id: "composer.newLine",
     scope: "composer",
     // Ctrl+J is a line feed ("\n"), or CSI 106;5u under the kitty keyboard protocol, which

@@ -75,6 +75,14 @@ export const CONVERSATION_BINDINGS = [
     hint: { sidebar: "/ search" },
   },
   {
+    id: "conversation.clearSearch",
+    scope: "conversations",
+    keys: [{ key: "escape" }],
+    does: "clear the search kept after Enter (the list shows its filter again)",
+    label: "Esc",
+    readme: { does: "clear a conversation search kept after Enter" },
+  },
+  {
     id: "conversation.pin",
     scope: "conversations",
     keys: [{ input: "p" }],
@@ -90,6 +98,16 @@ export const CONVERSATION_BINDINGS = [
     does: "mute / unmute",
     label: "m",
     hint: { sidebar: "m mute" },
+  },
+  {
+    id: "conversation.notify",
+    scope: "conversations",
+    keys: [{ input: "M" }],
+    does: "notify: all / mentions only / none",
+    label: "M",
+    readme: {
+      does: "what rings: all news, only messages that name you (`@you`: muted, but those ring), or none (muted); goes round the three",
+    },
   },
   {
     id: "conversation.archive",

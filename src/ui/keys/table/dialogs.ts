@@ -34,6 +34,7 @@ export const DIALOG_BINDINGS = [
     keys: [{ key: "downArrow" }, { key: "tab", shift: false }],
     does: "pick a person, start the conversation / cancel",
     label: "n: ↑↓ Tab, Enter, Esc",
+    hint: { new: "↑↓ Tab pick a person" },
   },
   {
     id: "newConversation.up",
@@ -46,12 +47,14 @@ export const DIALOG_BINDINGS = [
     scope: "new conversation",
     keys: [{ key: "return" }],
     does: "start the conversation",
+    hint: { new: "Enter starts" },
   },
   {
     id: "newConversation.cancel",
     scope: "new conversation",
     keys: [{ key: "escape" }],
     does: "cancel",
+    hint: { new: "Esc cancels" },
   },
   {
     id: "newConversation.type",
@@ -207,6 +210,6 @@ export const DIALOG_BINDINGS = [
     scope: "help",
     keys: "other",
     does: "close the help",
-    hint: { help: "any other key closes the help" },
+    hint: { help: "any other key closes" },
   },
 ] as const satisfies readonly Binding[];

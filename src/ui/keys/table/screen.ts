@@ -87,6 +87,16 @@ export const SCREEN_BINDINGS = [
     },
   },
   {
+    id: "app.sidebar",
+    scope: "not typing",
+    keys: [{ input: "s" }],
+    does: "hide / show the conversation list",
+    label: "s",
+    readme: {
+      does: "hide / show the conversation list (the sidebar), for more room for the messages; a filter key (1-4) shows it again",
+    },
+  },
+  {
     id: "app.help",
     scope: "not typing",
     keys: [{ input: "?" }],

@@ -1,0 +1,46 @@
+// Issue 40, trip 11: restored from Archived, a conversation is where `1` (All) lands: the
+// selection stays on it, so the next `m` or `p` acts on it and never on another row.
+import { describe, expect, it } from "vitest";
+import { until } from "../wait.ts";
+import { harnessEachTest } from "./harness.tsx";
+import { apiFor, conversationWith, selectRow } from "./helpers.ts";
+
+const each = harnessEachTest();
+
+const selectedRow = (screen: string) =>
+  screen.split("\n").find((line) => /^[│║]▸/.test(line)) ?? "";
+
+describe("restoring from Archived, then All", () => {
+  it.each([
+    ["at once", false],
+    ["once the cursor moved to the row that took its place", true],
+  ])(
+    "keeps the selection on the restored conversation (1 pressed %s), and m mutes it",
+    async (_, settled) => {
+      const h = await each.start();
+      const alice = apiFor(h.server);
+      const team = await conversationWith(alice, "team");
+      await alice.conversations.update(team.id, { archived_at: Math.floor(Date.now() / 1000) });
+      await h.waitFor((s) => s.includes("● online") && s.includes("bob"), "the list");
+      await h.press("4");
+      await h.waitFor((s) => s.includes("#team"), "#team under Archived");
+      await selectRow(h, "#team");
+      await h.press("a");
+      await h.waitFor((s) => s.includes("Restored #team."), "restored");
+      if (settled) {
+        await until(() => h.session.outbox.changes.get().length === 0, "the restore on the server");
+        await h.waitFor((s) => /▸📦 /u.test(selectedRow(s)), "the cursor on the next archived row");
+      }
+      await h.press("1");
+      const screen = await h.waitFor(
+        (s) => s.includes("#team") && /▸/.test(selectedRow(s)) && !s.includes("📦"),
+        "All",
+      );
+      expect(selectedRow(screen)).toMatch(/▸#team\s/);
+      await h.press("m");
+      await h.waitFor((s) => s.includes("Muted #team."), "#team muted, not another");
+      expect(selectedRow(h.screen())).toMatch(/▸🔕 #team\s/);
+      expect((await conversationWith(alice, "bob")).is_muted).toBe(false);
+    },
+  );
+});
