@@ -15,6 +15,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { logEscape } from "../log-escape.ts";
 
 export function writePrivateFile(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -97,5 +98,21 @@ export function debouncedWriter(file: string, produce: () => string, delayMs: nu
       clearTimeout(timer);
       timer = undefined;
     },
+  };
+}
+
+/**
+ * Node's warnings (a deprecation, a negative timeout) into `file` instead of stderr, which
+ * is the screen while the client runs; gives back a function that puts Node's printer back.
+ */
+export function warningsToLog(file: string): () => void {
+  const printers = process.listeners("warning");
+  process.removeAllListeners("warning");
+  const onWarning = (warning: Error) =>
+    logLine(file, logEscape(`node warning: ${warning.name}: ${warning.message}`, 500));
+  process.on("warning", onWarning);
+  return () => {
+    process.off("warning", onWarning);
+    for (const printer of printers) process.on("warning", printer);
   };
 }

@@ -262,7 +262,8 @@ function saveOnChange(options: Parameters<typeof persistQueryClientSave>[0]) {
     const now = Date.now();
     firstUnsaved ??= now;
     clearTimeout(timer);
-    timer = setTimeout(save, Math.min(SAVE_WHEN_STILL_MS, firstUnsaved + SAVE_WITHIN_MS - now));
+    const wait = Math.min(SAVE_WHEN_STILL_MS, firstUnsaved + SAVE_WITHIN_MS - now);
+    timer = setTimeout(save, Math.max(0, wait));
     timer.unref?.();
   };
   const stopQueries = options.queryClient.getQueryCache().subscribe((event) => {

@@ -22,7 +22,7 @@ import type { StartView } from "../ui/screen/session.ts";
 import { terminalOut } from "../ui/screen/terminal-out.ts";
 import type { Background } from "./background.ts";
 import { createExternalEditor } from "./external-editor.ts";
-import { writePrivateFile } from "./files.ts";
+import { warningsToLog, writePrivateFile } from "./files.ts";
 import { applyGraphemeClusters } from "./grapheme-mode.ts";
 import type { GraphemeClusters } from "./graphemes.ts";
 import type { JobControl } from "./job-control.ts";
@@ -233,6 +233,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   options.onSignalsHandled?.();
   process.on("uncaughtException", finish);
   process.on("unhandledRejection", finish);
+  const restoreWarnings = warningsToLog(files.log);
   // A dropped SSH connection also shows as a terminal that ends or fails (EIO). The
   // stdin listener stays: Ink's last setRawMode(false) on a terminal that is gone fails
   // after the unmount, and must not become an uncaught error.
@@ -255,6 +256,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   process.off("SIGHUP", onSignal);
   process.off("uncaughtException", finish);
   process.off("unhandledRejection", finish);
+  restoreWarnings();
   const waiting = waitingCount(session.outbox.changes.get());
   if (waiting > 0) {
     process.stdout.write(
