@@ -162,17 +162,30 @@ describe.skipIf(!hasTmux())("a burst end to end", () => {
     await listed;
     await alice.waitFor((s) => s.includes("listed 299"), "bob's row caught up");
 
-    // Bob's conversation open: the pane catches up, and what alice types shows.
+    // Bob's conversation open: the pane catches up, and what alice types shows. It opens
+    // at the first of the 300 unread, and a pane left there stays there as news comes (the
+    // reader is reading): G takes it to the newest, which it then follows.
     await open(alice, "bob");
+    const inPane = (s: string, text: string) =>
+      s.split("\n").some((line) => line.split("││")[1]?.includes(text));
+    const statusBar = (s: string) => s.trimEnd().split("\n").at(-1) ?? "";
+    await alice.waitFor((s) => inPane(s, "─ new ─"), "the pane at the first unread");
+    // Each key once the last is taken: Esc and G in one read are Alt+G.
+    alice.send("Escape");
+    await alice.waitFor((s) => statusBar(s).includes("↑↓ select"), "the messages' keys");
+    alice.send("G");
+    await alice.waitFor((s) => inPane(s, "listed 299"), "the pane at its newest");
+    alice.send("Tab");
+    await alice.waitFor((s) => statusBar(s).includes("Enter send"), "the composer's keys");
     const opened = burst("opened");
     await alice.waitFor((s) => s.includes("opened "), "the burst begun in the pane");
     alice.type("typed during the burst");
     await alice.waitFor((s) => s.includes("typed during the burst"), "alice's keys");
     await opened;
-    await alice.waitFor((s) => s.includes("opened 299"), "the pane caught up");
+    await alice.waitFor((s) => inPane(s, "opened 299"), "the pane caught up");
     // Still live: one more message comes as it is sent.
     await bob.messages.send({ conversation_id: withAlice, message: "after the burst" });
-    await alice.waitFor((s) => s.includes("after the burst"), "the next message");
+    await alice.waitFor((s) => inPane(s, "after the burst"), "the next message");
   }, 120_000);
 });
 
