@@ -137,7 +137,8 @@ describe("the open conversation", () => {
       (s) => s.includes("not sent") && s.includes("important words"),
       "the failed send",
     );
-    expect(harness.screen()).toContain("Not sent");
+    // Kept with its text, and the server's failure said in the status line.
+    expect(harness.screen()).toContain("Something went wrong on the server");
     failing = false;
     await harness.press(KEYS.escape, KEYS.enter);
     await harness.waitFor(
