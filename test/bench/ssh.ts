@@ -1,6 +1,7 @@
 // Keystroke-to-frame latency of `parley ssh`, alone and with 20 sessions at once, and what
 // the SSH server process holds in memory.
 //   node test/bench/ssh.ts        (after npm run build; npm run bench builds)
+//   node test/bench/ssh.ts --under-load | --attack   (one section alone)
 // The built `parley ssh --demo --db :memory:` runs as a child process; this process drives
 // the clients, signed in as the demo users in turn, each with a 120x40 terminal: either
 // ssh2 Clients in this process (JavaScript SSH), or the system's OpenSSH client, each in
@@ -14,12 +15,13 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import ssh2 from "ssh2";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { IDLE_RETIRE_MS } from "../../src/ssh/idle-gc.ts";
+import { RESIZE_EVERY_MS } from "../../src/ssh/sessions.ts";
 import { type ClientFigures, processCpuMs } from "./client.ts";
 
 // BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
@@ -601,9 +603,216 @@ export async function benchSshUnderLoad(): Promise<string> {
   }
 }
 
+const ATTACK = {
+  /** Sessions typing beside the victim, all on the one worker thread. */
+  typing: 10,
+  pasteBytes: 1024 * 1024,
+  pasteChunk: 16 * 1024,
+  windowChanges: 3000,
+  stormMs: 3000,
+  /** Calm, then attacked, this many times: the machine's noise falls on both alike. */
+  rounds: 5,
+};
+
+/** One session's shell over ssh2, with its stream, for what a person's client never sends. */
+function attackerShell(port: number, privateKey: string) {
+  return new Promise<{
+    client: ssh2.Client;
+    stream: ssh2.ClientChannel;
+    received: () => string;
+    bytes: () => number;
+  }>((resolveShell, reject) => {
+    const client = new ssh2.Client();
+    client.on("error", reject);
+    client.on("ready", () => {
+      client.setNoDelay(true);
+      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
+        if (error) return reject(error);
+        let text = "";
+        let bytes = 0;
+        stream.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          text += chunk.toString("utf8");
+          if (text.length > 200_000) text = text.slice(-100_000);
+        });
+        stream.stderr.resume();
+        resolveShell({ client, stream, received: () => text, bytes: () => bytes });
+      });
+    });
+    client.connect({ host: "127.0.0.1", port, username: "frank", privateKey });
+  });
+}
+
+/** Writes `bytes` of printable keys (no newline: nothing is sent), as fast as the channel takes them. */
+async function pasteFlood(stream: ssh2.ClientChannel, bytes: number, chunk: number): Promise<void> {
+  const line = "lorem ipsum dolor sit amet, consectetur adipiscing elit ";
+  const block = line.repeat(Math.ceil(chunk / line.length)).slice(0, chunk);
+  for (let sent = 0; sent < bytes; sent += chunk) {
+    if (!stream.write(block.slice(0, Math.min(chunk, bytes - sent)))) {
+      await new Promise((r) => stream.once("drain", r));
+    }
+  }
+}
+
+/** `count` window-changes spread over `ms`, between 120x40 and 121x41, ending on 120x40. */
+async function resizeStorm(stream: ssh2.ClientChannel, count: number, ms: number): Promise<void> {
+  const started = performance.now();
+  let sent = 0;
+  while (sent < count) {
+    const due = Math.min(count, Math.ceil(((performance.now() - started) / ms) * count));
+    for (; sent < due; sent++) {
+      const last = sent === count - 1;
+      const odd = !last && sent % 2 === 0;
+      stream.setWindow(odd ? 41 : 40, odd ? 121 : 120, 0, 0);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Opens the session's first conversation (Enter; a list still settling can drop it). */
+async function openConversation(s: Session): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    s.press("\r");
+    try {
+      await s.until("Enter send", 5000);
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+}
+
+/**
+ * One session attacks its worker thread: a 1 MiB paste sent as plain keys (no bracketed
+ * paste) as fast as the channel takes it, and a storm of window-changes, while a victim
+ * on the same thread (`--threads 1`) types among `ATTACK.typing` others. The victim's key
+ * echo with and without the attack, and the server's memory around it. The bounds under
+ * test: src/ssh/input-limit.ts (keys past a burst are dropped, and the session told) and
+ * src/ssh/coalesce.ts (window-changes, at most one applied every RESIZE_EVERY_MS).
+ */
+export async function benchSshAttack(): Promise<string> {
+  const loadAtStart = loadavg()[0]!;
+  const { private: privateKey } = newHostKey();
+  keyTimeoutMs = 60_000;
+  const server = await startServer(["--threads", "1", "--max-sessions-per-user", "16"]);
+  const pid = server.child.pid!;
+  const clients: ssh2.Client[] = [];
+  let peak = 0;
+  let sampler: NodeJS.Timeout | undefined;
+  try {
+    const keys = { privateKey, keyFile: "" };
+    const others = await Promise.all(
+      Array.from({ length: ATTACK.typing }, (_, i) =>
+        connectSsh2(server.port, USERS[i % (USERS.length - 1)]!, keys),
+      ),
+    );
+    const victim = await connectSsh2(server.port, "alice", keys);
+    const attacker = await attackerShell(server.port, privateKey);
+    clients.push(attacker.client);
+    const everyone = [...others, victim];
+    await Promise.all(everyone.map((s) => s.until("online", 120_000)));
+    for (const deadline = performance.now() + 120_000; !attacker.received().includes("online"); ) {
+      if (performance.now() > deadline) throw new Error("the attacker's first screen never came");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await Promise.all(everyone.map(openConversation));
+    for (let attempt = 1; !attacker.received().includes("Enter send"); attempt++) {
+      if (attempt > 5) throw new Error("the attacker's conversation did not open");
+      attacker.stream.write("\r");
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await Promise.all(everyone.map((s) => s.settled(SETTLE_MS)));
+    // The others type all along, like people: ~5 keys a second each, a key after its echo.
+    let typing = true;
+    const typed = Promise.all(
+      others.map(async (s) => {
+        for (let i = 0; typing; i++) {
+          await s.key(KEYS[i % KEYS.length]!);
+          await new Promise((r) => setTimeout(r, PACE_MS * (0.5 + Math.random())));
+        }
+      }),
+    );
+    /** The victim types flat out (a key once the previous one's frame is in) until `until`. */
+    const victimTypes = async (until: Promise<unknown>, into: number[]) => {
+      let over = false;
+      void until.then(() => {
+        over = true;
+      });
+      for (let i = 0; !over; i++) {
+        // Backspace every other key: the composer stays short.
+        const [first] = await victim.key(i % 2 === 0 ? KEYS[(i / 2) % KEYS.length]! : "\x7f");
+        into.push(first);
+      }
+    };
+    const calm: number[] = [];
+    const attacked: number[] = [];
+    const before = await settledRssMiB(pid);
+    peak = before;
+    sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, rssMiB(pid));
+      } catch {
+        // the server is gone
+      }
+    }, 100);
+    let told: boolean | undefined;
+    /** What the attacker's screen took in each attack: one full redraw per window-change would be MiBs. */
+    const drawn: number[] = [];
+    const pasteMs: number[] = [];
+    for (let round = 0; round < ATTACK.rounds; round++) {
+      await victimTypes(new Promise((r) => setTimeout(r, ATTACK.stormMs)), calm);
+      const started = performance.now();
+      const bytesBefore = attacker.bytes();
+      const attack = Promise.all([
+        pasteFlood(attacker.stream, ATTACK.pasteBytes, ATTACK.pasteChunk).then(() => {
+          pasteMs.push(performance.now() - started);
+        }),
+        resizeStorm(attacker.stream, ATTACK.windowChanges, ATTACK.stormMs),
+      ]);
+      await victimTypes(attack, attacked);
+      drawn.push(attacker.bytes() - bytesBefore);
+      // Told: the status line says the input was cut (it stays up for the later rounds).
+      const deadline = performance.now() + 10_000;
+      while (told === undefined) {
+        if (attacker.received().includes("Input cut")) told = true;
+        else if (performance.now() > deadline) told = false;
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      // Past the input limit's quiet time, so the next round's paste starts afresh.
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    typing = false;
+    await typed;
+    clearInterval(sampler);
+    const after = await settledRssMiB(pid);
+    for (const s of everyone) s.close();
+    calm.sort((a, b) => a - b);
+    attacked.sort((a, b) => a - b);
+    const ms = (n: number) => n.toFixed(1);
+    const row = (what: string, echoes: number[]) =>
+      `| ${what} | ${echoes.length} | ${ms(percentile(echoes, 50))} | ${ms(percentile(echoes, 90))} | ${ms(percentile(echoes, 99))} |`;
+    return [
+      `One attacker among ${ATTACK.typing + 2} ssh2 sessions (120x40), all on one worker thread (\`--threads 1\`): ${ATTACK.typing} type ~5 keys/s all along; the victim types flat out (a key once the previous one's frame is in, into its open conversation's composer) for ${ATTACK.stormMs / 1000} s with nobody attacking, then while the attacker, in one session with its conversation open, sends ${ATTACK.pasteBytes / 1024} KiB of printable keys (no newline) without bracketed paste as fast as its channel takes them (ssh2 took them in ${pasteMs.map((n) => Math.round(n)).join(", ")} ms) and ${ATTACK.windowChanges} window-changes over ${ATTACK.stormMs / 1000} s; ${ATTACK.rounds} rounds of both, the figures pooled. Key echo: from writing a key to the first bytes back. The attacker's status line said its input was cut: ${told ? "yes" : "**no**"}; its own screen took ${drawn.map((n) => `${Math.round(n / 1024)}`).join(", ")} KiB during each attack (window-changes coalesced: at most one applied every ${RESIZE_EVERY_MS} ms).`,
+      "",
+      "| victim | keys | key echo p50 ms | p90 ms | p99 ms |",
+      "|---|---:|---:|---:|---:|",
+      row("no attack", calm),
+      row("under attack", attacked),
+      "",
+      `Server RSS: ${Math.round(before)} MiB before the attack (settled, ${ATTACK.typing + 2} sessions in), ${Math.round(peak)} MiB at its peak (sampled every 100 ms), ${Math.round(after)} MiB after the last round (settled). Load average (1 min) on the machine: ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end, on ${availableParallelism()} cores.`,
+    ].join("\n");
+  } finally {
+    clearInterval(sampler);
+    for (const client of clients) client.end();
+    await stopServer(server);
+  }
+}
+
 if (import.meta.main) {
   if (process.argv.includes("--under-load")) {
     process.stdout.write(`${await benchSshUnderLoad()}\n`);
+  } else if (process.argv.includes("--attack")) {
+    process.stdout.write(`${await benchSshAttack()}\n`);
   } else {
     process.stdout.write(`${await benchSsh()}\n`);
   }
