@@ -29,6 +29,10 @@ import {
 /** What bob says to a hello (src/server/demo/replies.ts), or his 👋 reaction alone (12%). */
 const BOT_HELLO = /hey!|morning! ☕|👋|hey, what's up\?|hello hello/u;
 
+/** The client's first frame: its title, the sidebar, the connection's state. */
+const firstFrame = (s: string) =>
+  s.includes("parley · ") && s.includes("online") && s.includes("#team");
+
 describe.skipIf(!haveChromium)("parley web in a browser", () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -53,12 +57,7 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(url);
-    await waitForScreen(
-      page,
-      (s) => s.includes("parley · ") && s.includes("online") && s.includes("#team"),
-      "the client's first frame",
-      30_000,
-    );
+    await waitForScreen(page, firstFrame, "the client's first frame", 30_000);
     return page;
   }
 
@@ -181,28 +180,33 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
   }, 120_000);
 
   it("the server going away: the page says so, and starts again once it is back", async () => {
-    const web = await startBuiltWeb(["--demo", "--threads", "1"]);
-    servers.push(web);
-    const page = await visitor(web.url);
-    // Gone at once (a crash, a machine lost): no word from it, the connection just ends.
-    web.child.kill("SIGKILL");
-    await web.stop();
+    const first = await startBuiltWeb(["--demo", "--threads", "1"]);
+    servers.push(first);
+    const page = await visitor(first.url);
     const ended = page.locator("#ended");
-    await ended.waitFor({ state: "visible", timeout: 15_000 });
-    expect(await ended.locator(".why").textContent()).toBe(
-      "The server went away. It may be back in a moment.",
-    );
+    const why = () => ended.locator(".why").textContent();
 
-    const again = await startBuiltWeb(["--demo", "--threads", "1"], web.port);
-    servers.push(again);
-    await ended.locator("button").click();
-    await ended.waitFor({ state: "hidden" });
-    await waitForScreen(
-      page,
-      (s) => s.includes("parley · ") && s.includes("online") && s.includes("#team"),
-      "the first frame of a new session",
-      30_000,
-    );
+    /** A server back on the same port, and the button: a new session's first frame. */
+    async function startAgain(): Promise<BuiltWeb> {
+      const web = await startBuiltWeb(["--demo", "--threads", "1"], first.port);
+      servers.push(web);
+      await ended.locator("button").click();
+      await ended.waitFor({ state: "hidden" });
+      await waitForScreen(page, firstFrame, "the first frame of a new session", 30_000);
+      return web;
+    }
+
+    // Stopped (SIGTERM): the server ends the session itself and says why.
+    await first.stop();
+    await ended.waitFor({ state: "visible", timeout: 15_000 });
+    expect(await why()).toBe("parley: the server was stopped.");
+    const second = await startAgain();
+
+    // Gone at once (a crash, a machine lost): no word from it, the connection just ends.
+    second.child.kill("SIGKILL");
+    await ended.waitFor({ state: "visible", timeout: 15_000 });
+    expect(await why()).toBe("The server went away. It may be back in a moment.");
+    await startAgain();
   }, 120_000);
 
   it("without --demo: a token typed into the form signs in, a wrong one is told so", async () => {
