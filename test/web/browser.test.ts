@@ -2,7 +2,9 @@
 // client's first frame, a message typed and sent is answered by a bot, y copies it into
 // the browser's clipboard, the layout follows the window, `?` and `q` end on the end
 // panel; two visitors have two worlds, and with --demo shared they meet in one, each in
-// the colours their browser prefers. One browser for the file, a context per visitor.
+// the colours their browser prefers. A link in a message opens in a new tab, with no way
+// back to the page; when the server goes away the page says so, and starts again once it
+// is back. One browser for the file, a context per visitor.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +19,7 @@ import {
   haveChromium,
   launchChromium,
   openConversation,
+  pointAt,
   screenOf,
   sendMessage,
   startBuiltWeb,
@@ -25,6 +28,10 @@ import {
 
 /** What bob says to a hello (src/server/demo/replies.ts), or his 👋 reaction alone (12%). */
 const BOT_HELLO = /hey!|morning! ☕|👋|hey, what's up\?|hello hello/u;
+
+/** The client's first frame: its title, the sidebar, the connection's state. */
+const firstFrame = (s: string) =>
+  s.includes("parley · ") && s.includes("online") && s.includes("#team");
 
 describe.skipIf(!haveChromium)("parley web in a browser", () => {
   let browser: Browser;
@@ -50,12 +57,7 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(url);
-    await waitForScreen(
-      page,
-      (s) => s.includes("parley · ") && s.includes("online") && s.includes("#team"),
-      "the client's first frame",
-      30_000,
-    );
+    await waitForScreen(page, firstFrame, "the client's first frame", 30_000);
     return page;
   }
 
@@ -73,8 +75,9 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     const text = `hello bob from a browser ${Date.now() % 100_000}`;
     await openConversation(first, "bob");
     await sendMessage(first, text);
-    // Bob is a bot in this world, and answers this visitor.
-    await waitForScreen(first, (s) => BOT_HELLO.test(s.split(text)[1] ?? ""), "bob's answer");
+    // Bob is a bot in this world, and answers this visitor: below the message in the pane
+    // (the text's last place on screen; the sidebar's preview may hold it too).
+    await waitForScreen(first, (s) => BOT_HELLO.test(s.split(text).at(-1) ?? ""), "bob's answer");
 
     // y copies the selected message (OSC 52) into the browser's clipboard.
     await first.keyboard.press("Escape");
@@ -128,6 +131,83 @@ describe.skipIf(!haveChromium)("parley web in a browser", () => {
     // Start again: a new session, in a new world.
     await ended.locator("button").click();
     await waitForScreen(first, (s) => s.includes("#team") && s.includes("online"), "a new start");
+  }, 120_000);
+
+  /** Puts the mouse on `needle` in the terminal, and waits until xterm.js shows it as a link. */
+  async function hoverLink(page: Page, needle: string): Promise<void> {
+    const pointer = () => page.evaluate('document.querySelector(".xterm-cursor-pointer") !== null');
+    // Off any link first, so the pointer seen next is this link's.
+    await page.mouse.move(1, 1);
+    await until(async () => !(await pointer()), "the mouse off any link");
+    const at = await until(() => pointAt(page, needle), `${needle} on screen`);
+    await page.mouse.move(at.x, at.y);
+    await until(pointer, `${needle} shown as a link`);
+  }
+
+  it("a link in a message opens in a new tab without an opener; only http and https", async () => {
+    const web = await startBuiltWeb(["--demo", "--threads", "1"]);
+    servers.push(web);
+    const page = await visitor(web.url);
+    const context = page.context();
+    // No network here: the browser is answered for the link's site by the test.
+    const target = "https://example.test/parley-link";
+    await context.route("https://example.test/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: "<title>linked</title>" }),
+    );
+    const opened: Page[] = [];
+    context.on("page", (p) => opened.push(p));
+
+    await openConversation(page, "bob");
+    // The links late in the text: the sidebar's one-line preview cuts them short.
+    await sendMessage(page, `see ${target} or mail mailto:carol@example.test`);
+
+    // The client sends the mailto as a link (OSC 8) too, but the page opens web addresses
+    // only: a click on it opens nothing, so the one tab that opens is the https link's.
+    const mailto = await until(() => pointAt(page, "mailto:carol@example.test"), "the mailto");
+    await page.mouse.move(mailto.x, mailto.y);
+    await page.mouse.click(mailto.x, mailto.y);
+
+    await hoverLink(page, target);
+    const popup = context.waitForEvent("page");
+    const at = (await pointAt(page, target))!;
+    await page.mouse.click(at.x, at.y);
+    const tab = await popup;
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe(target);
+    expect(await tab.evaluate("window.opener")).toBeNull();
+    expect(await tab.evaluate("document.referrer")).toBe("");
+    // window.open is synchronous: had the mailto click opened anything, it came first.
+    expect(opened).toEqual([tab]);
+  }, 120_000);
+
+  it("the server going away: the page says so, and starts again once it is back", async () => {
+    const first = await startBuiltWeb(["--demo", "--threads", "1"]);
+    servers.push(first);
+    const page = await visitor(first.url);
+    const ended = page.locator("#ended");
+    const why = () => ended.locator(".why").textContent();
+
+    /** A server back on the same port, and the button: a new session's first frame. */
+    async function startAgain(): Promise<BuiltWeb> {
+      const web = await startBuiltWeb(["--demo", "--threads", "1"], first.port);
+      servers.push(web);
+      await ended.locator("button").click();
+      await ended.waitFor({ state: "hidden" });
+      await waitForScreen(page, firstFrame, "the first frame of a new session", 30_000);
+      return web;
+    }
+
+    // Stopped (SIGTERM): the server ends the session itself and says why.
+    await first.stop();
+    await ended.waitFor({ state: "visible", timeout: 15_000 });
+    expect(await why()).toBe("parley: the server was stopped.");
+    const second = await startAgain();
+
+    // Gone at once (a crash, a machine lost): no word from it, the connection just ends.
+    second.child.kill("SIGKILL");
+    await ended.waitFor({ state: "visible", timeout: 15_000 });
+    expect(await why()).toBe("The server went away. It may be back in a moment.");
+    await startAgain();
   }, 120_000);
 
   it("without --demo: a token typed into the form signs in, a wrong one is told so", async () => {

@@ -23,10 +23,10 @@ export type BuiltWeb = {
   stop(): Promise<number | null>;
 };
 
-/** Starts the built `parley web` on a free port with a home of its own. */
-export async function startBuiltWeb(args: string[]): Promise<BuiltWeb> {
+/** Starts the built `parley web` on `port` (0: a free one) with a home of its own. */
+export async function startBuiltWeb(args: string[], port = 0): Promise<BuiltWeb> {
   const dir = mkdtempSync(join(tmpdir(), "parley-web-built-"));
-  const child = spawn(process.execPath, [CLI, "web", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [CLI, "web", "--port", String(port), ...args], {
     env: {
       ...process.env,
       HOME: dir,
@@ -53,11 +53,12 @@ export async function startBuiltWeb(args: string[]): Promise<BuiltWeb> {
     log,
     banner,
     async stop() {
-      const exited =
-        child.exitCode !== null
-          ? Promise.resolve(child.exitCode)
-          : new Promise<number | null>((done) => child.once("exit", done));
-      if (child.exitCode === null) child.kill("SIGTERM");
+      // Ended already (by itself, or killed by a signal): no exit event is coming.
+      const over = child.exitCode !== null || child.signalCode !== null;
+      const exited = over
+        ? Promise.resolve(child.exitCode)
+        : new Promise<number | null>((done) => child.once("exit", done));
+      if (!over) child.kill("SIGTERM");
       const code = await exited;
       rmSync(dir, { recursive: true, force: true });
       return code;
@@ -81,6 +82,31 @@ const ROWS = String.raw`[...document.querySelectorAll(".xterm-rows > div")]
 
 export function screenOf(page: Page): Promise<string> {
   return page.evaluate(ROWS) as Promise<string>;
+}
+
+/** Where, in the page, the middle of a character inside `needle` is drawn; null when it is not on screen. */
+export function pointAt(page: Page, needle: string): Promise<{ x: number; y: number } | null> {
+  return page.evaluate(`((needle) => {
+    for (const row of document.querySelectorAll(".xterm-rows > div")) {
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      const pieces = [];
+      let text = "";
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        pieces.push({ node, start: text.length });
+        text += node.data;
+      }
+      const at = text.indexOf(needle);
+      if (at < 0) continue;
+      const inside = at + Math.min(2, needle.length - 1);
+      const piece = pieces.findLast((p) => p.start <= inside);
+      const range = document.createRange();
+      range.setStart(piece.node, inside - piece.start);
+      range.setEnd(piece.node, inside - piece.start + 1);
+      const box = range.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    }
+    return null;
+  })(${JSON.stringify(needle)})`) as Promise<{ x: number; y: number } | null>;
 }
 
 /** Waits until the page's screen passes `check`; returns it. */
@@ -121,5 +147,10 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
   await waitForScreen(page, (s) => s.includes(text), "the draft");
   await page.keyboard.press("Enter");
-  await waitForScreen(page, (s) => s.includes(text) && !s.includes("sending…"), "the message sent");
+  // Sent: the composer is empty again (its placeholder back), the text in the conversation.
+  await waitForScreen(
+    page,
+    (s) => s.includes(text) && s.includes("Message ") && !s.includes("sending…"),
+    "the message sent",
+  );
 }
