@@ -41,14 +41,16 @@ async function open(pane: Pane, name: string): Promise<void> {
   // One row at a time, each once the screen shows the last (a loaded machine is slow).
   // The list may reorder as it loads (the pinned rows come above): go the way the row is.
   const lineOf = (s: string, test: (line: string) => boolean) => s.split("\n").findIndex(test);
+  const isRow = (line: string) => new RegExp(`^[│║][ •▸](?:\\S+\\s+)?${name}\\s`, "u").test(line);
   for (let i = 0; i < 20 && !row.test(pane.screen()); i++) {
-    const screen = pane.screen();
+    // Its name in another row's preview is not its row: wait for the row (a list still
+    // loading has not all its rows), never walk past the end looking for it.
+    const screen = await pane.waitFor((s) => lineOf(s, isRow) >= 0, `${name}'s row`, 30_000);
+    if (row.test(screen)) break;
     const before = cursor(screen);
-    const target = lineOf(screen, (line) =>
-      new RegExp(`^[│║][ •](?:\\S+\\s+)?${name}\\s`, "u").test(line),
-    );
+    const target = lineOf(screen, isRow);
     const at = lineOf(screen, (line) => /^[│║]▸/.test(line));
-    pane.send(target >= 0 && target < at ? "k" : "j");
+    pane.send(target < at ? "k" : "j");
     await pane.waitFor((s) => cursor(s) !== before, "the cursor to move");
   }
   // The list can show before the client has finished starting (it may still be asking the
