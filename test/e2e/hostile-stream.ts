@@ -48,13 +48,18 @@ export const endlessLine: Shape = async (res) => {
 };
 
 /** `count` valid message.created events for `conversationId`, then an open, quiet stream. */
-export function messageFlood(conversationId: string, count: number): Shape {
+export function messageFlood(
+  conversationId: string,
+  count: number,
+  sent: { events: number } = { events: 0 },
+): Shape {
   return async (res) => {
     const at = Math.floor(Date.now() / 1000);
     let n = 0;
     await pour(res, () => {
       if (n >= count) return undefined;
       n++;
+      sent.events++;
       const data = message(`msg_flood_${n}`, {
         conversation_id: conversationId,
         contact: { id: "ct_bob", username: "bob" },
