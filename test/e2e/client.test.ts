@@ -3,6 +3,7 @@
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
 import { existsSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -21,16 +22,8 @@ beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 });
 
-const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
-
-async function moveTo(p: Pane, name: string) {
-  await p.waitFor((s) => s.includes(name), `${name} in the list`);
-  for (let i = 0; i < 20 && !selectedRow(p.screen()).includes(name); i++) {
-    const before = selectedRow(p.screen());
-    p.send("j");
-    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
-  }
-}
+const moveTo = (p: Pane, name: string) =>
+  moveInList({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);
 
 describe.skipIf(!hasTmux())("parley in a real terminal", () => {
   it("opens, sends, reacts, pins, mutes, archives, filters, resizes and quits cleanly", async () => {

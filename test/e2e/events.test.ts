@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
+import { moveTo } from "../list-cursor.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 type Serve = { child: ChildProcess; url: string; tokens: Record<string, string> };
@@ -61,15 +62,9 @@ function client(server: Serve, user: string): Pane {
   return pane;
 }
 
-const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
-
 async function open(p: Pane, name: string) {
   await p.waitFor((s) => s.includes(name) && s.includes("│▸"), `${name} in the list`, 30_000);
-  for (let i = 0; i < 20 && !selectedRow(p.screen()).includes(name); i++) {
-    const before = selectedRow(p.screen());
-    p.send("j");
-    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
-  }
+  await moveTo({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);
   p.send("Enter");
   await p.waitFor((s) => s.includes(`Message ${name}`), `the conversation with ${name}`);
 }

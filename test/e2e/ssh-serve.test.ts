@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -105,19 +106,9 @@ function liveSessions(): number | undefined {
   return undefined;
 }
 
-const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
-
 /** Moves the sidebar's cursor down to the conversation named `name`. */
-async function moveTo(p: Pane, name: string) {
-  const row = new RegExp(`▸\\S* *${name}\\b`, "u");
-  await p.waitFor((s) => s.includes(` ${name} `), `${name} in the list`);
-  for (let i = 0; i < 20 && !row.test(selectedRow(p.screen())); i++) {
-    const before = selectedRow(p.screen());
-    p.send("j");
-    await p.waitFor((s) => selectedRow(s) !== before, "the cursor to move");
-  }
-  expect(selectedRow(p.screen())).toMatch(row);
-}
+const moveTo = (p: Pane, name: string) =>
+  moveInList({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);
 
 beforeAll(async () => {
   if (skip) return;

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Browser, Page } from "playwright-core";
+import { moveTo } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 
 export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
@@ -127,17 +128,16 @@ export function waitForScreen(
   );
 }
 
-const selectedRow = (screen: string) => screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
-
 /** Moves the sidebar's cursor down to the conversation named `name`, and opens it. */
 export async function openConversation(page: Page, name: string): Promise<void> {
-  const row = new RegExp(`▸\\S* *${name}\\b`, "u");
-  await waitForScreen(page, (s) => s.includes(` ${name} `), `${name} in the list`);
-  for (let i = 0; i < 20 && !row.test(selectedRow(await screenOf(page))); i++) {
-    const before = selectedRow(await screenOf(page));
-    await page.keyboard.press("j");
-    await waitForScreen(page, (s) => selectedRow(s) !== before, "the cursor to move");
-  }
+  await moveTo(
+    {
+      screen: () => screenOf(page),
+      down: () => page.keyboard.press("j"),
+      waitFor: (check, what) => waitForScreen(page, check, what),
+    },
+    name,
+  );
   await page.keyboard.press("Enter");
   await waitForScreen(page, (s) => s.includes(`Message ${name}`), `the composer to ${name}`);
 }

@@ -1,0 +1,33 @@
+// The conversation list's cursor as a screen shows it, and moving it to a row by name, for
+// the tests that drive a real terminal (tmux, ssh, a browser's xterm.js).
+
+/** The selected row's name and icons, without its time, unread count or preview. */
+export function selectedName(screen: string): string {
+  const line = screen.split("\n").find((l) => /^[│║]▸/.test(l)) ?? "";
+  const cell = line.slice(2).split(/[│║]/)[0] ?? "";
+  return cell.replace(/\s{2,}.*$/, "").trim();
+}
+
+type Screen = {
+  screen: () => string | Promise<string>;
+  down: () => unknown;
+  waitFor: (check: (screen: string) => boolean, what: string) => Promise<unknown>;
+};
+
+/**
+ * Moves the cursor down, one row at a time, until the selected row is `name`. A move is
+ * seen by the selected row's name changing, not its whole line: the line also changes on
+ * its own (a new message, the minute's clock), and reading that as a move sent one `j`
+ * too many, which then landed after the next key.
+ */
+export async function moveTo(ui: Screen, name: string): Promise<void> {
+  const row = new RegExp(`^\\S*\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "u");
+  await ui.waitFor((s) => s.includes(name), `${name} in the list`);
+  for (let i = 0; i < 20; i++) {
+    const before = selectedName(await ui.screen());
+    if (row.test(before)) return;
+    await ui.down();
+    await ui.waitFor((s) => selectedName(s) !== before, "the cursor to move");
+  }
+  throw new Error(`the cursor did not reach ${name}: on ${selectedName(await ui.screen())}`);
+}
