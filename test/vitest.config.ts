@@ -10,6 +10,15 @@ import { postgresBin } from "./postgres/cluster.ts";
 // says so (CI sets PARLEY_REQUIRE_POSTGRES and installs it: it never skips them).
 // Files of long sessions and soaks (minutes each): their own project, the "soak" one.
 const SOAK = "test/**/*.soak.test.{ts,tsx}";
+// The built `parley` as a program, with the programs around it: in tmux and GNU screen,
+// over OpenSSH, in Chromium, behind nginx. `npm run test:e2e`, beside `npm test`: on two
+// cores these take three times as long as all the rest together.
+const E2E = [
+  "test/e2e/**/*.test.ts",
+  "test/web/browser.test.ts",
+  "test/ssh/public.test.ts",
+  "test/server/nginx.test.ts",
+];
 const ON_POSTGRES = ["test/server/*.test.ts", "test/api/client.test.ts"];
 /** The server's soaks (load, crashes) run on PostgreSQL too, with the other soaks. */
 const SOAK_ON_POSTGRES = ["test/server/*.soak.test.ts"];
@@ -50,8 +59,8 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           // Files share a worker: a file puts back what it changes (docs/development.md).
           isolate: false,
-          setupFiles: ["test/node-classes.ts"],
-          exclude: ["test/bench/**", "test/postgres/**", SOAK, "node_modules/**"],
+          setupFiles: ["test/node-classes.ts", "test/ink-size.ts"],
+          exclude: ["test/bench/**", "test/postgres/**", SOAK, ...E2E, "node_modules/**"],
         },
       },
       {
@@ -60,7 +69,7 @@ export default defineConfig({
           name: "postgres",
           isolate: false,
           setupFiles: ["test/node-classes.ts"],
-          ...onPostgres(ON_POSTGRES, ["test/server/units.test.ts", SOAK]),
+          ...onPostgres(ON_POSTGRES, ["test/server/units.test.ts", SOAK, ...E2E]),
         },
       },
       // The API client once more, with the Headers, Request and Response the client's
@@ -74,10 +83,34 @@ export default defineConfig({
           setupFiles: ["test/api/install-fetch-classes.ts"],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: E2E,
+          exclude: [SOAK],
+          isolate: false,
+          setupFiles: ["test/node-classes.ts"],
+        },
+      },
+      // nginx in front of two instances on one PostgreSQL database.
+      {
+        extends: true,
+        test: {
+          name: "e2e-postgres",
+          setupFiles: ["test/node-classes.ts"],
+          ...onPostgres(["test/server/nginx.test.ts"], []),
+        },
+      },
       // Long sessions and soaks (minutes each): `npm run test:soak`, not `npm test`.
       {
         extends: true,
-        test: { name: "soak", include: [SOAK], testTimeout: 600_000 },
+        test: {
+          name: "soak",
+          include: [SOAK],
+          setupFiles: ["test/ink-size.ts"],
+          testTimeout: 600_000,
+        },
       },
       {
         extends: true,
