@@ -100,6 +100,48 @@ describe("unread", () => {
     expect(below.split("\n").slice(0, 3).join("\n")).toContain("Ship it Friday?");
   });
 
+  it("leaves the view where a key took it while the unread start was still being found", async () => {
+    // The older page that finds where unread starts is held until keys have moved the view.
+    const server = await startServer({ port: 0, demo: true, demoReplies: false });
+    each.afterTest(() => server.close());
+    let release: (() => void) | undefined;
+    let landed: Promise<unknown> | undefined;
+    const relay = await startForeignServer((req, res) => {
+      const older = req.url.startsWith("/v1/messages?") && req.url.includes("starting_after");
+      if (older && !release) {
+        release = () => {
+          landed = relayTo(server.url, req, res);
+        };
+        return;
+      }
+      void relayTo(server.url, req, res);
+    });
+    each.afterTest(() => relay.close());
+    const bob = apiFor(server, 1);
+    await sendAll(bob, (await conversationWith(bob, "alice")).id, words("unread", 70));
+    const harness = await each.start({
+      server,
+      baseUrl: relay.url,
+      timeoutMs: 60_000,
+      columns: 100,
+      rows: 30,
+    });
+    await openFirst(harness, "bob");
+    await harness.waitFor(() => release !== undefined, "the older page asked for, and held");
+    await harness.press(KEYS.escape, "k", "k");
+    await harness.waitFor((s) => paneText(s).includes("unread0070"), "the newest messages");
+    release!();
+    await landed;
+    await harness.press();
+    // Nothing may move the view now: a moment for a jump that must not come.
+    await pause(300);
+    const pane = paneText(harness.screen());
+    expect(pane).toMatch(/▌ +unread0068/);
+    expect(pane).toContain("unread0070");
+    // Not at the unread start, 72 messages back, under its divider.
+    expect(pane).not.toMatch(/─ new ─/);
+  });
+
   it("u opens the next conversation with unread messages, at its messages", async () => {
     const harness = await each.start();
     const alice = apiFor(harness.server);

@@ -43,7 +43,10 @@ export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Ne
   // from where that one left the selection (↑↑↑ moved two now and then), as use-row-chooser
   // keeps its index.
   const latest = useRef(scroll);
+  // Whether anything has moved the view since the pane opened (a key, a send, a match).
+  const moved = useRef(false);
   const setScroll = (next: Scroll) => {
+    moved.current = true;
     latest.current = next;
     setScrollState(next);
   };
@@ -83,6 +86,8 @@ export function useMessageScroll(items: readonly Item[], g: Geometry, newest: Ne
     following: scroll.follow,
     /** Messages that arrived below since the user scrolled up. */
     newBelow,
+    /** Whether the view has moved since the pane opened: by a key, a send or a search. */
+    moved: () => moved.current,
     press: (key: Move) => {
       if (key === "last" && !newest.loaded) {
         newest.show();

@@ -23,7 +23,8 @@ const UNREAD_SEARCH_LIMIT = 500;
  * The first unread message, decided once, on the first history shown (what arrives while
  * the conversation is open is not marked), older pages loaded first while all loaded
  * messages are newer than the last opening. `goToStart` then goes there if the newest
- * screenful does not show it.
+ * screenful does not show it, and nothing has moved the view meanwhile: a key pressed
+ * while older pages loaded is where the person chose to be.
  */
 export function useUnreadStart(
   items: readonly Item[],
@@ -57,6 +58,7 @@ export function useUnreadStart(
       }
       const key = firstUnreadKey(items, lastOpenedAt, me);
       setUnreadKey(key ?? null);
+      if (scroll.moved()) return;
       const index = items.findIndex((item) => item.key === key);
       const end = viewportAt(endAnchor(geometry), geometry);
       if (index >= 0 && (index < end.top || (index === end.top && end.clipTop > 0))) {
