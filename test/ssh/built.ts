@@ -183,15 +183,8 @@ export function refusedSocket(port: number, localAddress = "127.0.0.1"): Promise
 }
 
 /** Signs in, trying again while the server still counts connections just closed. */
-export async function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await connect(port, username);
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+export function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
+  return until(() => connect(port, username), `${username} let in`, { intervalMs: 100 });
 }
 
 /** Whether the server closed `socket` (its end, or a reset). */
