@@ -1,11 +1,10 @@
 // The built `parley` in a real pseudo-terminal (tmux), on the embedded demo server, used
 // as a person would: open, send, react, pin, mute, archive, filter, resize, quit; and the
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
-import { existsSync } from "node:fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, needsBuild, type Pane, startPane } from "./tmux.ts";
 
 // Runs parley between two snapshots of the terminal settings, then says whether the
 // settings (raw mode, echo) came back and which exit code it had.
@@ -18,9 +17,7 @@ afterEach(() => {
   pane = undefined;
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 const moveTo = (p: Pane, name: string) =>
   moveInList({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);

@@ -3,22 +3,14 @@
 // list, and the trips 7, 12 and 13 where a person meets them (a base URL beside the API
 // with a kept cache, the Muted filter after an offline quit, the offline hint's command).
 // Each screen is looked at at 120x40, 80x24 and 60x20.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { type Cleanups, clientIn, keptFolders } from "./kept-home.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { clientIn, keptFolders } from "./kept-home.ts";
+import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
-const cleanups: Cleanups = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 const SIZES = [
   [120, 40],

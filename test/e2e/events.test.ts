@@ -5,25 +5,18 @@
 // with nothing sent meanwhile missing. The foreign-server shapes (no events) poll as before:
 // test/e2e/session.test.ts and test/ui/events.test.tsx.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { moveTo } from "../list-cursor.ts";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 type Serve = { child: ChildProcess; url: string; tokens: Record<string, string> };
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 /** `parley serve` on `port` (0: a free one) over the database file `db`. */
 async function serve(db: string, port = 0): Promise<Serve> {

@@ -4,10 +4,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, type Pane, startPane } from "./tmux.ts";
+import { CLI, type Cleanups, type Pane, startPane } from "./tmux.ts";
 
-/** Run after the test, last pushed first. */
-export type Cleanups = (() => unknown)[];
+export type { Cleanups } from "./tmux.ts";
 
 /** The server's folder and the client's home, both removed after the test. */
 export function keptFolders(cleanups: Cleanups, prefix: string): { dir: string; home: string } {

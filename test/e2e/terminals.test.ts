@@ -4,12 +4,12 @@
 // writes is recorded (tmux pipe-pane, set up before parley starts) and its SGR sequences
 // checked: the colour depth must follow the terminal, and NO_COLOR means none at all.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, needsBuild, type Pane, startPane } from "./tmux.ts";
 
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
 const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
@@ -80,9 +80,7 @@ afterEach(() => {
   screens = [];
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 /**
  * Runs `command` in a tmux pane whose output is recorded from the first byte: the
