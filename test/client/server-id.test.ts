@@ -16,6 +16,7 @@ import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { pathsUnder } from "./paths-under.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-server-id-"));
 const running: RunningServer[] = [];
@@ -27,13 +28,7 @@ afterAll(async () => {
 let n = 0;
 function paths(): Paths {
   const root = join(dir, `home-${n++}`);
-  return {
-    config: join(root, "config"),
-    data: join(root, "data"),
-    state: join(root, "state"),
-    cache: join(root, "cache"),
-    configFile: join(root, "config", "config.json"),
-  };
+  return pathsUnder(root);
 }
 
 async function serve(db: string) {

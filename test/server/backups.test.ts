@@ -4,20 +4,13 @@
 // data as it was at the backup, without what came after, uploaded files included.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { installParley } from "../e2e/operator.ts";
 import { postgresBin } from "../postgres/cluster.ts";
 import { madeDb, STORE } from "./stores.ts";
 
@@ -54,13 +47,7 @@ async function fetchedFrom(db: string, path: string): Promise<Buffer> {
 const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
 
 function shell(env: NodeJS.ProcessEnv) {
-  const bin = join(home, "bin");
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    join(bin, "parley"),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
-  );
-  chmodSync(join(bin, "parley"), 0o755);
+  const bin = installParley(home, CLI);
   const path = [bin, postgresBin(), process.env.PATH].filter(Boolean).join(":");
   return (block: string) => {
     const result = spawnSync("bash", ["-euo", "pipefail", "-c", block], {
