@@ -12,9 +12,9 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
+import { freePort } from "../free-port.ts";
 import { commandLine, environment, running } from "../processes.ts";
 import { CLI, hasTmux, ROOT } from "./tmux.ts";
 
@@ -88,18 +88,6 @@ export function sshdSkipReason(): string | undefined {
     rmSync(dir, { recursive: true, force: true });
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export type Sshd = {

@@ -7,12 +7,12 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { freePort } from "../free-port.ts";
 import { until } from "../wait.ts";
 import { madeDb, STORE } from "./stores.ts";
 
@@ -31,17 +31,6 @@ afterAll(() => {
   for (const child of children) child.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function serve(db: string): Promise<number> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db], {
