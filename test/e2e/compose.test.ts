@@ -6,8 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { clientIn, keptFolders } from "./kept-home.ts";
+import { clientIn, demoServerIn, keptFolders } from "./kept-home.ts";
 import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const cleanups = e2eEachTest();
@@ -55,16 +54,7 @@ async function open(pane: Pane, name: string): Promise<void> {
   await pane.waitFor(opened, `${name} open`, 30_000);
 }
 
-async function demoServer(dir: string): Promise<RunningServer> {
-  const server = await startServer({
-    port: 0,
-    db: join(dir, "server.db"),
-    demo: true,
-    demoReplies: false,
-  });
-  cleanups.push(() => server.close());
-  return server;
-}
+const demoServer = (dir: string) => demoServerIn(dir, cleanups);
 
 describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
   it("completes @names and :emoji: with Tab, at every size", async () => {

@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
 import stringWidth, { widthMode } from "../../src/ui/ink/string-width.ts";
+import { demoServerIn } from "./kept-home.ts";
 import { CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
@@ -73,13 +73,7 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
     expect(widthMode()).toBe("code-points");
     const dir = mkdtempSync(join(tmpdir(), "parley-graphemes-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const server = await startServer({
-      port: 0,
-      db: join(dir, "server.db"),
-      demo: true,
-      demoReplies: false,
-    });
-    cleanups.push(() => server.close());
+    const server = await demoServerIn(dir, cleanups);
     const [alice, bob] = server.demoUsers;
     const bobApi = createApi({ baseUrl: server.url, token: bob!.token });
     const withAlice = (await bobApi.conversations.list({ limit: 50 })).data.find(

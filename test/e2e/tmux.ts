@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll } from "vitest";
+import { afterEach, beforeAll, expect } from "vitest";
 import { commandLine, descendants, running } from "../processes.ts";
 import { pause, until } from "../wait.ts";
 
@@ -168,4 +168,21 @@ export function startPane(options: {
     },
   };
   return pane;
+}
+
+/**
+ * `parley` between two snapshots of the terminal settings (raw mode, echo), `env`
+ * assignments before it: the pane then says whether they came back and the exit code.
+ */
+export const inTtyCheck = (env = "") =>
+  `before=$(stty -g); env ${env} node ${JSON.stringify(CLI)}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`;
+
+/** Quits a parley started with inTtyCheck: exit 0, the terminal given back as it was. */
+export async function quitAndCheck(p: Pane): Promise<void> {
+  p.send("q");
+  const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit");
+  expect(after).toContain("CODE=0");
+  expect(after).toContain("TTY-RESTORED");
+  expect(p.info("#{alternate_on}")).toBe("0");
+  expect(p.info("#{cursor_flag}")).toBe("1");
 }
