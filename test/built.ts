@@ -64,6 +64,8 @@ export async function startBuilt(args: string[], options: BuiltOptions): Promise
     if (ready) break;
   }
   if (!ready) throw new Error(`parley ${args[0]} did not start:\n${log.join("\n")}`);
+  // Read on past the banner: a child blocked on a full stdout pipe would stop serving.
+  child.stdout!.resume();
   return {
     child,
     dir,
