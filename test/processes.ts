@@ -1,6 +1,6 @@
 // Other processes as Linux's /proc shows them, for tests and benchmarks that must find
 // what they started (a client under tmux, node under ssh) or wait for it to be gone.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** `/proc/PID/FILE` split at NULs (cmdline, environ); empty once the process is gone. */
@@ -80,3 +80,10 @@ export async function settledRssMiB(
   }
   return last;
 }
+
+/** Whether `program` is on PATH (the shell's `command -v`). */
+export const onPath = (program: string): boolean =>
+  spawnSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;
+
+/** `value` in single quotes for a POSIX shell. */
+export const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;

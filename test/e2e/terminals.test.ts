@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { shq } from "../processes.ts";
 import { until } from "../wait.ts";
 import {
   beat,
@@ -21,7 +22,6 @@ import {
 } from "./tmux.ts";
 
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
-const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 const hasScreen = (() => {
   try {

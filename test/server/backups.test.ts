@@ -12,6 +12,7 @@ import { startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { installParley } from "../e2e/operator.ts";
 import { postgresBin } from "../postgres/cluster.ts";
+import { onPath } from "../processes.ts";
 import { madeDb, STORE } from "./stores.ts";
 
 const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
@@ -44,8 +45,6 @@ async function fetchedFrom(db: string, path: string): Promise<Buffer> {
   }
 }
 
-const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
-
 function shell(env: NodeJS.ProcessEnv) {
   const bin = installParley(home, CLI);
   const path = [bin, postgresBin(), process.env.PATH].filter(Boolean).join(":");
@@ -68,7 +67,7 @@ describe("docs/team.md's backups", () => {
     expect(blocks[2]).toContain("pg_restore");
   });
 
-  it.skipIf(STORE !== "sqlite" || !has("sqlite3"))(
+  it.skipIf(STORE !== "sqlite" || !onPath("sqlite3"))(
     "back up SQLite 0600 while it runs, and restore it",
     async () => {
       const db = join(home, ".local", "share", "parley", "server.db");

@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { freePort } from "../free-port.ts";
+import { onPath } from "../processes.ts";
 import { until } from "../wait.ts";
 import { madeDb, STORE } from "./stores.ts";
 
@@ -23,7 +24,6 @@ const block = (language: string, heading: string) =>
     doc.split(`\n## ${heading}\n`)[1]?.split(/\n## /)[0] ?? "",
   )?.[1] ?? "";
 const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => spawnSync(p, ["-v"]).status === 0);
-const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
 
 const dir = mkdtempSync(join(tmpdir(), "parley-nginx-"));
 const children: ChildProcess[] = [];
@@ -94,7 +94,7 @@ function https(
   });
 }
 
-describe.skipIf(STORE !== "postgres" || NGINX === undefined || !has("openssl"))(
+describe.skipIf(STORE !== "postgres" || NGINX === undefined || !onPath("openssl"))(
   "docs/team.md's nginx configuration",
   () => {
     it("serves two instances over TLS, the event stream live through it", async () => {
@@ -239,7 +239,7 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !has("openssl"))(
   },
 );
 
-describe.skipIf(!has("systemd-analyze"))("docs/team.md's systemd unit", () => {
+describe.skipIf(!onPath("systemd-analyze"))("docs/team.md's systemd unit", () => {
   it("passes systemd-analyze verify with nothing to say", () => {
     const unit = block("ini", "A systemd unit");
     expect(unit).toMatch(/^Type=simple$/m);
