@@ -273,20 +273,7 @@ async function run(
   // Every session on screen with its list, then its first conversation open.
   await Promise.all(sessions.map((s) => s.until("online")));
   const connectMs = performance.now() - started;
-  await Promise.all(
-    sessions.map(async (s) => {
-      // Enter opens the selected conversation; a list still settling can drop it, so again.
-      for (let attempt = 1; ; attempt++) {
-        s.press("\r");
-        try {
-          await s.until("Enter send", 3000);
-          break;
-        } catch (error) {
-          if (attempt === 5) throw error;
-        }
-      }
-    }),
-  );
+  await Promise.all(sessions.map((s) => openConversation(s, 3000)));
   // Typing starts once every conversation is drawn with its messages: what is measured is
   // keys among sessions that are typing, not keys queued behind 20 conversations opening.
   await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
@@ -496,19 +483,7 @@ export async function benchSshUnderLoad(): Promise<string> {
         return s;
       }),
     );
-    await Promise.all(
-      sessions.map(async (s) => {
-        for (let attempt = 1; ; attempt++) {
-          s.press("\r");
-          try {
-            await s.until("Enter send", 5000);
-            break;
-          } catch (error) {
-            if (attempt === 5) throw error;
-          }
-        }
-      }),
-    );
+    await Promise.all(sessions.map((s) => openConversation(s)));
     await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
     const echoes: number[] = [];
     await Promise.all(
@@ -608,11 +583,11 @@ async function resizeStorm(stream: ssh2.ClientChannel, count: number, ms: number
 }
 
 /** Opens the session's first conversation (Enter; a list still settling can drop it). */
-async function openConversation(s: Session): Promise<void> {
+async function openConversation(s: Session, timeoutMs = 5000): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     s.press("\r");
     try {
-      await s.until("Enter send", 5000);
+      await s.until("Enter send", timeoutMs);
       return;
     } catch (error) {
       if (attempt === 5) throw error;
