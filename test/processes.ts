@@ -1,5 +1,6 @@
 // Other processes as Linux's /proc shows them, for tests and benchmarks that must find
 // what they started (a client under tmux, node under ssh) or wait for it to be gone.
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** `/proc/PID/FILE` split at NULs (cmdline, environ); empty once the process is gone. */
@@ -55,3 +56,34 @@ export function descendants(root: number): number[] {
   }
   return all;
 }
+
+/** Resident memory of a process, in MiB (ps works on Linux and macOS). */
+export function rssMiB(pid: number): number {
+  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" })) / 1024;
+}
+
+/**
+ * Resident memory once it has settled (worker threads load their code after a server says
+ * it is listening; sessions that left are given back a while later): sampled every
+ * `everyMs` until two samples are within `withinMiB`, `tries` times at the most.
+ */
+export async function settledRssMiB(
+  pid: number,
+  { everyMs, withinMiB, tries }: { everyMs: number; withinMiB: number; tries: number },
+): Promise<number> {
+  let last = rssMiB(pid);
+  for (let i = 0; i < tries; i++) {
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    const now = rssMiB(pid);
+    if (Math.abs(now - last) < withinMiB) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Whether `program` is on PATH (the shell's `command -v`). */
+export const onPath = (program: string): boolean =>
+  spawnSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;
+
+/** `value` in single quotes for a POSIX shell. */
+export const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;

@@ -1,7 +1,6 @@
 // The embedded reference server: `startServer` is what `npm start`, `parley serve` and the
 // tests use.
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { parleyPaths } from "../paths.ts";
@@ -16,6 +15,7 @@ import type { Services } from "./env.ts";
 import { createEventHub, type EventHub, type EventOptions } from "./events/hub.ts";
 import { createDatabaseHealth, type DatabaseHealth, isUnreachable } from "./health.ts";
 import { createIdMaker } from "./ids.ts";
+import { listenOn } from "./listen.ts";
 import type { Metrics, serveMetrics } from "./metrics.ts";
 import { type AccessLine, noMetrics } from "./ops-routes.ts";
 import { createPageCache, noPageCache } from "./page-cache.ts";
@@ -286,14 +286,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     const server = createServer(httpServerOptions(opts.connections), getRequestListener(app.fetch));
     capConnections(server, opts.connections ?? {}, limitedLog(log, { name: "parley serve" }));
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(opts.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-    const port = (server.address() as AddressInfo).port;
+    const port = await listenOn(server, opts.port ?? 0, host);
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     log(`parley server listening on ${url}`);
 

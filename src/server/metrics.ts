@@ -4,9 +4,9 @@
 // set, at GET /metrics on the API's port behind that token. Loaded only then (index.ts):
 // the client's embedded server, `parley serve` without them and the tests go without.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { DatabaseHealth } from "./health.ts";
+import { listenOn } from "./listen.ts";
 import type { Store } from "./store/index.ts";
 
 export type Metrics = {
@@ -154,14 +154,7 @@ export async function serveMetrics(
       () => response.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const bound = (server.address() as AddressInfo).port;
+  const bound = await listenOn(server, port, host);
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/metrics`,
     close: () =>

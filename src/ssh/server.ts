@@ -4,11 +4,12 @@
 // the SSH user name. Two people connecting as alice and bob chat live through the shared
 // API server. This file composes the parts: who may sign in (auth.ts), what a connection
 // may ask for (channel.ts), and the live sessions (sessions.ts).
-import { type AddressInfo, createServer, type Socket } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import ssh2, { type Connection } from "ssh2";
 import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
+import { listenOn } from "../server/listen.ts";
 import { type AuthorizedKey, authenticate, type SignedIn } from "./auth.ts";
 import { handleSessionChannel, refuse, refuseForwarding, type ShellRequest } from "./channel.ts";
 import { channelTerminal } from "./channel-terminal.ts";
@@ -282,17 +283,10 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
     socket.setNoDelay(true);
     server.injectSocket(socket);
   });
-  await new Promise<void>((resolve, reject) => {
-    listener.once("error", reject);
-    listener.listen(options.port ?? 0, host, () => {
-      listener.off("error", reject);
-      resolve();
-    });
-  });
+  const port = await listenOn(listener, options.port ?? 0, host);
   // Accepting fails when the process is out of file descriptors (EMFILE): said, not fatal.
   listener.on("error", (error: Error) => noisy(`parley ssh: ${logEscape(error.message)}`));
   server.on("error", (error: Error) => log(`parley ssh: ${logEscape(error.message)}`));
-  const port = (listener.address() as AddressInfo).port;
 
   let closed: Promise<void> | undefined;
   return {

@@ -5,11 +5,12 @@
 // capped in all and per address and ended when idle, the page sends a strict CSP, and
 // whatever a visitor sends reaches the log escaped, if at all.
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import { logEscape, logLine } from "../log-escape.ts";
 import { httpServerOptions } from "../server/connections.ts";
 import type { DemoUser } from "../server/index.ts";
+import { listenOn } from "../server/listen.ts";
 import { failureTracker } from "../ssh/failures.ts";
 import { addressOf, connectionGate } from "../ssh/gate.ts";
 import { giveBackWhenIdle } from "../ssh/idle-gc.ts";
@@ -336,15 +337,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
   });
   server.on("clientError", (_error, socket: Socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  const port = await listenOn(server, options.port ?? 0, host);
   server.on("error", (error: Error) => noisy(`parley web: ${logEscape(error.message)}`));
-  const port = (server.address() as AddressInfo).port;
 
   let closed: Promise<void> | undefined;
   return {

@@ -4,11 +4,12 @@ import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createApi, type EventsState, type ServerEvent } from "../../src/api/client.ts";
 import { eventsApi } from "../../src/api/events.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { freshDb, STORE } from "../server/stores.ts";
+import { until } from "../wait.ts";
 
 const running: { close(): Promise<void> | void }[] = [];
 const stops: (() => void)[] = [];
@@ -46,8 +47,6 @@ function follow(url: string, token: string) {
   return { api, states, events, state, stop };
 }
 
-const waitFor = <T>(fn: () => T) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
-
 /** A server that answers /v1/events with `answer`. */
 async function fakeServer(answer: Parameters<typeof createServer>[1]): Promise<string> {
   const server: Server = createServer(answer);
@@ -70,17 +69,14 @@ describe("the event stream, followed", () => {
   it("goes live and hands over a message from someone else, parsed", async () => {
     const server = await start();
     const alice = follow(server.url, tokenOf(server, "alice"));
-    await waitFor(() => expect(alice.state()).toBe("live"));
+    await until(() => alice.state() === "live", "alice's stream live");
     const bob = createApi({ baseUrl: server.url, token: tokenOf(server, "bob") });
     const shared = await sharedConversation(bob);
     const sent = await bob.messages.send({ conversation_id: shared.id, message: "over the wire" });
-    const event = await waitFor(() => {
-      const found = alice.events.find(
-        (e) => e.type === "message.created" && e.message.id === sent.id,
-      );
-      expect(found).toBeDefined();
-      return found!;
-    });
+    const event = await until(
+      () => alice.events.find((e) => e.type === "message.created" && e.message.id === sent.id),
+      "bob's message on alice's stream",
+    );
     expect(event).toMatchObject({
       message: { message: "over the wire", conversation_id: shared.id },
     });
@@ -99,25 +95,24 @@ describe("the event stream, followed", () => {
       const first = await start(db);
       const port = Number(new URL(first.url).port);
       const alice = follow(first.url, tokenOf(first, "alice"));
-      await waitFor(() => expect(alice.state()).toBe("live"));
+      await until(() => alice.state() === "live", "alice's stream live");
       const bobToken = tokenOf(first, "bob");
       const bob = createApi({ baseUrl: first.url, token: bobToken });
       const shared = await sharedConversation(bob);
       await bob.messages.send({ conversation_id: shared.id, message: "before" });
-      await waitFor(() => expect(alice.events.length).toBeGreaterThan(0));
+      await until(() => alice.events.length > 0, "an event on alice's stream");
       await first.close();
-      await waitFor(() => expect(alice.states).toContain("down"));
+      await until(() => alice.states.includes("down"), "alice's stream down");
       // While the stream is down, the message goes in straight through the store.
       const second = await start(db, port);
       const during = await createApi({ baseUrl: second.url, token: bobToken }).messages.send({
         conversation_id: shared.id,
         message: "while it was down",
       });
-      await waitFor(() => expect(alice.states.filter((s) => s === "live").length).toBe(2));
-      await waitFor(() =>
-        expect(
-          alice.events.some((e) => e.type === "message.created" && e.message.id === during.id),
-        ).toBe(true),
+      await until(() => alice.states.filter((s) => s === "live").length === 2, "live again");
+      await until(
+        () => alice.events.some((e) => e.type === "message.created" && e.message.id === during.id),
+        "the message sent while down, replayed",
       );
     },
   );
@@ -128,7 +123,7 @@ describe("the event stream, followed", () => {
       res.end('{"error":{"type":"invalid_request","message":"no"}}');
     });
     const client = follow(url, "t");
-    await waitFor(() => expect(client.state()).toBe("none"));
+    await until(() => client.state() === "none", "no events (state none)");
   });
 
   it("takes a 200 that is not an event stream for a server without events", async () => {
@@ -137,7 +132,7 @@ describe("the event stream, followed", () => {
       res.end("<html>hello</html>");
     });
     const client = follow(url, "t");
-    await waitFor(() => expect(client.state()).toBe("none"));
+    await until(() => client.state() === "none", "no events (state none)");
   });
 
   it("sends the token and Last-Event-ID, and drops a stream whose event never ends", async () => {
@@ -154,9 +149,9 @@ describe("the event stream, followed", () => {
       res.write("x".repeat(600 * 1024));
     });
     const client = follow(url, "secret");
-    await waitFor(() => expect(client.states).toContain("down"));
+    await until(() => client.states.includes("down"), "the stream down");
     expect(client.events).toEqual([{ type: "reset" }]);
-    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    await until(() => seen.length >= 2, "a second request");
     expect(seen[0]).toEqual({ authorization: "Bearer secret", lastEventId: undefined });
     expect(seen[1]).toEqual({ authorization: "Bearer secret", lastEventId: "7" });
   });
@@ -172,7 +167,7 @@ describe("the event stream, followed", () => {
       res.on("close", () => clearInterval(timer));
     });
     const client = follow(url, "t");
-    await waitFor(() => expect(client.states).toContain("down"));
+    await until(() => client.states.includes("down"), "the stream down");
     expect(streams).toBeGreaterThanOrEqual(1);
     expect(client.events).toEqual([]);
   });
@@ -196,7 +191,7 @@ describe("the event stream, followed", () => {
       backoff: { baseMs: 5, maxMs: 20 },
     }).follow({ onState: () => {}, onEvent: (event) => events.push(event) });
     stops.push(stop);
-    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(5));
+    await until(() => seen.length >= 5, "five requests");
     // The first stream, then three resumes from 3 that brought nothing, then afresh.
     expect(seen.slice(0, 5)).toEqual([undefined, "3", "3", "3", undefined]);
     expect(events.filter((e) => e.type === "reset").length).toBeGreaterThanOrEqual(1);
@@ -211,7 +206,7 @@ describe("the event stream, followed", () => {
       );
     });
     const client = follow(url, "t");
-    await waitFor(() => expect(client.events.length).toBe(1));
+    await until(() => client.events.length === 1, "one event");
     expect(client.events[0]).toEqual({
       type: "messages.read",
       read: { conversation_id: "c", reader: "bob", read_at: 1700000000 },
@@ -227,7 +222,7 @@ describe("the event stream, followed", () => {
       res.write('event: message.deleted\ndata: {"id": 5, "conversation_id": "c"}\n\n');
     });
     const client = follow(url, "t");
-    await waitFor(() => expect(client.events.length).toBe(1));
+    await until(() => client.events.length === 1, "one event");
     expect(client.events[0]).toEqual({
       type: "message.deleted",
       removed: { id: "5", conversation_id: "c" },

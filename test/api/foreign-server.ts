@@ -3,6 +3,7 @@
 // to it over real HTTP exactly as it would to any other.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { freePort } from "../free-port.ts";
 
 export type Seen = {
   method: string;
@@ -107,13 +108,7 @@ export async function relayTo(
 export const silent: Handler = () => {};
 
 /** A port nothing listens on: bound, then released. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const closedPort = () => freePort();
 
 export const message = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -41,12 +41,21 @@ const seen: Record<string, unknown> = {};
 // Events first, so the message sent below arrives on the stream.
 const events: string[] = [];
 const states: string[] = [];
+// No vitest here (test/wait.ts needs it): each state and event wakes whoever waits on one.
+let changed = () => {};
 const following = api.events.follow({
-  onState: (state) => states.push(state),
-  onEvent: (event) => events.push(event.type),
+  onState: (state) => {
+    states.push(state);
+    changed();
+  },
+  onEvent: (event) => {
+    events.push(event.type);
+    changed();
+  },
 });
+/** Resolves once `done()` holds; the parent test's time-out bounds the wait. */
 const until = async (done: () => boolean) => {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  while (!done()) await new Promise<void>((resolve) => (changed = resolve));
 };
 await until(() => states.includes("live"));
 

@@ -10,6 +10,7 @@ import {
   parseMessage,
   toUnixSeconds,
 } from "../../src/api/schema.ts";
+import { conversation as conversationJson } from "./foreign-server.ts";
 
 const contact = {
   id: "ct_alice",
@@ -32,18 +33,7 @@ const message = {
   updated_at: null,
 };
 
-const conversation = {
-  id: "conv_1",
-  contact_id: "ct_bob",
-  group_id: null,
-  pinned_message_id: null,
-  is_pinned: false,
-  is_muted: false,
-  last_active_at: null,
-  last_opened_at: null,
-  created_at: 1_700_000_000,
-  archived_at: null,
-};
+const conversation = conversationJson("conv_1");
 
 // First in the file: zod generates a parser the first time each object schema parses.
 describe("parsing", () => {

@@ -7,13 +7,13 @@
 // to @xterm/headless so the bench can read the screen to navigate.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import unicode11 from "@xterm/addon-unicode11";
 import xterm from "@xterm/headless";
+import { freePort } from "../free-port.ts";
 import { commandLine, descendants } from "../processes.ts";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -741,17 +741,6 @@ export async function openConversation(pty: Pty, name: string): Promise<void> {
     await pty.press("j", 150);
   }
   throw new Error(`could not select "${name}" in the sidebar:\n${pty.screen()}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -12,8 +12,8 @@
 //   npm run build && node --experimental-strip-types test/bench/peers.ts
 // For trying things out: BENCH_IDLE_MS shortens the idle window (default a minute), and
 // BENCH_PEERS_STARTUP_RUNS=0 leaves start-up out.
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { onPath } from "../processes.ts";
 import {
   CLIENT,
   cleaningUp,
@@ -60,15 +60,6 @@ const PEERS: Peer[] = [
     package: "irssi",
   },
 ];
-
-function installed(program: string): boolean {
-  try {
-    execFileSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const programOf = (peer: Peer) => peer.command.split(" ")[0]!;
 
@@ -143,7 +134,7 @@ async function bytesPerKey(pty: Pty): Promise<number> {
 
 export async function benchPeers(): Promise<string> {
   return cleaningUp(async () => {
-    const available = PEERS.filter((peer) => installed(programOf(peer)));
+    const available = PEERS.filter((peer) => onPath(programOf(peer)));
     const missing = PEERS.filter((peer) => !available.includes(peer));
     const homes: string[] = [];
     const running: Started[] = [];

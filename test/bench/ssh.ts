@@ -12,20 +12,21 @@
 // "frame": to the last byte before the output goes quiet for QUIET_MS. The server, the
 // clients and this process share the cores.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { availableParallelism, loadavg } from "node:os";
+import { join } from "node:path";
 import ssh2 from "ssh2";
 import { newHostKey } from "../../src/ssh/host-key.ts";
 import { IDLE_RETIRE_MS } from "../../src/ssh/idle-gc.ts";
 import { RESIZE_EVERY_MS } from "../../src/ssh/sessions.ts";
+import { CLI as BUILT_CLI, type BuiltServer, sshPort, startBuilt } from "../built.ts";
+import { rssMiB, settledRssMiB } from "../processes.ts";
 import { type ClientFigures, processCpuMs } from "./client.ts";
 
 // BENCH_SSH_CLI: another build to measure (say main's, for a before-and-after).
-const CLI = process.env.BENCH_SSH_CLI ?? resolve(import.meta.dirname, "../../dist/cli.js");
+const CLI = process.env.BENCH_SSH_CLI ?? BUILT_CLI;
 const USERS = ["alice", "bob", "carol", "dave", "erin", "frank"];
 const KEYS = "the quick brown fox jumps over the lazy dog";
 const QUIET_MS = 40;
@@ -49,80 +50,17 @@ const ROWS = (
     return [Number(count), Number(pace), client as ClientKind] as const;
   });
 
-type Server = {
-  child: ChildProcess;
-  port: number;
-  log: string[];
-  dir: string;
-};
+type Server = BuiltServer & { port: number };
+
+const SETTLED = { everyMs: 250, withinMiB: 0.5, tries: 40 };
 
 async function startServer(extraArgs: string[] = []): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-bench-ssh-"));
-  const child = spawn(
-    process.execPath,
-    [
-      ...NODE_FLAGS,
-      CLI,
-      "ssh",
-      "--port",
-      "0",
-      "--db",
-      ":memory:",
-      "--demo",
-      // One world for every session, as before per-visitor worlds: the demo users chat.
-      "shared",
-      ...SSH_ARGS,
-      ...extraArgs,
-    ],
-    {
-      env: {
-        ...process.env,
-        HOME: dir,
-        XDG_CONFIG_HOME: join(dir, "config"),
-        XDG_DATA_HOME: join(dir, "data"),
-        XDG_STATE_HOME: join(dir, "state"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+  const server = await startBuilt(
+    // One world for every session, as before per-visitor worlds: the demo users chat.
+    ["ssh", "--port", "0", "--db", ":memory:", "--demo", "shared", ...SSH_ARGS, ...extraArgs],
+    { cli: CLI, nodeFlags: NODE_FLAGS, ready: (line) => /listening on \S+ port \d+/.test(line) },
   );
-  const log: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const match = /listening on \S+ port (\d+)/.exec(line);
-    if (match) return { child, port: Number(match[1]), log, dir };
-  }
-  throw new Error(`parley ssh did not start:\n${log.join("\n")}`);
-}
-
-function stopServer(server: Server): Promise<void> {
-  return new Promise((done) => {
-    server.child.once("exit", () => {
-      rmSync(server.dir, { recursive: true, force: true });
-      done();
-    });
-    server.child.kill("SIGTERM");
-  });
-}
-
-/** Resident memory of a process, in MiB (ps works on Linux and macOS). */
-function rssMiB(pid: number): number {
-  const kib = Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }));
-  return kib / 1024;
-}
-
-/**
- * Resident memory once the process has settled: its worker threads load their code after
- * it says it is listening, so the first figure is too low. Sampled until it stops moving.
- */
-async function settledRssMiB(pid: number): Promise<number> {
-  let last = rssMiB(pid);
-  for (let i = 0; i < 40; i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = rssMiB(pid);
-    if (Math.abs(now - last) < 0.5) return now;
-    last = now;
-  }
-  return last;
+  return { ...server, port: sshPort(server.banner) };
 }
 
 /** Per added session: from the first 1-session row to the first row with more after it. */
@@ -335,20 +273,7 @@ async function run(
   // Every session on screen with its list, then its first conversation open.
   await Promise.all(sessions.map((s) => s.until("online")));
   const connectMs = performance.now() - started;
-  await Promise.all(
-    sessions.map(async (s) => {
-      // Enter opens the selected conversation; a list still settling can drop it, so again.
-      for (let attempt = 1; ; attempt++) {
-        s.press("\r");
-        try {
-          await s.until("Enter send", 3000);
-          break;
-        } catch (error) {
-          if (attempt === 5) throw error;
-        }
-      }
-    }),
-  );
+  await Promise.all(sessions.map((s) => openConversation(s, 3000)));
   // Typing starts once every conversation is drawn with its messages: what is measured is
   // keys among sessions that are typing, not keys queued behind 20 conversations opening.
   await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
@@ -432,7 +357,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
   const openssh = hasOpenSsh();
   const skipped: string[] = [];
   try {
-    const idle = await settledRssMiB(server.child.pid!);
+    const idle = await settledRssMiB(server.child.pid!, SETTLED);
     const rows: Row[] = [];
     for (const [count, paceMs, kind] of ROWS) {
       if (kind === "openssh" && !openssh) {
@@ -451,7 +376,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
     await new Promise((r) => setTimeout(r, 5000));
     const later = rssMiB(server.child.pid!);
     await new Promise((r) => setTimeout(r, IDLE_RETIRE_MS + 5000 - 6000));
-    const retired = await settledRssMiB(server.child.pid!);
+    const retired = await settledRssMiB(server.child.pid!, SETTLED);
     const ms = (n: number) => n.toFixed(1);
     const over = (rss: number) => `${((rss / idle - 1) * 100).toFixed(0)} % over`;
     return [
@@ -471,7 +396,7 @@ export async function benchSsh(client: ClientFigures = {}): Promise<string> {
       ...verdicts(rows, client),
     ].join("\n");
   } finally {
-    await stopServer(server);
+    await server.stop();
   }
 }
 
@@ -558,19 +483,7 @@ export async function benchSshUnderLoad(): Promise<string> {
         return s;
       }),
     );
-    await Promise.all(
-      sessions.map(async (s) => {
-        for (let attempt = 1; ; attempt++) {
-          s.press("\r");
-          try {
-            await s.until("Enter send", 5000);
-            break;
-          } catch (error) {
-            if (attempt === 5) throw error;
-          }
-        }
-      }),
-    );
+    await Promise.all(sessions.map((s) => openConversation(s)));
     await Promise.all(sessions.map((s) => s.settled(SETTLE_MS)));
     const echoes: number[] = [];
     await Promise.all(
@@ -599,7 +512,7 @@ export async function benchSshUnderLoad(): Promise<string> {
     clearInterval(sampler);
     for (const socket of sockets) socket.destroy();
     for (const client of clients) client.end();
-    await stopServer(server);
+    await server.stop();
   }
 }
 
@@ -670,11 +583,11 @@ async function resizeStorm(stream: ssh2.ClientChannel, count: number, ms: number
 }
 
 /** Opens the session's first conversation (Enter; a list still settling can drop it). */
-async function openConversation(s: Session): Promise<void> {
+async function openConversation(s: Session, timeoutMs = 5000): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     s.press("\r");
     try {
-      await s.until("Enter send", 5000);
+      await s.until("Enter send", timeoutMs);
       return;
     } catch (error) {
       if (attempt === 5) throw error;
@@ -746,7 +659,7 @@ export async function benchSshAttack(): Promise<string> {
     };
     const calm: number[] = [];
     const attacked: number[] = [];
-    const before = await settledRssMiB(pid);
+    const before = await settledRssMiB(pid, SETTLED);
     peak = before;
     sampler = setInterval(() => {
       try {
@@ -784,7 +697,7 @@ export async function benchSshAttack(): Promise<string> {
     typing = false;
     await typed;
     clearInterval(sampler);
-    const after = await settledRssMiB(pid);
+    const after = await settledRssMiB(pid, SETTLED);
     for (const s of everyone) s.close();
     calm.sort((a, b) => a - b);
     attacked.sort((a, b) => a - b);
@@ -804,7 +717,7 @@ export async function benchSshAttack(): Promise<string> {
   } finally {
     clearInterval(sampler);
     for (const client of clients) client.end();
-    await stopServer(server);
+    await server.stop();
   }
 }
 

@@ -6,16 +6,13 @@
 // WebSocket's open to a screen with the status bar), key echo (from a key sent to the first
 // screen bytes back, one key at a time at a person's pace), and the server's resident
 // memory: started, with the 200 idle, with all 250, and after everyone has left.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { WebSocket } from "ws";
 import { IDLE_RETIRE_MS } from "../../src/ssh/idle-gc.ts";
+import { CLI as BUILT_CLI, type BuiltServer, startBuilt } from "../built.ts";
+import { settledRssMiB } from "../processes.ts";
 import { ms, percentile } from "./client.ts";
 
-const CLI = process.env.BENCH_WEB_CLI ?? resolve(import.meta.dirname, "../../dist/cli.js");
+const CLI = process.env.BENCH_WEB_CLI ?? BUILT_CLI;
 const IDLE = Number(process.env.BENCH_WEB_IDLE ?? 200);
 const TYPING = Number(process.env.BENCH_WEB_TYPING ?? 50);
 const KEYS = "hello from the web bench";
@@ -26,71 +23,26 @@ const BATCH = 10;
 const KEY_TIMEOUT_MS = 20_000;
 const FRAME_TIMEOUT_MS = 120_000;
 
-type Server = { child: ChildProcess; url: URL; dir: string; log: string[] };
+type Server = BuiltServer & { url: URL };
+
+/** 250 sessions take a while to settle, and to be given back once they leave. */
+const SETTLED = { everyMs: 500, withinMiB: 1, tries: 60 };
 
 async function startWeb(demo: string[]): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-bench-web-"));
   const total = String(IDLE + TYPING + 10);
-  const child = spawn(
-    process.execPath,
+  const connections = String(2 * Number(total));
+  const server = await startBuilt(
     [
-      CLI,
       "web",
       "--port",
       "0",
       ...demo,
-      "--max-sessions",
-      total,
-      "--max-sessions-per-address",
-      total,
-      "--max-connections",
-      String(2 * Number(total)),
-      "--max-connections-per-address",
-      String(2 * Number(total)),
+      ...["--max-sessions", total, "--max-sessions-per-address", total],
+      ...["--max-connections", connections, "--max-connections-per-address", connections],
     ],
-    {
-      env: {
-        ...process.env,
-        HOME: dir,
-        XDG_CONFIG_HOME: join(dir, "config"),
-        XDG_DATA_HOME: join(dir, "data"),
-        XDG_STATE_HOME: join(dir, "state"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cli: CLI, ready: (line) => /listening on http:\S+/.test(line) },
   );
-  const log: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const match = /listening on (http:\S+)/.exec(line);
-    if (match) return { child, url: new URL(match[1]!), dir, log };
-  }
-  throw new Error(`parley web did not start:\n${log.join("\n")}`);
-}
-
-function stopWeb(server: Server): Promise<void> {
-  return new Promise((done) => {
-    server.child.once("exit", () => {
-      rmSync(server.dir, { recursive: true, force: true });
-      done();
-    });
-    server.child.kill("SIGTERM");
-  });
-}
-
-function rssMiB(pid: number): number {
-  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" })) / 1024;
-}
-
-async function settledRssMiB(pid: number): Promise<number> {
-  let last = rssMiB(pid);
-  for (let i = 0; i < 60; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = rssMiB(pid);
-    if (Math.abs(now - last) < 1) return now;
-    last = now;
-  }
-  return last;
+  return { ...server, url: new URL(/listening on (http:\S+)/.exec(server.banner.at(-1)!)![1]!) };
 }
 
 type Visitor = {
@@ -201,10 +153,10 @@ async function run(demo: string[], typing: boolean): Promise<Run> {
   const server = await startWeb(demo);
   const pid = server.child.pid!;
   try {
-    const started = await settledRssMiB(pid);
+    const started = await settledRssMiB(pid, SETTLED);
     process.stderr.write(`web bench ${demo.join(" ")}: ${IDLE} idle sessions\n`);
     const idlers = await openMany(server, IDLE);
-    const idle = await settledRssMiB(pid);
+    const idle = await settledRssMiB(pid, SETTLED);
     const result: Run = {
       started,
       idle,
@@ -216,18 +168,18 @@ async function run(demo: string[], typing: boolean): Promise<Run> {
       const typists = await openMany(server, TYPING);
       result.firstFrames.push(...typists.map((v) => v.firstFrameMs));
       result.echoes = (await Promise.all(typists.map(type))).flat();
-      result.full = await settledRssMiB(pid);
+      result.full = await settledRssMiB(pid, SETTLED);
       await closeAll(typists);
     }
     await closeAll(idlers);
     if (typing) {
       // Worker threads without sessions are replaced after IDLE_RETIRE_MS: memory goes then.
       await new Promise((r) => setTimeout(r, IDLE_RETIRE_MS + 5000));
-      result.after = await settledRssMiB(pid);
+      result.after = await settledRssMiB(pid, SETTLED);
     }
     return result;
   } finally {
-    await stopWeb(server);
+    await server.stop();
   }
 }
 

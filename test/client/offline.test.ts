@@ -23,6 +23,7 @@ import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
+import { pathsUnder } from "./paths-under.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,13 +33,7 @@ afterEach(() => {
 function paths(): Paths {
   const root = mkdtempSync(join(tmpdir(), "parley-kept-"));
   dirs.push(root);
-  return {
-    config: join(root, "config"),
-    data: join(root, "data"),
-    state: join(root, "state"),
-    cache: join(root, "cache"),
-    configFile: join(root, "config", "config.json"),
-  };
+  return pathsUnder(root);
 }
 
 const session = () =>

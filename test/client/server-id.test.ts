@@ -1,10 +1,8 @@
 // Two instances of one database are one server: the client's kept work (drafts, queued
 // changes) belongs to the server's id, which every answer carries (Parley-Server-Id), not
 // to the address it was made through.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   adoptKeptFiles,
   keepCarriedOver,
@@ -14,26 +12,17 @@ import {
 import { askServerId, askUsername, serverIdentity } from "../../src/client/server-id.ts";
 import { createClientSession } from "../../src/client/session.ts";
 import type { Paths } from "../../src/config.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { folderForFile } from "../server/stores.ts";
+import { pathsUnder } from "./paths-under.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "parley-server-id-"));
-const running: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, running } = folderForFile("parley-server-id");
 
 let n = 0;
 function paths(): Paths {
   const root = join(dir, `home-${n++}`);
-  return {
-    config: join(root, "config"),
-    data: join(root, "data"),
-    state: join(root, "state"),
-    cache: join(root, "cache"),
-    configFile: join(root, "config", "config.json"),
-  };
+  return pathsUnder(root);
 }
 
 async function serve(db: string) {

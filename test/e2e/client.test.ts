@@ -1,15 +1,19 @@
 // The built `parley` in a real pseudo-terminal (tmux), on the embedded demo server, used
 // as a person would: open, send, react, pin, mute, archive, filter, resize, quit; and the
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
-import { existsSync } from "node:fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
-
-// Runs parley between two snapshots of the terminal settings, then says whether the
-// settings (raw mode, echo) came back and which exit code it had.
-const WRAPPED = `before=$(stty -g); node ${JSON.stringify(CLI)}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`;
+import {
+  beat,
+  CLI,
+  hasTmux,
+  inTtyCheck,
+  needsBuild,
+  type Pane,
+  quitAndCheck,
+  startPane,
+} from "./tmux.ts";
 
 let pane: Pane | undefined;
 
@@ -18,16 +22,14 @@ afterEach(() => {
   pane = undefined;
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 const moveTo = (p: Pane, name: string) =>
   moveInList({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);
 
 describe.skipIf(!hasTmux())("parley in a real terminal", () => {
   it("opens, sends, reacts, pins, mutes, archives, filters, resizes and quits cleanly", async () => {
-    pane = startPane({ command: WRAPPED, columns: 120, rows: 40 });
+    pane = startPane({ command: inTtyCheck(), columns: 120, rows: 40 });
     const p = pane;
     await p.waitFor(
       (s) => s.includes("● online") && s.includes("#team"),
@@ -92,12 +94,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     p.resize(120, 40);
     await p.waitFor((s) => s.split("\n")[39]?.includes("online") === true, "the 120x40 layout");
 
-    p.send("q");
-    const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit");
-    expect(after).toContain("CODE=0");
-    expect(after).toContain("TTY-RESTORED");
-    expect(p.info("#{alternate_on}")).toBe("0");
-    expect(p.info("#{cursor_flag}")).toBe("1");
+    await quitAndCheck(p);
   }, 120_000);
 
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {

@@ -1,9 +1,8 @@
 // Copying inside tmux: with `set-clipboard on` (what docs/using.md recommends) the OSC 52
 // that `y` and `Y` send arrives in tmux's paste buffer, from where tmux passes it on.
-import { existsSync } from "node:fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, hasTmux, needsBuild, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 
@@ -12,9 +11,7 @@ afterEach(() => {
   pane = undefined;
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 const buffer = (p: Pane) => {
   try {

@@ -3,22 +3,13 @@
 // list, and the trips 7, 12 and 13 where a person meets them (a base URL beside the API
 // with a kept cache, the Muted filter after an offline quit, the offline hint's command).
 // Each screen is looked at at 120x40, 80x24 and 60x20.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { type Cleanups, clientIn, keptFolders } from "./kept-home.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { clientIn, demoServerIn, keptFolders } from "./kept-home.ts";
+import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
-const cleanups: Cleanups = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 const SIZES = [
   [120, 40],
@@ -63,16 +54,7 @@ async function open(pane: Pane, name: string): Promise<void> {
   await pane.waitFor(opened, `${name} open`, 30_000);
 }
 
-async function demoServer(dir: string): Promise<RunningServer> {
-  const server = await startServer({
-    port: 0,
-    db: join(dir, "server.db"),
-    demo: true,
-    demoReplies: false,
-  });
-  cleanups.push(() => server.close());
-  return server;
-}
+const demoServer = (dir: string) => demoServerIn(dir, cleanups);
 
 describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
   it("completes @names and :emoji: with Tab, at every size", async () => {

@@ -5,24 +5,18 @@
 // with nothing sent meanwhile missing. The foreign-server shapes (no events) poll as before:
 // test/e2e/session.test.ts and test/ui/events.test.tsx.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { moveTo } from "../list-cursor.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { until } from "../wait.ts";
+import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 type Serve = { child: ChildProcess; url: string; tokens: Record<string, string> };
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 /** `parley serve` on `port` (0: a free one) over the database file `db`. */
 async function serve(db: string, port = 0): Promise<Serve> {
@@ -69,22 +63,21 @@ async function open(p: Pane, name: string) {
   await p.waitFor((s) => s.includes(`Message ${name}`), `the conversation with ${name}`);
 }
 
-async function helpSays(p: Pane, words: string, timeoutMs?: number) {
-  const deadline = Date.now() + (timeoutMs ?? 15_000);
-  // The help shows the mode when it opens: open it again until it says `words`.
-  for (;;) {
-    p.send("Escape");
-    await new Promise((r) => setTimeout(r, 100));
-    p.send("?");
-    const screen = await p.waitFor((s) => s.includes("parley keys"), "the help");
-    if (screen.includes(`news: ${words}`)) break;
-    if (Date.now() > deadline) throw new Error(`the help never said "${words}":\n${screen}`);
-    p.send("q");
-    await p.waitFor((s) => !s.includes("parley keys"), "the help closed");
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  p.send("q");
-  await p.waitFor((s) => !s.includes("parley keys"), "the help closed");
+/** Opens the help, which shows the mode as it opens, until it says `news: <words>`. */
+async function helpSays(p: Pane, words: string, timeoutMs = 15_000) {
+  await until(
+    async () => {
+      p.send("Escape");
+      await beat();
+      p.send("?");
+      const screen = await p.waitFor((s) => s.includes("parley keys"), "the help");
+      p.send("q");
+      await p.waitFor((s) => !s.includes("parley keys"), "the help closed");
+      return screen.includes(`news: ${words}`);
+    },
+    `the help saying "news: ${words}"`,
+    { timeoutMs, intervalMs: 300, detail: () => p.screen() },
+  );
 }
 
 describe.skipIf(!hasTmux())("events end to end", () => {

@@ -8,15 +8,15 @@
 // in its "code-points" mode: parts of a ZWJ sequence one by one), and no emoji may be
 // drawn joined: what is left has one width in every terminal.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
 import stringWidth, { widthMode } from "../../src/ui/ink/string-width.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { demoServerIn } from "./kept-home.ts";
+import { CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
 const COLUMNS = 100;
@@ -25,14 +25,7 @@ const ROWS = 30;
 const PANES_MEET = /[│║┃╮╯┓┛][│║┃╭╰┏┗]/u;
 const JOINED_EMOJI = /\p{Extended_Pictographic}\u200D|\u200D\p{Extended_Pictographic}/u;
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 /** Blanks the pane behind parley's back, then Ctrl+L: what comes back is a whole new frame. */
 async function redraw(pane: Pane): Promise<void> {
@@ -80,13 +73,7 @@ describe.skipIf(!hasTmux())("emoji sequences in a real terminal", () => {
     expect(widthMode()).toBe("code-points");
     const dir = mkdtempSync(join(tmpdir(), "parley-graphemes-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const server = await startServer({
-      port: 0,
-      db: join(dir, "server.db"),
-      demo: true,
-      demoReplies: false,
-    });
-    cleanups.push(() => server.close());
+    const server = await demoServerIn(dir, cleanups);
     const [alice, bob] = server.demoUsers;
     const bobApi = createApi({ baseUrl: server.url, token: bob!.token });
     const withAlice = (await bobApi.conversations.list({ limit: 50 })).data.find(

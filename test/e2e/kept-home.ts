@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, type Pane, startPane } from "./tmux.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { CLI, type Cleanups, type Pane, startPane } from "./tmux.ts";
 
-/** Run after the test, last pushed first. */
-export type Cleanups = (() => unknown)[];
+export type { Cleanups } from "./tmux.ts";
 
 /** The server's folder and the client's home, both removed after the test. */
 export function keptFolders(cleanups: Cleanups, prefix: string): { dir: string; home: string } {
@@ -18,6 +18,18 @@ export function keptFolders(cleanups: Cleanups, prefix: string): { dir: string; 
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   );
   return { dir, home };
+}
+
+/** The demo server, without its replies, on a database in `dir`; closed after the test. */
+export async function demoServerIn(dir: string, cleanups: Cleanups): Promise<RunningServer> {
+  const server = await startServer({
+    port: 0,
+    db: join(dir, "server.db"),
+    demo: true,
+    demoReplies: false,
+  });
+  cleanups.push(() => server.close());
+  return server;
 }
 
 /**

@@ -2,23 +2,15 @@
 // `parley` in tmux, against the real server that goes away, offline for a while before
 // the quit (its refreshes failing meanwhile). A soak (`npm run test:soak`): it waits out
 // that while; the rest of what survives an outage is in offline.test.ts.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { pause } from "../wait.ts";
 import { clientIn, keptFolders } from "./kept-home.ts";
 import { connectionState, sidebarRows } from "./screen.ts";
-import { CLI, hasTmux, type Pane } from "./tmux.ts";
+import { e2eEachTest, hasTmux, type Pane } from "./tmux.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 describe.skipIf(!hasTmux())("quitting offline", () => {
   it("shows at a start without the server the list it showed when it quit offline", async () => {

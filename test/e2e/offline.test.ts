@@ -4,23 +4,16 @@
 // conversations and the draft at once; when the server returns the send goes out, once.
 // (Quitting after a while offline, and the list found at the next start: the soak
 // offline.soak.test.ts.)
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { until } from "../wait.ts";
 import { clientIn, keptFolders } from "./kept-home.ts";
-import { CLI, hasTmux, type Pane } from "./tmux.ts";
+import { e2eEachTest, hasTmux, type Pane } from "./tmux.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+const cleanups = e2eEachTest();
 
 /** Every file below `dir`. */
 /** The draft in the open conversation's composer (the list's row has it as "draft: …"). */

@@ -19,15 +19,21 @@ export function docCommands(file: string, heading: string): string[][] {
   );
 }
 
-/** An environment with `parley` (the built CLI) first on PATH, in a fresh `home`. */
-export function operatorEnv(home: string): NodeJS.ProcessEnv {
+/** `home`/bin with a `parley` in it that runs `cli` (the built one by default); its path. */
+export function installParley(home: string, cli = CLI): string {
   const bin = join(home, "bin");
   mkdirSync(bin, { recursive: true });
   writeFileSync(
     join(bin, "parley"),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"\n`,
   );
   chmodSync(join(bin, "parley"), 0o755);
+  return bin;
+}
+
+/** An environment with `parley` (the built CLI) first on PATH, in a fresh `home`. */
+export function operatorEnv(home: string): NodeJS.ProcessEnv {
+  const bin = installParley(home);
   return { PATH: `${bin}:${process.env.PATH}`, HOME: home, TERM: "xterm-256color" };
 }
 

@@ -6,10 +6,10 @@
 // within two of its periods; what is sent during an outage, within 10 s of the return.
 // Every line alice typed reaches the server exactly once, in order. See session.ts for
 // the script and its rules.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { pause } from "../wait.ts";
@@ -29,7 +29,7 @@ import {
   stats,
   Watcher,
 } from "./session.ts";
-import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { CLI, hasTmux, needsBuild, type Pane, startPane } from "./tmux.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -42,9 +42,7 @@ afterEach(async () => {
   }
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 /** Where bob and carol write, by the names alice's sidebar shows. */
 const WRITES: Record<"bob" | "carol", string[]> = {

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { built, CLI, connect, shell, startBuiltSsh } from "../ssh/built.ts";
+import { CLI } from "../built.ts";
+import { built, connect, shell, startBuiltSsh } from "../ssh/built.ts";
 import { until } from "../wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-shared-"));

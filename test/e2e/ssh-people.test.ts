@@ -1,12 +1,12 @@
 // `parley ssh` without --demo lets in the people of its database: those `parley users add`
 // made before it started and while it runs, and nobody else.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
+import { startBuilt } from "../built.ts";
 import { until } from "../wait.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -40,19 +40,11 @@ describe.skipIf(skip)("parley ssh on a database of people", () => {
     await (await startServer({ db })).close();
     parley("users", "add", "bob", "--db", db);
 
-    const child = spawn(
-      process.execPath,
-      [CLI, "ssh", "--port", "0", "--db", db, "--authorized-keys", join(dir, "keys")],
-      { env, stdio: ["ignore", "pipe", "pipe"] },
+    const { child, banner, log } = await startBuilt(
+      ["ssh", "--port", "0", "--db", db, "--authorized-keys", join(dir, "keys")],
+      { home: dir, ready: (line) => line.startsWith("keys from") },
     );
     children.push(child);
-    const log: string[] = [];
-    createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-    const banner: string[] = [];
-    for await (const line of createInterface({ input: child.stdout! })) {
-      banner.push(line);
-      if (line.startsWith("keys from")) break;
-    }
     const port = /port (\d+)/.exec(banner[0]!)![1]!;
     expect(banner).toContain(`ssh -p ${port} bob@127.0.0.1`);
     parley("users", "add", "carol", "--db", db);

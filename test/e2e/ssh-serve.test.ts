@@ -3,13 +3,13 @@
 // alice and bob chat live, a resize re-lays out the remote screen, q ends the ssh session
 // with status 0, and the server's count of live sessions goes back to 0, also when a
 // client vanishes without quitting.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { moveTo as moveInList } from "../list-cursor.ts";
+import { type BuiltSsh, startBuiltSsh } from "../ssh/built.ts";
 import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -30,46 +30,18 @@ const skip = !hasTmux()
     : undefined;
 if (skip) console.warn(`skipping the parley ssh end-to-end tests: ${skip}`);
 
-type SshServer = { child: ChildProcess; port: number; log: string[]; banner: string[] };
-
 let dir = "";
-let main: SshServer | undefined;
+let main: BuiltSsh | undefined;
 let port = 0;
 let log: string[] = [];
 const panes: Pane[] = [];
-const servers: SshServer[] = [];
+const servers: BuiltSsh[] = [];
 
 /** Starts the built `parley ssh` on a free port with this test's folders; reads its banner. */
-async function startSsh(args: string[]): Promise<SshServer> {
-  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", ...args], {
-    env: {
-      ...process.env,
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, "config"),
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_STATE_HOME: join(dir, "state"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const server: SshServer = { child, port: 0, log: [], banner: [] };
+async function startSsh(args: string[]): Promise<BuiltSsh> {
+  const server = await startBuiltSsh(args, { home: dir });
   servers.push(server);
-  createInterface({ input: child.stderr! }).on("line", (line) => server.log.push(line));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    server.banner.push(line);
-    const match = /listening on 127\.0\.0\.1 port (\d+)/.exec(line);
-    if (match) server.port = Number(match[1]);
-    // The last line of the banner says which keys get in.
-    if (line.startsWith("any key is accepted") || line.startsWith("keys from")) break;
-  }
-  if (server.port === 0) throw new Error(`parley ssh did not start:\n${server.log.join("\n")}`);
   return server;
-}
-
-async function stopSsh(server: SshServer): Promise<number | null> {
-  if (server.child.exitCode !== null) return server.child.exitCode;
-  const exited = new Promise<number | null>((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  return exited;
 }
 
 function sshCommand(user: string, extra = "-tt", key = join(dir, "id"), to = port): string {
@@ -132,7 +104,7 @@ afterEach(() => {
 
 afterAll(async () => {
   // SIGTERM: every session closed, the server stopped, exit 0.
-  for (const server of servers) expect(await stopSsh(server)).toBe(0);
+  for (const server of servers) expect(await server.stop()).toBe(0);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -12,25 +12,13 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
-import { commandLine, environment, running } from "../processes.ts";
+import { freePort } from "../free-port.ts";
+import { commandLine, environment, onPath, running, shq } from "../processes.ts";
 import { CLI, hasTmux, ROOT } from "./tmux.ts";
 
 export const SSHD = "/usr/sbin/sshd";
-
-/** Single quotes for a POSIX shell. */
-export const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-
-function commandExists(name: string): boolean {
-  try {
-    execFileSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function sshdConfig(dir: string, port: number): string {
   return [
@@ -62,7 +50,7 @@ export function sshdSkipReason(): string | undefined {
   if (!hasTmux()) return "tmux is not installed";
   if (!existsSync(SSHD)) return `${SSHD} is missing (Debian: apt-get install openssh-server)`;
   for (const tool of ["ssh", "ssh-keygen"]) {
-    if (!commandExists(tool)) return `${tool} is missing (Debian: apt-get install openssh-client)`;
+    if (!onPath(tool)) return `${tool} is missing (Debian: apt-get install openssh-client)`;
   }
   if (process.getuid?.() !== 0) {
     return "sshd needs root here (privilege separation, and logging in as another user's session)";
@@ -88,18 +76,6 @@ export function sshdSkipReason(): string | undefined {
     rmSync(dir, { recursive: true, force: true });
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export type Sshd = {

@@ -7,11 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { shq } from "../processes.ts";
 import { until } from "../wait.ts";
 import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 const PROMPT = "parley-test$";
-const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 // Loaded, with a row selected.
 const listed = (s: string) =>

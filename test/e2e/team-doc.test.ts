@@ -4,12 +4,12 @@
 // The backups' blocks are run by test/server/backups.test.ts (they need the server
 // stopped and, for PostgreSQL, a cluster).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI } from "./tmux.ts";
+import { installParley } from "./operator.ts";
 
 const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
 const sections = doc.split(/^## /m).slice(1);
@@ -39,13 +39,7 @@ describe("docs/team.md's commands", () => {
   });
 
   it("run, in order, as an operator would", async () => {
-    const bin = join(home, "bin");
-    mkdirSync(bin);
-    writeFileSync(
-      join(bin, "parley"),
-      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
-    );
-    chmodSync(join(bin, "parley"), 0o755);
+    const bin = installParley(home);
     const env: NodeJS.ProcessEnv = {
       PATH: `${bin}:${process.env.PATH}`,
       HOME: home,

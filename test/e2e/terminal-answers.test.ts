@@ -7,10 +7,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { shq } from "../processes.ts";
 import { statusBar } from "./screen.ts";
 import { CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
-
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * After the command: what is left unread in the terminal's input (as hex), read without

@@ -4,15 +4,24 @@
 // writes is recorded (tmux pipe-pane, set up before parley starts) and its SGR sequences
 // checked: the colour depth must follow the terminal, and NO_COLOR means none at all.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { shq } from "../processes.ts";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import {
+  beat,
+  CLI,
+  hasTmux,
+  inTtyCheck,
+  needsBuild,
+  type Pane,
+  quitAndCheck,
+  startPane,
+} from "./tmux.ts";
 
 // Esc and a letter in one read would be Alt+letter; typed text and Enter in one read is a paste.
-const shq = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 const hasScreen = (() => {
   try {
@@ -80,9 +89,7 @@ afterEach(() => {
   screens = [];
 });
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
-});
+needsBuild();
 
 /**
  * Runs `command` in a tmux pane whose output is recorded from the first byte: the
@@ -111,22 +118,9 @@ async function recordedPane(command: string, options: { columns?: number; rows?:
   return recorded;
 }
 
-/** parley between two snapshots of the terminal settings, with `env` assignments before it. */
-const wrapped = (env: string) =>
-  `before=$(stty -g); env ${env} node ${shq(CLI)}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`;
-
-async function quitAndCheck(p: Pane): Promise<void> {
-  p.send("q");
-  const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit");
-  expect(after).toContain("CODE=0");
-  expect(after).toContain("TTY-RESTORED");
-  expect(p.info("#{alternate_on}")).toBe("0");
-  expect(p.info("#{cursor_flag}")).toBe("1");
-}
-
 describe.skipIf(!hasTmux())("parley on different terminals", () => {
   it("TERM=xterm-256color: colours", async () => {
-    const { pane: p, output } = await recordedPane(wrapped("TERM=xterm-256color"));
+    const { pane: p, output } = await recordedPane(inTtyCheck("TERM=xterm-256color"));
     await p.waitFor(listed, "the conversation list", 30_000);
     expect(selectedRow(p.screen())).toContain("▸");
     await quitAndCheck(p);
@@ -136,7 +130,7 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
   }, 60_000);
 
   it("TERM=xterm: 16 colours only, no 256-colour or truecolour sequences", async () => {
-    const { pane: p, output } = await recordedPane(wrapped("TERM=xterm"));
+    const { pane: p, output } = await recordedPane(inTtyCheck("TERM=xterm"));
     await p.waitFor(listed, "the conversation list", 30_000);
     // Open a conversation too: the message pane and composer have colours of their own.
     p.send("Enter");
@@ -152,7 +146,7 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
   }, 60_000);
 
   it("NO_COLOR=1: no colour at all; the selection and the focused pane stay visible", async () => {
-    const { pane: p, output } = await recordedPane(wrapped("TERM=xterm-256color NO_COLOR=1"));
+    const { pane: p, output } = await recordedPane(inTtyCheck("TERM=xterm-256color NO_COLOR=1"));
     let s = await p.waitFor(listed, "the conversation list", 30_000);
     // The conversation list has the focus: ▸ on the selected row, a double border.
     expect(selectedRow(s)).toMatch(/^║▸/);
@@ -214,7 +208,7 @@ describe.skipIf(!hasTmux())("parley on different terminals", () => {
       writeFileSync(rc, "startup_message off\naltscreen on\nautodetach off\nvbell off\n");
       const name = `parley-e2e-${process.pid}`;
       screens.push({ dir: sockets, name });
-      const inner = `printf 'INNER-TERM=%s\\n' "$TERM"; ${wrapped("")}; read -r _`;
+      const inner = `printf 'INNER-TERM=%s\\n' "$TERM"; ${inTtyCheck("")}; read -r _`;
       const pane = startPane({
         command: `SCREENDIR=${shq(sockets)} screen -q -c ${shq(rc)} -S ${name} bash --noprofile --norc -c ${shq(inner)}`,
         columns: 120,

@@ -1,9 +1,10 @@
 // Drives the real, built `parley` in a real pseudo-terminal: a tmux session on its own
 // socket, keys sent with send-keys, the screen read back with capture-pane.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterEach, beforeAll, expect } from "vitest";
 import { commandLine, descendants, running } from "../processes.ts";
 import { pause, until } from "../wait.ts";
 
@@ -15,6 +16,29 @@ export const ROOT = resolve(import.meta.dirname, "../..");
  */
 export const beat = () => pause(150);
 export const CLI = join(ROOT, "dist/cli.js");
+
+/** Fails the test file's tests at once, saying why, when dist/ has not been built. */
+export function needsBuild(): void {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+  });
+}
+
+/** Run after the test, last pushed first. */
+export type Cleanups = (() => unknown)[];
+
+/**
+ * A test file of the built CLI: the build checked before its tests, and after each test
+ * what it pushed on the returned list (panes, servers, folders), the last pushed first.
+ */
+export function e2eEachTest(): Cleanups {
+  const cleanups: Cleanups = [];
+  needsBuild();
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
 
 export function hasTmux(): boolean {
   try {
@@ -144,4 +168,21 @@ export function startPane(options: {
     },
   };
   return pane;
+}
+
+/**
+ * `parley` between two snapshots of the terminal settings (raw mode, echo), `env`
+ * assignments before it: the pane then says whether they came back and the exit code.
+ */
+export const inTtyCheck = (env = "") =>
+  `before=$(stty -g); env ${env} node ${JSON.stringify(CLI)}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED; printf 'CODE=%s\\n' $code`;
+
+/** Quits a parley started with inTtyCheck: exit 0, the terminal given back as it was. */
+export async function quitAndCheck(p: Pane): Promise<void> {
+  p.send("q");
+  const after = await p.waitFor((s) => s.includes("CODE="), "parley to exit");
+  expect(after).toContain("CODE=0");
+  expect(after).toContain("TTY-RESTORED");
+  expect(p.info("#{alternate_on}")).toBe("0");
+  expect(p.info("#{cursor_flag}")).toBe("1");
 }

@@ -3,9 +3,9 @@
 // PostgreSQL refuses to run as root, so as root it runs as the `postgres` user (runuser).
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../free-port.ts";
 
 export type Cluster = {
   /** The cluster's `postgres` database, as a superuser. */
@@ -21,17 +21,6 @@ export function postgresBin(): string | undefined {
     .filter((v) => existsSync(join(root, v, "bin", "pg_ctl")))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] && join(root, versions[0], "bin");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** runuser lives in sbin, which a root shell's PATH need not hold (a bare CI, `env -i`). */

@@ -3,15 +3,15 @@
 // appends (NOTIFY on PostgreSQL, the data_version look on SQLite: the CLI is another
 // process), each with one log line. `users revoke` ends the stream of the revoked token
 // alone. The built CLI, on SQLite and on PostgreSQL.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
-import { built, CLI, connect, shell } from "../ssh/built.ts";
+import { CLI, startBuilt } from "../built.ts";
+import { built, connect, shell } from "../ssh/built.ts";
 import { until } from "../wait.ts";
 import { openEvents } from "./sse.ts";
 import { madeDb, STORE } from "./stores.ts";
@@ -36,17 +36,9 @@ const parley = async (...args: string[]) =>
 
 /** A built server's first stdout lines until `done` says enough, and its log (stderr). */
 async function start(args: string[], done: (line: string) => boolean) {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  const log: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-  const out: string[] = [];
-  for await (const line of createInterface({ input: child.stdout! })) {
-    out.push(line);
-    if (done(line)) break;
-  }
-  child.stdout!.resume();
-  return { out, log };
+  const server = await startBuilt(args, { home: dir, ready: done });
+  children.push(server.child);
+  return { out: server.banner, log: server.log };
 }
 
 describe.skipIf(!built)(`access ends at once (${STORE})`, () => {

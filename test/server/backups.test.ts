@@ -4,21 +4,15 @@
 // data as it was at the backup, without what came after, uploaded files included.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { installParley } from "../e2e/operator.ts";
 import { postgresBin } from "../postgres/cluster.ts";
+import { onPath } from "../processes.ts";
 import { madeDb, STORE } from "./stores.ts";
 
 const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
@@ -51,16 +45,8 @@ async function fetchedFrom(db: string, path: string): Promise<Buffer> {
   }
 }
 
-const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
-
 function shell(env: NodeJS.ProcessEnv) {
-  const bin = join(home, "bin");
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    join(bin, "parley"),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`,
-  );
-  chmodSync(join(bin, "parley"), 0o755);
+  const bin = installParley(home, CLI);
   const path = [bin, postgresBin(), process.env.PATH].filter(Boolean).join(":");
   return (block: string) => {
     const result = spawnSync("bash", ["-euo", "pipefail", "-c", block], {
@@ -81,7 +67,7 @@ describe("docs/team.md's backups", () => {
     expect(blocks[2]).toContain("pg_restore");
   });
 
-  it.skipIf(STORE !== "sqlite" || !has("sqlite3"))(
+  it.skipIf(STORE !== "sqlite" || !onPath("sqlite3"))(
     "back up SQLite 0600 while it runs, and restore it",
     async () => {
       const db = join(home, ".local", "share", "parley", "server.db");

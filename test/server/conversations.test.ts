@@ -7,6 +7,7 @@ import {
   deleted,
   failure,
   groupConversation,
+  invalid,
   message,
   messagePage,
   useServer,
@@ -65,25 +66,16 @@ describe("GET /v1/conversations", () => {
   it("rejects both cursors at once and a cursor it does not know", async () => {
     const alice = t.as("alice");
     const [first] = conversationPage(await alice.get("/v1/conversations")).data;
-    failure(
+    invalid(
       await alice.get("/v1/conversations", { starting_after: first!.id, ending_before: first!.id }),
-      400,
-      "parameter_invalid",
       "ending_before",
     );
-    failure(
+    invalid(
       await alice.get("/v1/conversations", { starting_after: "conv_nope" }),
-      400,
-      "parameter_invalid",
       "starting_after",
     );
     const hidden = await groupConversation(t.as("bob"), "grp_backend");
-    failure(
-      await alice.get("/v1/conversations", { ending_before: hidden }),
-      400,
-      "parameter_invalid",
-      "ending_before",
-    );
+    invalid(await alice.get("/v1/conversations", { ending_before: hidden }), "ending_before");
   });
 
   it("filters by muted, archived, pinned (false selects the opposite) and group_id", async () => {
@@ -123,12 +115,7 @@ describe("GET /v1/conversations", () => {
       await alice.get("/v1/conversations", { group_id: "grp_backend" }),
     );
     expect(none).toEqual({ has_more: false, data: [] });
-    failure(
-      await alice.get("/v1/conversations", { muted: "maybe" }),
-      400,
-      "parameter_invalid",
-      "muted",
-    );
+    invalid(await alice.get("/v1/conversations", { muted: "maybe" }), "muted");
   });
 });
 
@@ -171,12 +158,7 @@ describe("POST /v1/conversations", () => {
 
   it("rejects yourself, both, neither; 404 for unknown contacts and groups one is not in", async () => {
     const alice = t.as("alice");
-    failure(
-      await alice.post("/v1/conversations", { contact_id: "ct_alice" }),
-      400,
-      "parameter_invalid",
-      "contact_id",
-    );
+    invalid(await alice.post("/v1/conversations", { contact_id: "ct_alice" }), "contact_id");
     failure(
       await alice.post("/v1/conversations", { contact_id: "ct_bob", group_id: "grp_design" }),
       400,
@@ -207,10 +189,8 @@ describe("POST /v1/conversations", () => {
       "not_found",
       "group_id",
     );
-    failure(
+    invalid(
       await alice.post("/v1/conversations", { contact_id: 42 }, { as: "json" }),
-      400,
-      "parameter_invalid",
       "contact_id",
     );
   });
@@ -324,24 +304,9 @@ describe("PUT /v1/conversations/:id", () => {
         await alice.put(`/v1/conversations/${id}`, { archived_at: null }, { as: "json" }),
       ).archived_at,
     ).toBeNull();
-    failure(
-      await alice.put(`/v1/conversations/${id}`, "archived_at=yesterday"),
-      400,
-      "parameter_invalid",
-      "archived_at",
-    );
-    failure(
-      await alice.put(`/v1/conversations/${id}`, "archived_at=-5"),
-      400,
-      "parameter_invalid",
-      "archived_at",
-    );
-    failure(
-      await alice.put(`/v1/conversations/${id}`, "is_pinned=yes"),
-      400,
-      "parameter_invalid",
-      "is_pinned",
-    );
+    invalid(await alice.put(`/v1/conversations/${id}`, "archived_at=yesterday"), "archived_at");
+    invalid(await alice.put(`/v1/conversations/${id}`, "archived_at=-5"), "archived_at");
+    invalid(await alice.put(`/v1/conversations/${id}`, "is_pinned=yes"), "is_pinned");
   });
 
   it("pins a message of the conversation for everyone; unpins with an empty value", async () => {
@@ -376,16 +341,12 @@ describe("PUT /v1/conversations/:id", () => {
     const elsewhere = message(
       await alice.post("/v1/messages", { conversation_id: launch, message: "x" }),
     );
-    failure(
+    invalid(
       await alice.put(`/v1/conversations/${design}`, { pinned_message_id: elsewhere.id }),
-      400,
-      "parameter_invalid",
       "pinned_message_id",
     );
-    failure(
+    invalid(
       await alice.put(`/v1/conversations/${design}`, { pinned_message_id: "msg_nope" }),
-      400,
-      "parameter_invalid",
       "pinned_message_id",
     );
   });

@@ -15,7 +15,7 @@ const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
 
 type Child = { process: ChildProcess; url: string; tokens: Map<string, string> };
 
-/** Starts `node src/server/main.ts` and reads its banner. */
+/** Starts `node src/server/main.ts` and reads its banner; ended after the file's tests. */
 async function spawnServer(db: string): Promise<Child> {
   const child = spawn(process.execPath, [MAIN, "--db", db, "--port", "0", "--demo"], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -35,7 +35,9 @@ async function spawnServer(db: string): Promise<Child> {
     if (tokens.size === 6) break;
   }
   if (!url || tokens.size !== 6) throw new Error(`the server did not start: ${stderr}`);
-  return { process: child, url, tokens };
+  const started = { process: child, url, tokens };
+  children.push(started);
+  return started;
 }
 
 function send(client: Client, conversationId: string, key: string, text: string) {
@@ -53,9 +55,10 @@ function kill(child: Child): Promise<void> {
   });
 }
 
+const children: Child[] = [];
+
 describe("durability", () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-durable-"));
-  const children: Child[] = [];
   afterAll(async () => {
     for (const child of children) {
       const running = child.process.exitCode === null && child.process.signalCode === null;
@@ -67,7 +70,6 @@ describe("durability", () => {
   it("keeps every acknowledged message across a SIGKILL", async () => {
     const db = await freshDb(join(dir, "server.db"));
     const first = await spawnServer(db);
-    children.push(first);
     const alice = clientFor(first.url, first.tokens.get("alice")!);
     const conversationId = await contactConversation(alice, "ct_dave");
     const sends = Array.from({ length: 60 }, (_, i) =>
@@ -80,7 +82,6 @@ describe("durability", () => {
     await kill(first);
 
     const second = await spawnServer(db);
-    children.push(second);
     expect(second.tokens).toEqual(first.tokens);
     const again = clientFor(second.url, second.tokens.get("alice")!);
     const stored = messagePage(
@@ -95,7 +96,6 @@ describe("durability", () => {
   it("keeps every message acknowledged before a SIGKILL that lands mid-burst", async () => {
     const db = await freshDb(join(dir, "burst.db"));
     const first = await spawnServer(db);
-    children.push(first);
     const alice = clientFor(first.url, first.tokens.get("alice")!);
     const conversationId = await contactConversation(alice, "ct_erin");
     const acknowledged: string[] = [];
@@ -120,7 +120,6 @@ describe("durability", () => {
     await killed;
 
     const second = await spawnServer(db);
-    children.push(second);
     const again = clientFor(second.url, second.tokens.get("alice")!);
     const stored = new Set<string>();
     let after: string | undefined;
@@ -144,9 +143,7 @@ describe("durability", () => {
   it("stores a send retried on another instance after a SIGKILL once, with its key", async () => {
     const db = await freshDb(join(dir, "retry.db"));
     const first = await spawnServer(db);
-    children.push(first);
     const other = await spawnServer(db);
-    children.push(other);
     const alice = clientFor(first.url, first.tokens.get("alice")!);
     const conversationId = await contactConversation(alice, "ct_frank");
     const sent = new Map<string, string>(); // key -> text, for every send started
@@ -215,9 +212,7 @@ describe("durability", () => {
   it("answers a send stored but never acknowledged before a SIGKILL from the store", async () => {
     const db = await freshDb(join(dir, "unacknowledged.db"));
     const first = await spawnServer(db);
-    children.push(first);
     const other = await spawnServer(db);
-    children.push(other);
     const again = clientFor(other.url, other.tokens.get("alice")!);
     const conversationId = await contactConversation(again, "ct_erin");
     // Sent over a raw socket whose answers are never read: the server stores each
@@ -264,7 +259,6 @@ describe("durability", () => {
 
   it("exits cleanly on SIGTERM", async () => {
     const child = await spawnServer(await freshDb(join(dir, "term.db")));
-    children.push(child);
     const exited = new Promise<number | null>((resolve) => child.process.once("exit", resolve));
     child.process.kill("SIGTERM");
     expect(await exited).toBe(0);

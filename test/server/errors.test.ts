@@ -6,6 +6,7 @@ import {
   clientFor,
   failure,
   groupConversation,
+  invalid,
   message,
   type Reply,
   useServer,
@@ -136,13 +137,8 @@ describe("errors", () => {
       "parameter_missing",
       "conversation_id",
     );
-    failure(await alice.get("/v1/messages", { limit: 0 }), 400, "parameter_invalid", "limit");
-    const bad = failure(
-      await alice.get("/v1/conversations", { limit: "ten" }),
-      400,
-      "parameter_invalid",
-      "limit",
-    );
+    invalid(await alice.get("/v1/messages", { limit: 0 }), "limit");
+    const bad = invalid(await alice.get("/v1/conversations", { limit: "ten" }), "limit");
     expect(bad.message).toBe('The parameter "limit" must be an integer from 1 to 100.');
     const json = await alice.send("POST", "/v1/messages", {
       body: "{not json",
@@ -198,7 +194,7 @@ describe("errors", () => {
       [alice.put(`/v1/conversations/${id}`, "pinned_message_id=%00"), "pinned_message_id"],
     ];
     for (const [reply, param] of cases) {
-      const body = failure(await reply, 400, "parameter_invalid", param);
+      const body = invalid(await reply, param);
       expect(body.message).toContain("NUL");
     }
     expect(message(await alice.get(`/v1/messages/${sent.id}`)).message).toBe("x");

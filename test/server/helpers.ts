@@ -160,6 +160,10 @@ export function deleted(reply: Reply, id: string) {
   expect(reply.body).toEqual({ id, deleted: true });
 }
 
+/** A 400 parameter_invalid that names `param`: the request's `param` was refused. */
+export const invalid = (reply: Reply, param: string) =>
+  failure(reply, 400, "parameter_invalid", param);
+
 /** Asserts the contract's flat error body. */
 export function failure(
   reply: Reply,

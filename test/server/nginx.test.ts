@@ -7,12 +7,13 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { runUsers } from "../../src/server/users-cli.ts";
+import { freePort } from "../free-port.ts";
+import { onPath } from "../processes.ts";
 import { until } from "../wait.ts";
 import { madeDb, STORE } from "./stores.ts";
 
@@ -23,7 +24,6 @@ const block = (language: string, heading: string) =>
     doc.split(`\n## ${heading}\n`)[1]?.split(/\n## /)[0] ?? "",
   )?.[1] ?? "";
 const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => spawnSync(p, ["-v"]).status === 0);
-const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
 
 const dir = mkdtempSync(join(tmpdir(), "parley-nginx-"));
 const children: ChildProcess[] = [];
@@ -31,17 +31,6 @@ afterAll(() => {
   for (const child of children) child.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function serve(db: string): Promise<number> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db], {
@@ -105,7 +94,7 @@ function https(
   });
 }
 
-describe.skipIf(STORE !== "postgres" || NGINX === undefined || !has("openssl"))(
+describe.skipIf(STORE !== "postgres" || NGINX === undefined || !onPath("openssl"))(
   "docs/team.md's nginx configuration",
   () => {
     it("serves two instances over TLS, the event stream live through it", async () => {
@@ -250,7 +239,7 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !has("openssl"))(
   },
 );
 
-describe.skipIf(!has("systemd-analyze"))("docs/team.md's systemd unit", () => {
+describe.skipIf(!onPath("systemd-analyze"))("docs/team.md's systemd unit", () => {
   it("passes systemd-analyze verify with nothing to say", () => {
     const unit = block("ini", "A systemd unit");
     expect(unit).toMatch(/^Type=simple$/m);

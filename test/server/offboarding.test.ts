@@ -3,25 +3,18 @@
 // and `users remove` taking someone out of everything (tokens, groups and the groups'
 // conversations, open event streams) until an explicit `users restore`; `groups` adding
 // and removing members and refusing unknown or removed people.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { openStore } from "../../src/server/store/index.ts";
 import { hashToken, newToken } from "../../src/server/tokens.ts";
 import { runGroups, runUsers, UsersUsageError } from "../../src/server/users-cli.ts";
 import { until } from "../wait.ts";
 import { clientFor, groupConversation } from "./helpers.ts";
 import { openEvents } from "./sse.ts";
-import { madeDb } from "./stores.ts";
+import { folderForFile, madeDb } from "./stores.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "parley-offboarding-"));
-const running: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, running } = folderForFile("parley-offboarding");
 let n = 0;
 const newDb = () => madeDb(join(dir, `team-${n++}.db`));
 const token = async (db: string, ...args: string[]) => (await runUsers(db, args)).out.at(-1)!;

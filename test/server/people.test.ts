@@ -1,11 +1,9 @@
 // The people of a server: `parley users` / `parley groups` (their functions, on SQLite and
 // PostgreSQL), tokens kept as hashes, an older database's plain tokens migrated, the
 // contact search extension, and the Parley-Server-Id header.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/index.ts";
 import { hashToken } from "../../src/server/tokens.ts";
 import {
   runGroups,
@@ -15,14 +13,9 @@ import {
   UsersUsageError,
 } from "../../src/server/users-cli.ts";
 import { clientFor, contactConversation, groupConversation, message } from "./helpers.ts";
-import { freshDb, madeDb, rawQuery, STORE } from "./stores.ts";
+import { folderForFile, freshDb, madeDb, rawQuery, STORE } from "./stores.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "parley-people-"));
-const running: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, running } = folderForFile("parley-people");
 
 let n = 0;
 const newDb = () => madeDb(join(dir, `people-${n++}.db`));

@@ -1,6 +1,10 @@
 // Which store the server tests run on: the vitest project "postgres" runs the server suite
 // and the client's API tests again with PARLEY_TEST_STORE=postgres (test/vitest.config.ts).
-import { inject } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, inject } from "vitest";
+import type { RunningServer } from "../../src/server/index.ts";
 import { createDatabase } from "../postgres/cluster.ts";
 
 export const STORE: "sqlite" | "postgres" =
@@ -41,4 +45,18 @@ export async function madeDb(sqlitePath?: string): Promise<string> {
   const { openStore } = await import("../../src/server/store/index.ts");
   await (await openStore(db, { create: true })).close();
   return db;
+}
+
+/**
+ * A folder of the test file's own (for database files) and the servers it starts: after
+ * the file's tests, the servers are closed, then the folder removed.
+ */
+export function folderForFile(prefix: string): { dir: string; running: RunningServer[] } {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const running: RunningServer[] = [];
+  afterAll(async () => {
+    await Promise.all(running.map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, running };
 }

@@ -1,77 +1,34 @@
 // The built `parley ssh` (dist/cli.js) in a child process, and ssh2 clients against it:
 // what an attacker or a person on the network meets. Run `npm run build` first.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import ssh2, { type ClientChannel, type PseudoTtyOptions } from "ssh2";
 import { afterAll, beforeAll, expect } from "vitest";
 import { newHostKey } from "../../src/ssh/host-key.ts";
+import { type BuiltServer, CLI, sshPort, startBuilt } from "../built.ts";
 import { virtualTerminal } from "../virtual-terminal.ts";
 import { until } from "../wait.ts";
 
-export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
 export const built = existsSync(CLI);
 
-export type BuiltSsh = {
-  child: ChildProcess;
-  port: number;
-  /** Everything the server wrote on stderr (its log), one entry a line. */
-  log: string[];
-  dir: string;
-  stop(): Promise<number | null>;
-};
+export type BuiltSsh = BuiltServer & { port: number };
 
-/** Starts the built `parley ssh` on a free port with a folder of its own. */
+/** Starts the built `parley ssh` on a free port, with a folder of its own unless given `home`. */
 export async function startBuiltSsh(
   args: string[],
-  baseEnv: NodeJS.ProcessEnv = process.env,
+  { env, home }: { env?: NodeJS.ProcessEnv; home?: string } = {},
 ): Promise<BuiltSsh> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-ssh-built-"));
-  const child = spawn(process.execPath, [CLI, "ssh", "--port", "0", "--db", ":memory:", ...args], {
-    env: {
-      ...baseEnv,
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, "config"),
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_STATE_HOME: join(dir, "state"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startBuilt(["ssh", "--port", "0", "--db", ":memory:", ...args], {
+    env,
+    home,
+    // The last line of the banner says which keys get in.
+    ready: (line) => line.startsWith("any key is accepted") || line.startsWith("keys from"),
   });
-  const log: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-  let port = 0;
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const match = /listening on \S+ port (\d+)/.exec(line);
-    if (match) port = Number(match[1]);
-    if (line.startsWith("any key is accepted") || line.startsWith("keys from")) break;
-  }
-  if (port === 0) throw new Error(`parley ssh did not start:\n${log.join("\n")}`);
-  return {
-    child,
-    port,
-    log,
-    dir,
-    async stop() {
-      const exited =
-        child.exitCode !== null
-          ? Promise.resolve(child.exitCode)
-          : new Promise<number | null>((done) => child.once("exit", done));
-      if (child.exitCode === null) child.kill("SIGTERM");
-      const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
-  };
+  return { ...server, port: sshPort(server.banner) };
 }
 
-/** Resident memory of a process, in MiB. */
-export function rssMiB(pid: number): number {
-  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" })) / 1024;
-}
+export { rssMiB } from "../processes.ts";
 
 export const demoKey = newHostKey().private;
 
@@ -183,15 +140,8 @@ export function refusedSocket(port: number, localAddress = "127.0.0.1"): Promise
 }
 
 /** Signs in, trying again while the server still counts connections just closed. */
-export async function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await connect(port, username);
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+export function connectWhenFree(port: number, username: string): Promise<ssh2.Client> {
+  return until(() => connect(port, username), `${username} let in`, { intervalMs: 100 });
 }
 
 /** Whether the server closed `socket` (its end, or a reset). */

@@ -49,7 +49,7 @@ describe.skipIf(process.platform !== "linux")("parley ssh's malloc settings", ()
 
   it.skipIf(!built)("is set in the built server, which keeps its process id", async () => {
     const { MALLOC_ARENA_MAX: _, MALLOC_TRIM_THRESHOLD_: __, ...env } = process.env;
-    const ssh = await startBuiltSsh(["--demo"], env);
+    const ssh = await startBuiltSsh(["--demo"], { env });
     try {
       const environ = environment(ssh.child.pid!);
       for (const [name, value] of Object.entries(MALLOC_SETTINGS)) {

@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
 import { newHostKey } from "../../src/ssh/host-key.ts";
+import { CLI } from "../built.ts";
 import { until } from "../wait.ts";
 import {
   built,
   builtSshForFile,
-  CLI,
   closedByServer,
   connect,
   connectWhenFree,

@@ -3,22 +3,15 @@
 // answering keys, the row or the pane catches up, and the burst is a handful of renders and
 // fetches, not one (or more) per message. Timings are the benchmark's (npm run bench).
 import type { QueryClient } from "@tanstack/react-query";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
-import { type Harness, startHarness } from "./harness.tsx";
+import { harnessEachTest } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
-let harness: Harness | undefined;
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await harness?.close();
-  await server?.close();
-  harness = undefined;
-  server = undefined;
-});
+const each = harnessEachTest();
 
 /** Ten minutes: no poll comes within a test; only the stream brings news. */
 const NO_POLLS = { openMs: 600_000, listMs: 600_000 };
@@ -51,9 +44,9 @@ async function burst(api: Api, conversationId: string, count: number): Promise<v
 
 async function duringBurst(open: boolean) {
   // A bot's burst is within a real server's limits; this one has none, to send it at once.
-  server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
-  harness = await startHarness({ server, pollPace: NO_POLLS });
-  const h = harness;
+  const server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
+  each.afterTest(() => server.close());
+  const h = await each.start({ server, pollPace: NO_POLLS });
   await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
   if (open) await openFirst(h, "carol");
   else await h.waitFor((s) => s.includes("carol"), "carol's row");

@@ -2,22 +2,13 @@
 // the list above the composer, the conversation's people first; the marked choice (in
 // inverse) is the one Tab or Enter takes; ↓ marks the next; Esc closes the list and leaves
 // the text; `:` and two letters of an emoji's name offer emoji.
-import chalk from "chalk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, trueColourForFile } from "./helpers.ts";
 
 const each = harnessEachTest();
 
-// Inverse as a terminal gets it (the test runner's output is no terminal: chalk, which
-// Ink styles with, would print none).
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+trueColourForFile();
 
 /** The row just above the composer's top border. */
 function listRow(screen: string): string {

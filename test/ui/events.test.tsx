@@ -7,7 +7,7 @@ import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
 import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
-import { until } from "../wait.ts";
+import { pause, until } from "../wait.ts";
 import { type Harness, harnessEachTest } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst } from "./helpers.ts";
 
@@ -124,7 +124,7 @@ describe("without an event stream", () => {
     await until(
       async () => {
         const before = h.renders();
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        await pause(600); // two polls' time in which nothing must render
         return h.renders() === before;
       },
       "the screen settled",
@@ -132,9 +132,10 @@ describe("without an event stream", () => {
     );
     const renders = h.renders();
     const asked = relay.seen.length;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const lists = relay.seen.slice(asked).filter((r) => r.url.startsWith("/v1/conversations?"));
-    expect(lists.length).toBeGreaterThanOrEqual(4);
+    const listPolls = () =>
+      relay.seen.slice(asked).filter((r) => r.url.startsWith("/v1/conversations?"));
+    await until(() => listPolls().length >= 4, "four polls of the list");
+    expect(listPolls().length).toBeGreaterThanOrEqual(4);
     // The minute clock may tick once in the window; a poll's answer, or its being on its
     // way (a list's isFetching read as it renders), must not render the screen again.
     expect(h.renders() - renders).toBeLessThanOrEqual(1);

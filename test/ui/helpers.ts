@@ -1,5 +1,7 @@
 // Helpers for tests of the whole client: the server's side over its API, and the screen
 // read as a person reads it (rows of the sidebar by name, the cursor, the composer).
+import chalk from "chalk";
+import { afterAll, beforeAll } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
 import type { RunningServer } from "../../src/server/index.ts";
@@ -84,4 +86,18 @@ export async function openFirst(h: Harness, name: string) {
     (s) => s.includes(`Message ${name}`) && !s.includes("loading…"),
     "the composer, and the messages loaded",
   );
+}
+
+/**
+ * Colours and inverse as a true-colour terminal gets them, for the whole test file: the
+ * test runner's output is no terminal, so chalk, which Ink styles with, would print none.
+ */
+export function trueColourForFile(): void {
+  const level = chalk.level;
+  beforeAll(() => {
+    chalk.level = 3;
+  });
+  afterAll(() => {
+    chalk.level = level;
+  });
 }

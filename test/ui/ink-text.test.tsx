@@ -1,20 +1,14 @@
 // parley's port of Ink's Text (src/ui/ink/text.ts, swapped in by scripts/ink-plugin.ts)
 // against Ink's own: the same frames, colours included, for each style, nested Texts and
 // backgrounds inherited from a Box or a Text.
-import chalk from "chalk";
 import { Box, Text, type TextProps } from "ink";
 import InkText from "ink-original/components/Text.js";
 import { render } from "ink-testing-library";
 import type { ComponentType, ReactElement } from "react";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trueColourForFile } from "./helpers.ts";
 
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+trueColourForFile();
 
 type Case = (T: ComponentType<TextProps>) => ReactElement;
 

@@ -1,25 +1,16 @@
 // Reading a group and driving it with the mouse: senders' colours, mentions, what rings,
 // the wheel and clicks as the bytes a terminal sends, and the themes' colours on screen.
-import chalk from "chalk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { senderColor } from "../../src/ui/look/sender-color.ts";
 import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
 import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, openFirst, trueColourForFile } from "./helpers.ts";
 
 const each = harnessEachTest();
 
-// Colours as a true-colour terminal gets them (the test runner's output is no terminal,
-// so chalk, which Ink colours with, would print none).
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+trueColourForFile();
 
 /** The colour of a sender's name where it heads a group of messages (`name · 10:02`). */
 function nameColours(h: Harness, name: string): string[] {

@@ -1,22 +1,15 @@
 // Mentions in the conversation list, and the "mentions" notify mode: a row whose unread
 // messages name you carries an `@` beside its count; `M` goes round all / mentions / none,
 // and a muted conversation set to mentions rings for a message naming you, and only that.
-import chalk from "chalk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest } from "./harness.tsx";
-import { apiFor, conversationWith, selectRow, sidebarNames } from "./helpers.ts";
+import { apiFor, conversationWith, selectRow, sidebarNames, trueColourForFile } from "./helpers.ts";
 
 const each = harnessEachTest();
 
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+trueColourForFile();
 
 /** The sidebar's first line of the row named `name`. */
 const rowOf = (screen: string, name: string) =>

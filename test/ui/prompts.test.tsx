@@ -2,7 +2,7 @@
 // editing keys, every key of one read applied; and when a prompt closes, the keys go where
 // they belong at once.
 import { describe, expect, it } from "vitest";
-import { harnessEachTest, KEYS } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { sidebarNames } from "./helpers.ts";
 
 const each = harnessEachTest();
@@ -16,6 +16,15 @@ const searchLine = (s: string) =>
   /^[│║]\/ (.*?)\s*[│║]/mu.exec(s)?.[1]?.replace(/\s+$/u, "") ?? undefined;
 /** The new-conversation prompt's text. */
 const idLine = (s: string) => /new conversation with: (.*?)\s*│/u.exec(s)?.[1];
+
+/** Searches the list for "des" and opens the one match, #design, with Enter. */
+async function openBySearch(harness: Harness): Promise<void> {
+  await harness.waitFor((s) => s.includes("#team"), "the list");
+  await harness.press("/");
+  await harness.type("des");
+  await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
+  await harness.press(KEYS.enter);
+}
 
 describe("the search prompt", () => {
   it("edits by grapheme, with the composer's keys, every key of one read", async () => {
@@ -48,11 +57,7 @@ describe("the search prompt", () => {
 
   it("gives the keys back at once after Enter on a match: Tab, Shift+Tab and Esc", async () => {
     const harness = await each.start();
-    await harness.waitFor((s) => s.includes("#team"), "the list");
-    await harness.press("/");
-    await harness.type("des");
-    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
-    await harness.press(KEYS.enter);
+    await openBySearch(harness);
     await harness.waitFor(
       (s) => s.includes("Message #design"),
       "#design open, the composer focused",
@@ -74,11 +79,7 @@ describe("the search prompt", () => {
 
   it("Esc in the list clears a search kept after Enter (issue 40, trip 13)", async () => {
     const harness = await each.start();
-    await harness.waitFor((s) => s.includes("#team"), "the list");
-    await harness.press("/");
-    await harness.type("des");
-    await harness.waitFor((s) => sidebarNames(s).join() === "#design", "only #design");
-    await harness.press(KEYS.enter);
+    await openBySearch(harness);
     await harness.waitFor((s) => s.includes("Message #design"), "#design open");
     await harness.press(KEYS.shiftTab, KEYS.shiftTab);
     await harness.waitFor((s) => s.includes("↑↓ move"), "the sidebar");

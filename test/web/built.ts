@@ -1,70 +1,26 @@
 // The built `parley web` (dist/cli.js) in a child process, and Chromium pages on it: what
 // a visitor meets. Run `npm run build` first (npm test does).
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
+import { type BuiltServer, startBuilt } from "../built.ts";
 import { moveTo } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 
-export const CLI = resolve(import.meta.dirname, "../../dist/cli.js");
+export { CLI } from "../built.ts";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const haveChromium = existsSync(CHROMIUM);
 
-export type BuiltWeb = {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  /** Everything the server wrote on stderr (its log), one entry a line. */
-  log: string[];
-  /** Its banner (stdout). */
-  banner: string[];
-  stop(): Promise<number | null>;
-};
+export type BuiltWeb = BuiltServer & { url: string; port: number };
 
 /** Starts the built `parley web` on `port` (0: a free one) with a home of its own. */
 export async function startBuiltWeb(args: string[], port = 0): Promise<BuiltWeb> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-web-built-"));
-  const child = spawn(process.execPath, [CLI, "web", "--port", String(port), ...args], {
-    env: {
-      ...process.env,
-      HOME: dir,
-      XDG_CONFIG_HOME: join(dir, "config"),
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_STATE_HOME: join(dir, "state"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startBuilt(["web", "--port", String(port), ...args], {
+    ready: (line) => line.startsWith("sessions are drawn"),
   });
-  const log: string[] = [];
-  const banner: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => log.push(line));
-  let url = "";
-  for await (const line of createInterface({ input: child.stdout! })) {
-    banner.push(line);
-    url ||= /listening on (http:\S+)/.exec(line)?.[1] ?? "";
-    if (line.startsWith("sessions are drawn")) break;
-  }
-  if (url === "") throw new Error(`parley web did not start:\n${log.join("\n")}`);
-  return {
-    child,
-    url,
-    port: Number(new URL(url).port),
-    log,
-    banner,
-    async stop() {
-      // Ended already (by itself, or killed by a signal): no exit event is coming.
-      const over = child.exitCode !== null || child.signalCode !== null;
-      const exited = over
-        ? Promise.resolve(child.exitCode)
-        : new Promise<number | null>((done) => child.once("exit", done));
-      if (!over) child.kill("SIGTERM");
-      const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
-  };
+  const url = server.banner.map((line) => /listening on (http:\S+)/.exec(line)?.[1]).find(Boolean);
+  if (url === undefined)
+    throw new Error(`parley web said no address:\n${server.banner.join("\n")}`);
+  return { ...server, url, port: Number(new URL(url).port) };
 }
 
 export async function launchChromium(): Promise<Browser> {

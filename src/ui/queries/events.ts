@@ -19,6 +19,7 @@ import { type CacheWrites, draftWrites } from "./cache-writes.ts";
 import { updateConversationMessages } from "./history.ts";
 import { keys } from "./query-keys.ts";
 import { markReadSoon } from "./read-marks.ts";
+import { throttlePerClient } from "./throttle.ts";
 
 /** As many messages as the inbox's page holds (previews.ts). */
 const INBOX_KEPT = 20;
@@ -172,24 +173,15 @@ function applyAgainAfterFetches(
   }
 }
 
-const lastReset = new WeakMap<QueryClient, { at: number; timer?: ReturnType<typeof setTimeout> }>();
+const resetThrottle = throttlePerClient(RESET_GAP_MS);
 
 /** Everything shown is fetched again; a flood of resets makes one refetch per RESET_GAP_MS. */
 function refetchEverything(queryClient: QueryClient): void {
-  const state = lastReset.get(queryClient) ?? { at: 0 };
-  lastReset.set(queryClient, state);
-  if (state.timer) return;
-  const run = () => {
-    state.timer = undefined;
-    state.at = Date.now();
-    void queryClient.invalidateQueries({ queryKey: keys.root });
-  };
-  const wait = state.at + RESET_GAP_MS - Date.now();
-  if (wait <= 0) run();
-  else {
-    state.timer = setTimeout(run, wait);
-    state.timer.unref?.();
-  }
+  resetThrottle(
+    queryClient,
+    "reset",
+    () => void queryClient.invalidateQueries({ queryKey: keys.root }),
+  );
 }
 
 function applyToCache(batch: Batch, event: ServerEvent): void {
