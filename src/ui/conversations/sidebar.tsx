@@ -33,6 +33,11 @@ const FILTER_LABELS: Record<Filter, string> = {
   archived: "Archived",
 };
 
+/** Above rows of a filter never loaded, taken from the lists the client holds. */
+const HELD_PARTIAL = "may be partial: the rows kept";
+/** A filter never loaded, none of its rows among those the client holds. */
+const NOT_LOADED = "not loaded yet: shown when the server is back";
+
 type Props = { width: number; height: number };
 
 const ROW_HEIGHT = 2;
@@ -54,7 +59,10 @@ export function Sidebar({ width, height }: Props) {
   const connection = useStore(useSession().status.connection);
   const inner = Math.max(10, width - 2);
   const searching = browser.search !== null;
-  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
+  // Rows from the lists kept, that may not be all of this filter's: said above them.
+  const partial = !searching && list.held === "partial" && conversations.length > 0;
+  const above = searching || partial ? 1 : 0;
+  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - above);
   const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
   // -1 until the first row is selected, so the first ↓ lands on the first row.
   const found = conversations.findIndex((c) => c.id === selectedId);
@@ -85,7 +93,7 @@ export function Sidebar({ width, height }: Props) {
       }
       if (event.kind !== "press" || event.button !== 0) return;
       onFocus?.();
-      const row = Math.floor((event.y - 2 - (searching ? 1 : 0)) / ROW_HEIGHT);
+      const row = Math.floor((event.y - 2 - above) / ROW_HEIGHT);
       const clicked = row >= 0 ? visible[row] : undefined;
       if (clicked) browser.setSelectedId(clicked.id);
     },
@@ -160,6 +168,12 @@ export function Sidebar({ width, height }: Props) {
             {truncate(`/ ${screenText(browser.search ?? "")} · / changes · Esc clears`, inner)}
           </Text>
         </Box>
+      ) : partial ? (
+        <Box height={1}>
+          <Text color={theme.dim} wrap="truncate-end">
+            {displayWidth(HELD_PARTIAL) <= inner ? HELD_PARTIAL : "may be partial"}
+          </Text>
+        </Box>
       ) : null}
       <Box flexDirection="column" height={listHeight} overflow="hidden">
         {visible.map((c) => (
@@ -191,11 +205,13 @@ export function Sidebar({ width, height }: Props) {
                 : "loading…"
               : error
                 ? screenText(error)
-                : searching
-                  ? "No conversation matches."
-                  : filter === "all"
-                    ? "No conversations. Press n to start one."
-                    : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
+                : list.held === "partial" && !searching
+                  ? NOT_LOADED
+                  : searching
+                    ? "No conversation matches."
+                    : filter === "all"
+                      ? "No conversations. Press n to start one."
+                      : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
           </Text>
         ) : null}
       </Box>

@@ -24,6 +24,7 @@ import type {
   Message,
   Page,
 } from "../../api/schema.ts";
+import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { type ConversationPages, mapConversations } from "./cache.ts";
@@ -105,6 +106,11 @@ export type ConversationList = {
   error: unknown;
   hasMore: boolean;
   loadMore: () => void;
+  /**
+   * The filter's own list has no answer (the server is away, or it failed): its rows are
+   * those of the lists the client holds, and "partial" when those may not have them all.
+   */
+  held?: "whole" | "partial";
 };
 
 /**
@@ -159,35 +165,48 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
-  // Muted conversations are in "All" too: until the muted filter has an answer of its own
-  // (never loaded, and the server down or slow), it shows the muted rows of the "All" the
-  // client has (read from the cache only), rather than "loading…" over rows on screen.
+  // Every list the client holds, read from the cache only (never fetched here).
   const pinned = useConversationPages(PINNED_FIRST, false, false);
-  const fromAll =
-    filter === "muted" &&
-    first.data === undefined &&
-    (pinned.data !== undefined || rest.data !== undefined);
+  const muted = useConversationPages(FILTER_PARAMS.muted, false, false);
+  const archived = useConversationPages(FILTER_PARAMS.archived, false, false);
+  // A filter never loaded, with the server away or its list refused (an offline start
+  // after an offline quit): its rows are those of the lists the client holds, rather than
+  // "loading…" over conversations the person can see under All.
+  const connection = useStore(useSession().status.connection).state;
+  const held = !isAll && first.data === undefined && (connection !== "online" || !!first.error);
+  // Muted and Pinned are parts of "All": whole when "All" is. Archived conversations are
+  // not in "All": only those the client saw archived are held.
+  const partial =
+    filter === "archived" ||
+    pinned.data === undefined ||
+    rest.data === undefined ||
+    pinned.hasNextPage ||
+    rest.hasNextPage;
   // A conversation restored from Archived (or archived from the others) is in the list it
   // moved to at once, from the cached list it left: the list it joins may not have it
   // before its next answer, and the selection, kept on it, would go to another row.
-  const archived = useConversationPages(FILTER_PARAMS.archived, false, false);
   const conversations = useMemo(() => {
+    const own = isAll ? [first.data, rest.data] : [first.data];
     const listed = mergeLists(
-      isAll ? [first.data, rest.data] : fromAll ? [pinned.data, rest.data] : [first.data],
+      held ? [pinned.data, rest.data, muted.data, archived.data] : own,
       changes,
       inFilter[filter],
     );
     const left = filter === "archived" ? [pinned.data, rest.data] : [archived.data];
     return withMoved(listed, mergeLists(left, changes, inFilter[filter]));
-  }, [isAll, fromAll, filter, first.data, rest.data, pinned.data, archived.data, changes]);
+  }, [isAll, held, filter, first.data, rest.data, pinned.data, muted.data, archived.data, changes]);
+  const error = first.error ?? (isAll ? rest.error : null);
   return {
     conversations,
-    isLoading: !fromAll && (first.isLoading || (isAll && rest.isLoading)),
-    error: first.error ?? (isAll ? rest.error : null),
-    hasMore: Boolean(tail.hasNextPage),
+    isLoading: !held && (first.isLoading || (isAll && rest.isLoading)),
+    // Rows held are shown rather than the failure (the status bar says it); with none, the
+    // failure of a server that answers still shows.
+    error: held && (conversations.length > 0 || connection !== "online") ? null : error,
+    hasMore: !held && Boolean(tail.hasNextPage),
     loadMore: () => {
       if (tail.hasNextPage && !tail.isFetchingNextPage) void tail.fetchNextPage();
     },
+    ...(held ? { held: partial ? "partial" : "whole" } : {}),
   };
 }
 
