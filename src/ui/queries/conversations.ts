@@ -146,15 +146,40 @@ function withMoved(listed: Conversation[], moved: readonly Conversation[]): Conv
   const out = [...listed];
   for (const c of moved) {
     if (ids.has(c.id)) continue;
-    const before = (other: Conversation) =>
-      other.is_pinned !== c.is_pinned
-        ? c.is_pinned
-        : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
-    const at = out.findIndex(before);
+    const at = out.findIndex((other) => comesBefore(c, other));
     out.splice(at < 0 ? out.length : at, 0, c);
     ids.add(c.id);
   }
   return out;
+}
+
+/** Whether `c` is listed above `other`: pinned first, then the most recently active. */
+const comesBefore = (c: Conversation, other: Conversation): boolean =>
+  other.is_pinned !== c.is_pinned
+    ? c.is_pinned
+    : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
+
+/** Whether the server's answer to `params` would list `c`. */
+function listedBy(params: ListConversationsParams, c: Conversation): boolean {
+  return (
+    (params.pinned === undefined || c.is_pinned === params.pinned) &&
+    (params.muted === undefined || c.is_muted === params.muted) &&
+    (params.archived === undefined || (c.archived_at !== null) === params.archived) &&
+    (params.group_id === undefined || c.group_id === params.group_id)
+  );
+}
+
+/** `data` with `c` in its place among the pages loaded; as it was if its place is beyond them. */
+function placedIn(data: ConversationPages, c: Conversation): ConversationPages {
+  for (const [i, page] of data.pages.entries()) {
+    const at = page.data.findIndex((other) => comesBefore(c, other));
+    const last = i === data.pages.length - 1;
+    if (at < 0 && !(last && !page.has_more)) continue;
+    const rows = [...page.data];
+    rows.splice(at < 0 ? rows.length : at, 0, c);
+    return { ...data, pages: data.pages.map((p, j) => (j === i ? { ...p, data: rows } : p)) };
+  }
+  return data;
 }
 
 export function useConversationList(filter: Filter): ConversationList {
@@ -376,6 +401,28 @@ function changedElsewhere(held: Conversation, listed: Conversation): Conversatio
   if (sameButOpening(held, listed)) return undefined;
   const opened = Math.max(held.last_opened_at ?? 0, listed.last_opened_at ?? 0);
   return { ...listed, last_opened_at: opened || null };
+}
+
+/**
+ * Puts the server's copy of conversation `id` into every loaded list: in place of the one
+ * held, and into a list that would now have it (restored from Archived: All). Its next
+ * answer has it anyway, but the list a tab shows next could be read before that answer,
+ * and a selection kept on the conversation, not finding it, went to another row.
+ */
+export function settleInLists(
+  queryClient: QueryClient,
+  id: string,
+  next: Conversation | null,
+): void {
+  replaceInLists(queryClient, id, next);
+  if (!next) return;
+  for (const [key, data] of queryClient.getQueriesData<ConversationPages>({
+    queryKey: keys.conversations.lists(),
+  })) {
+    const params = key[key.length - 1] as ListConversationsParams;
+    if (!data || findIn(data, id) || !listedBy(params, next)) continue;
+    queryClient.setQueryData<ConversationPages>(key, placedIn(data, next));
+  }
 }
 
 /** Puts `next` in place of conversation `id` in every loaded list (null: takes it out). */
