@@ -2,7 +2,7 @@
 // name, time and unread count; then a preview of the newest message).
 
 import { Box, type DOMElement, Text } from "ink";
-import { memo, useRef } from "react";
+import { memo, useLayoutEffect, useRef } from "react";
 import { isApiError } from "../../api/errors.ts";
 import type { Conversation } from "../../api/schema.ts";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
@@ -74,10 +74,20 @@ export function Sidebar({ width, height }: Props) {
   const visible = conversations.slice(offset, offset + visibleRows);
   const now = useMinuteClock();
 
+  // The row the last move went to, until a render shows it: keys of one read (↓↓↓) can
+  // each come before React has rendered the one before, and each then moved from the
+  // same row, one row in all (on a loaded machine).
+  const movedTo = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    movedTo.current = undefined;
+  });
   const move = (delta: number) => {
     if (conversations.length === 0) return;
-    const next = Math.max(0, Math.min(conversations.length - 1, found + delta));
-    browser.setSelectedId(conversations[next]!.id);
+    const moved = conversations.findIndex((c) => c.id === movedTo.current);
+    const from = moved >= 0 ? moved : found;
+    const next = Math.max(0, Math.min(conversations.length - 1, from + delta));
+    movedTo.current = conversations[next]!.id;
+    browser.setSelectedId(movedTo.current);
     if (next >= conversations.length - 3) list.loadMore();
   };
 
