@@ -91,6 +91,17 @@ export function Sidebar({ width, height }: Props) {
     if (next >= conversations.length - 3) list.loadMore();
   };
 
+  // The row a key acts on (m, a, D…) becomes the selection if it was only shown as it: a
+  // row shown in the place of one that left, or the first while the list loads. The list
+  // keeps the selection on a conversation whose change is on its way; on one only shown,
+  // it went on to the next row as the change took it out (restored from Archived, then 1:
+  // the cursor on bob).
+  const actedOn = () => {
+    const row = conversations.find((c) => c.id === movedTo.current) ?? conversations[index];
+    if (row) browser.setSelectedId(row.id);
+    return row;
+  };
+
   // The wheel moves the selection (the list follows it); a click selects the row under
   // it and focuses the list. Rows start under the border, the tabs and the search line.
   const box = useRef<DOMElement>(null);
@@ -128,7 +139,7 @@ export function Sidebar({ width, height }: Props) {
         if (browser.search === null) return false;
         browser.endSearch(false);
       },
-      ...onSelected(actions.onKey, () => conversations[index]),
+      ...onSelected(actions.onKey, actedOn),
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
