@@ -27,7 +27,7 @@ import type {
 import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
-import { type ConversationPages, mapConversations } from "./cache.ts";
+import { type ConversationPages, fits, insertByActivity, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
@@ -158,29 +158,6 @@ const comesBefore = (c: Conversation, other: Conversation): boolean =>
   other.is_pinned !== c.is_pinned
     ? c.is_pinned
     : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
-
-/** Whether the server's answer to `params` would list `c`. */
-function listedBy(params: ListConversationsParams, c: Conversation): boolean {
-  return (
-    (params.pinned === undefined || c.is_pinned === params.pinned) &&
-    (params.muted === undefined || c.is_muted === params.muted) &&
-    (params.archived === undefined || (c.archived_at !== null) === params.archived) &&
-    (params.group_id === undefined || c.group_id === params.group_id)
-  );
-}
-
-/** `data` with `c` in its place among the pages loaded; as it was if its place is beyond them. */
-function placedIn(data: ConversationPages, c: Conversation): ConversationPages {
-  for (const [i, page] of data.pages.entries()) {
-    const at = page.data.findIndex((other) => comesBefore(c, other));
-    const last = i === data.pages.length - 1;
-    if (at < 0 && !(last && !page.has_more)) continue;
-    const rows = [...page.data];
-    rows.splice(at < 0 ? rows.length : at, 0, c);
-    return { ...data, pages: data.pages.map((p, j) => (j === i ? { ...p, data: rows } : p)) };
-  }
-  return data;
-}
 
 export function useConversationList(filter: Filter): ConversationList {
   const isAll = filter === "all";
@@ -420,8 +397,10 @@ export function settleInLists(
     queryKey: keys.conversations.lists(),
   })) {
     const params = key[key.length - 1] as ListConversationsParams;
-    if (!data || findIn(data, id) || !listedBy(params, next)) continue;
-    queryClient.setQueryData<ConversationPages>(key, placedIn(data, next));
+    if (!data || findIn(data, id) || !fits(params, next)) continue;
+    // As an event of the change would place it (events.ts); past the pages loaded, not.
+    const placed = insertByActivity(data, next);
+    if (placed) queryClient.setQueryData<ConversationPages>(key, placed);
   }
 }
 
