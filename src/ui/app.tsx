@@ -37,7 +37,7 @@ import { useRecoverAfterOutage } from "./queries/polling.ts";
 import { useOutboxRunner } from "./queries/use-outbox-runner.ts";
 import { useServerEvents } from "./queries/use-server-events.ts";
 import { BODY_TOP, screenColumns } from "./screen/layout.ts";
-import { useStore } from "./screen/observable.ts";
+import { createStore, useStore } from "./screen/observable.ts";
 import { useMe, useSession } from "./screen/session-context.tsx";
 
 export function App() {
@@ -89,6 +89,7 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
   const open =
     useOpenConversation(openId) ?? browser.list.conversations.find((c) => c.id === openId);
   const [sidebarHidden, setSidebarHidden] = useState(false);
+  const [completionShown] = useState(() => createStore(false));
   // With nothing open, the list is all there is: it shows whatever `s` said.
   const sidebarShown = !sidebarHidden || openId === undefined;
   const { focus, setFocus, cycle } = usePaneFocus(openId !== undefined, sidebarShown);
@@ -118,7 +119,16 @@ function ChatScreen({ columns, rows, onQuit }: ScreenProps) {
     toComposer: () => setFocus("composer"),
   });
   const endEdit = () => drafts.endEdit(openId);
-  const state: ChatState = { focus, dialog, me, browser, open, editing, sidebarShown };
+  const state: ChatState = {
+    focus,
+    dialog,
+    me,
+    browser,
+    open,
+    editing,
+    sidebarShown,
+    completionShown,
+  };
   const actions: ChatActions = {
     setFocus,
     cycleFocus: cycle,
@@ -168,13 +178,14 @@ function ChatLayout({ columns, rows }: { columns: number; rows: number }) {
   const connection = useStore(status.connection);
   const notice = useNotice(status);
   const mouseOn = useMouseOn();
-  const { focus, dialog, editing, browser, sidebarShown } = useChatState();
+  const { focus, dialog, editing, browser, sidebarShown, completionShown } = useChatState();
+  const completing = useStore(completionShown);
   const { dialogs } = useChatActions();
   const { sidebarWidth, mainWidth, bodyHeight } = screenColumns(columns, rows, sidebarShown);
   const blocker =
     connection.state === "unauthorized" ||
     (connection.state === "offline" && browser.list.conversations.length === 0);
-  const hints = hintsFor(dialog?.kind, focus, editing !== null);
+  const hints = hintsFor(dialog?.kind, focus, editing !== null, completing);
   if (startView) {
     // Said during render, before Ink writes the frame this render makes.
     startView.hints = hints;

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
+import { moveTo } from "../list-cursor.ts";
 import { clientIn, demoServerIn, keptFolders } from "./kept-home.ts";
 import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -215,7 +216,7 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
     }
   }, 120_000);
 
-  it("offline after a quit: Muted shows from the list kept, the hint names npm start and --base-url", async () => {
+  it("offline after a quit: Muted and Archived from the lists kept, the hint names npm start and --base-url", async () => {
     const { dir, home } = keptFolders(cleanups, "parley-offline-muted");
     const server = await demoServer(dir);
     const token = server.demoUsers[0]!.token;
@@ -235,7 +236,39 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
         `Muted from the kept list at ${columns}x${rows}`,
       );
       expect(muted).not.toContain("loading…");
+      // The whole of All is kept (one page), so Muted is whole too: not said to be partial.
+      expect(muted).not.toContain("may be partial");
     }
+
+    // Archived is not in All, and none was seen: said plainly, not "loading…" for good.
+    second.send("4");
+    for (const [columns, rows] of SIZES) {
+      second.resize(columns, rows);
+      const archived = await second.waitFor(
+        // Wrapped in the list's width: the words, whatever lines they fall on.
+        (s) =>
+          /not loaded yet:[\s│]+shown[\s│]+when[\s│]+the[\s│]+server[\s│]+is[\s│]+back/u.test(s),
+        `Archived not loaded at ${columns}x${rows}`,
+      );
+      expect(archived).not.toContain("loading…");
+    }
+    // Archived offline (queued), #team is under Archived at once, among the rows kept.
+    second.send("1");
+    await second.waitFor((s) => s.includes("1 All") && !s.includes("not loaded yet"), "All");
+    second.send("g");
+    await moveTo(
+      { screen: second.screen, down: () => second.send("j"), waitFor: second.waitFor },
+      "#team",
+    );
+    second.send("a");
+    await second.waitFor((s) => !/[│║][ •▸]#team\s/u.test(s), "#team archived, out of All");
+    second.send("4");
+    const archived = await second.waitFor(
+      (s) => /[│║][ •▸]📦 #team\s/u.test(s),
+      "#team under Archived, from the rows kept",
+    );
+    expect(archived).toContain("may be partial");
+    expect(archived).not.toContain("not loaded yet");
 
     // A first start against no server, from this clone with --base-url: the notice says
     // the command that works here, and the flag used.

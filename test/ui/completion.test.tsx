@@ -20,7 +20,24 @@ function listRow(screen: string): string {
 const marked = (h: Awaited<ReturnType<typeof each.start>>, text: string) =>
   h.looks(text).some((look) => look.inverse);
 
+/** The status bar: the screen's last row that has anything on it. */
+const statusBar = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
+
 describe("completion in the composer", () => {
+  it("has the status bar say the list's keys while it shows, the composer's after", async () => {
+    const h = await each.start();
+    await openFirst(h, "carol");
+    await h.waitFor((s) => statusBar(s).includes("Enter send"), "the composer's keys");
+    await h.type("hi @ca");
+    const open = await h.waitFor((s) => /│ @carol\b/.test(listRow(s)), "the list, opened");
+    expect(statusBar(open)).toContain("Tab/Enter takes · ↑↓ choose · Esc closes");
+    expect(statusBar(open)).not.toContain("Enter send");
+    await h.press(KEYS.escape);
+    const closed = await h.waitFor((s) => !/│ @carol\b/.test(listRow(s)), "the list, closed");
+    expect(statusBar(closed)).toContain("Enter send");
+    expect(statusBar(closed)).not.toContain("Tab/Enter takes");
+  });
+
   it("offers the conversation's people first, and Tab takes the marked one", async () => {
     const h = await each.start();
     await openFirst(h, "carol");

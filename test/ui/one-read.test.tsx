@@ -25,7 +25,13 @@ const marked = (s: string) =>
 describe("keys that arrive in one read", () => {
   it("each move the list's cursor", async () => {
     const harness = await each.start();
-    await harness.waitFor((s) => sidebarNames(s).length > 6 && sidebarCursor(s) === 0, "the list");
+    // Both lists in, the pinned rows on top and the others below them: they are two
+    // lists, and the pinned coming in after the keys moved the cursor put two rows above.
+    await harness.waitFor(
+      (s) => /^│[▸ ]📌/u.test(s.split("\n")[3] ?? "") && sidebarNames(s).length > 6,
+      "the whole list, the pinned rows on top",
+    );
+    await harness.waitFor((s) => sidebarCursor(s) === 0, "the first row selected");
     await harness.press(KEYS.down.repeat(3));
     await harness.waitFor((s) => sidebarCursor(s) === 3, "three rows down");
     await harness.press(`${KEYS.up}${KEYS.up}`);

@@ -1,6 +1,8 @@
 // Issue 40's small trips (13), each where a person meets it: the pinned banner says "you"
 // of your own message; "Deleted dave." goes once a conversation with dave starts again;
-// the `n` prompt's keys are in the status bar, and its box is bordered on every row.
+// the `n` prompt's keys are in the status bar, and its box is bordered on every row; the
+// reaction bar's hint is whole or left out, at 120, 80 and 60 columns; the help at 60x20
+// cuts nothing it says.
 import { describe, expect, it } from "vitest";
 import { harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
@@ -36,6 +38,42 @@ describe("the small trips", () => {
     await h.press(KEYS.enter);
     const screen = await h.waitFor((s) => s.includes("Message dave"), "the new conversation");
     expect(screen).not.toContain("Deleted dave.");
+  });
+
+  it("shows the reaction bar's hint whole or not at all, at every width", async () => {
+    const h = await each.start();
+    await openFirst(h, "#team");
+    await h.press(KEYS.escape);
+    for (const [columns, rows] of [
+      [120, 40],
+      [80, 24],
+      [60, 20],
+    ] as const) {
+      await h.resize(columns, rows);
+      await h.press("r");
+      const screen = await h.waitFor((s) => /│\s*react /u.test(s), `the bar at ${columns}`);
+      const line = screen.split("\n").find((l) => /│\s*react /u.test(l)) ?? "";
+      const bar = line.split("││")[1] ?? line;
+      // Either the whole hint, or none of it (the status bar says the keys in full).
+      const hint = "←→ Enter · Esc · : by name";
+      if (bar.includes(hint)) expect(bar).not.toMatch(/by name\S/u);
+      else expect(bar).not.toMatch(/←|Enter|Esc|by n/u);
+      // The status bar says them in full where they fit (120 columns).
+      if (columns === 120) expect(statusBar(screen)).toContain("Esc closes");
+      await h.press(KEYS.escape);
+      await h.waitFor((s) => !/│\s*react /u.test(s), "the bar closed");
+    }
+  });
+
+  it("shows the help at 60x20 with nothing cut", async () => {
+    const h = await each.start({ columns: 60, rows: 20 });
+    await h.waitFor((s) => sidebarNames(s).length > 0, "the list");
+    await h.press("?");
+    const screen = await h.waitFor((s) => s.includes("parley keys"), "the help");
+    // The help's rows, inside its border: no word cut short with an ellipsis.
+    const body = screen.split("\n").slice(1, -1);
+    expect(body.filter((line) => line.includes("…"))).toEqual([]);
+    expect(statusBar(screen)).toContain("any other key closes");
   });
 
   it("shows the n prompt's keys, and borders every row of its box", async () => {

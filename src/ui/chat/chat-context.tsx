@@ -9,6 +9,7 @@ import type { Drafts, Editing } from "../composer/drafts.ts";
 import type { ConversationActions } from "../conversations/actions.ts";
 import type { useConversationBrowser } from "../conversations/use-conversation-browser.ts";
 import type { MessageActions } from "../messages/actions.ts";
+import type { Store } from "../model/store.ts";
 import type { Dialog, Dialogs } from "./use-dialog.ts";
 import type { Focus } from "./use-pane-focus.ts";
 
@@ -23,6 +24,8 @@ export type ChatState = {
   editing: Editing;
   /** Whether the conversation list is on screen (`s` hides it). */
   sidebarShown: boolean;
+  /** Whether the composer's completion list shows (the view below sets it). */
+  completionShown: Store<boolean>;
 };
 
 export type ChatActions = {

@@ -2,7 +2,7 @@
 // name, time and unread count; then a preview of the newest message).
 
 import { Box, type DOMElement, Text } from "ink";
-import { memo, useRef } from "react";
+import { memo, useLayoutEffect, useRef } from "react";
 import { isApiError } from "../../api/errors.ts";
 import type { Conversation } from "../../api/schema.ts";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
@@ -33,6 +33,11 @@ const FILTER_LABELS: Record<Filter, string> = {
   archived: "Archived",
 };
 
+/** Above rows of a filter never loaded, taken from the lists the client holds. */
+const HELD_PARTIAL = "may be partial: the rows kept";
+/** A filter never loaded, none of its rows among those the client holds. */
+const NOT_LOADED = "not loaded yet: shown when the server is back";
+
 type Props = { width: number; height: number };
 
 const ROW_HEIGHT = 2;
@@ -54,7 +59,10 @@ export function Sidebar({ width, height }: Props) {
   const connection = useStore(useSession().status.connection);
   const inner = Math.max(10, width - 2);
   const searching = browser.search !== null;
-  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - (searching ? 1 : 0));
+  // Rows from the lists kept, that may not be all of this filter's: said above them.
+  const partial = !searching && list.held === "partial" && conversations.length > 0;
+  const above = searching || partial ? 1 : 0;
+  const listHeight = Math.max(ROW_HEIGHT, height - 2 - 1 - above);
   const visibleRows = Math.max(1, Math.floor(listHeight / ROW_HEIGHT));
   // -1 until the first row is selected, so the first ↓ lands on the first row.
   const found = conversations.findIndex((c) => c.id === selectedId);
@@ -66,11 +74,32 @@ export function Sidebar({ width, height }: Props) {
   const visible = conversations.slice(offset, offset + visibleRows);
   const now = useMinuteClock();
 
+  // The row the last move went to, until a render shows it: keys of one read (↓↓↓) can
+  // each come before React has rendered the one before, and each then moved from the
+  // same row, one row in all (on a loaded machine).
+  const movedTo = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    movedTo.current = undefined;
+  });
   const move = (delta: number) => {
     if (conversations.length === 0) return;
-    const next = Math.max(0, Math.min(conversations.length - 1, found + delta));
-    browser.setSelectedId(conversations[next]!.id);
+    const moved = conversations.findIndex((c) => c.id === movedTo.current);
+    const from = moved >= 0 ? moved : found;
+    const next = Math.max(0, Math.min(conversations.length - 1, from + delta));
+    movedTo.current = conversations[next]!.id;
+    browser.setSelectedId(movedTo.current);
     if (next >= conversations.length - 3) list.loadMore();
+  };
+
+  // The row a key acts on (m, a, D…) becomes the selection if it was only shown as it: a
+  // row shown in the place of one that left, or the first while the list loads. The list
+  // keeps the selection on a conversation whose change is on its way; on one only shown,
+  // it went on to the next row as the change took it out (restored from Archived, then 1:
+  // the cursor on bob).
+  const actedOn = () => {
+    const row = conversations.find((c) => c.id === movedTo.current) ?? conversations[index];
+    if (row) browser.setSelectedId(row.id);
+    return row;
   };
 
   // The wheel moves the selection (the list follows it); a click selects the row under
@@ -85,7 +114,7 @@ export function Sidebar({ width, height }: Props) {
       }
       if (event.kind !== "press" || event.button !== 0) return;
       onFocus?.();
-      const row = Math.floor((event.y - 2 - (searching ? 1 : 0)) / ROW_HEIGHT);
+      const row = Math.floor((event.y - 2 - above) / ROW_HEIGHT);
       const clicked = row >= 0 ? visible[row] : undefined;
       if (clicked) browser.setSelectedId(clicked.id);
     },
@@ -110,7 +139,7 @@ export function Sidebar({ width, height }: Props) {
         if (browser.search === null) return false;
         browser.endSearch(false);
       },
-      ...onSelected(actions.onKey, () => conversations[index]),
+      ...onSelected(actions.onKey, actedOn),
     },
     { priority: PRIORITY.pane, isActive: focused && !prompting },
   );
@@ -160,6 +189,12 @@ export function Sidebar({ width, height }: Props) {
             {truncate(`/ ${screenText(browser.search ?? "")} · / changes · Esc clears`, inner)}
           </Text>
         </Box>
+      ) : partial ? (
+        <Box height={1}>
+          <Text color={theme.dim} wrap="truncate-end">
+            {displayWidth(HELD_PARTIAL) <= inner ? HELD_PARTIAL : "may be partial"}
+          </Text>
+        </Box>
       ) : null}
       <Box flexDirection="column" height={listHeight} overflow="hidden">
         {visible.map((c) => (
@@ -191,11 +226,13 @@ export function Sidebar({ width, height }: Props) {
                 : "loading…"
               : error
                 ? screenText(error)
-                : searching
-                  ? "No conversation matches."
-                  : filter === "all"
-                    ? "No conversations. Press n to start one."
-                    : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
+                : list.held === "partial" && !searching
+                  ? NOT_LOADED
+                  : searching
+                    ? "No conversation matches."
+                    : filter === "all"
+                      ? "No conversations. Press n to start one."
+                      : `No ${FILTER_LABELS[filter].toLowerCase()} conversations.`}
           </Text>
         ) : null}
       </Box>

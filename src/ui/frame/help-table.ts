@@ -179,15 +179,20 @@ export function hintLines(): Record<HintLine, string> {
   return lines;
 }
 
-/** The status bar's hint line: the open dialog's keys, else the focused pane's. */
+/**
+ * The status bar's hint line: the open dialog's keys, else the completion list's while it
+ * shows (Tab, Enter and Esc are its then, not the composer's), else the focused pane's.
+ */
 export function hintsFor(
   dialog: string | undefined,
   focus: "sidebar" | "messages" | "composer",
   editing: boolean,
+  completing = false,
 ): string {
   const lines = hintLines();
   if (dialog === "react" || dialog === "links" || dialog === "help" || dialog === "new") {
     return lines[dialog];
   }
-  return editing && focus === "composer" ? lines.editing : lines[focus];
+  if (focus !== "composer") return lines[focus];
+  return completing ? lines.completion : editing ? lines.editing : lines.composer;
 }

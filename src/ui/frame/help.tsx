@@ -76,8 +76,18 @@ export function Help({
     },
     { priority: PRIORITY.dialog },
   );
-  const more =
-    maxOffset > 0 ? ` · ↑↓ scroll (${offset + rows >= longest ? "end" : "more below"})` : "";
+  const atEnd = offset + rows >= longest;
+  const more = maxOffset > 0 ? ` · ↑↓ scroll (${atEnd ? "end" : "more below"})` : "";
+  const brief = maxOffset > 0 ? ` · ${atEnd ? "↑ end" : "↓ more"}` : "";
+  // The title whole where it fits; narrower, shorter (at 60x20 it was cut mid-word).
+  // Narrow, the status bar says that any other key closes it.
+  const title =
+    [
+      `parley keys · news: ${news}${more} · any other key closes`,
+      `parley keys · news: ${news}${more}`,
+      `parley keys · news: ${news}${brief}`,
+      `keys · ${news}${brief}`,
+    ].find((t) => displayWidth(t) <= inner) ?? `keys${brief}`;
   return (
     <Box
       flexDirection="column"
@@ -88,8 +98,7 @@ export function Help({
       paddingX={1}
     >
       <Text bold color={theme.accent} wrap="truncate-end">
-        {/* Narrow, the status bar says that any other key closes it. */}
-        {`parley keys · news: ${news}${more}${inner >= 76 ? " · any other key closes" : ""}`}
+        {title}
       </Text>
       <Box flexDirection="row" height={rows}>
         {columns.map((column, c) => (

@@ -2,6 +2,7 @@
 // composer or one of the dialogs about a message (the reaction picker, the link chooser,
 // who reacted, the attach prompt) or the new-conversation prompt; a note when none is open.
 import { Box } from "ink";
+import { useLayoutEffect } from "react";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import { Composer, composerHeight } from "../composer/composer.tsx";
 import { useCompletion } from "../composer/use-completion.ts";
@@ -31,12 +32,17 @@ export function ConversationView({
   left: number;
   top: number;
 }) {
-  const { open, dialog, me, focus } = useChatState();
+  const { open, dialog, me, focus, completionShown } = useChatState();
   const { dialogs, drafts, messages, conversations } = useChatActions();
   const { history, items } = useConversationItems(open?.id);
   const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
   const completion = useCompletion(open, drafts, history.messages, completeEmoji);
   const listShown = focus === "composer" && dialog === null && completion?.shown === true;
+  // The status bar says the list's keys while it shows; set before the frame is written.
+  useLayoutEffect(() => {
+    completionShown.set(listShown);
+    return () => completionShown.set(false);
+  }, [completionShown, listShown]);
   const draftRows = useComposerRows(drafts, open?.id, width, (draft, w, attached) =>
     composerHeight(draft, w, attached, listShown),
   );

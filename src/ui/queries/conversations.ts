@@ -24,9 +24,10 @@ import type {
   Message,
   Page,
 } from "../../api/schema.ts";
+import { useStore } from "../screen/observable.ts";
 import type { Session } from "../screen/session.ts";
 import { useApi, useSession, useStatusLine } from "../screen/session-context.tsx";
-import { type ConversationPages, mapConversations } from "./cache.ts";
+import { type ConversationPages, fits, insertByActivity, mapConversations } from "./cache.ts";
 import { changedConversation } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
@@ -105,6 +106,11 @@ export type ConversationList = {
   error: unknown;
   hasMore: boolean;
   loadMore: () => void;
+  /**
+   * The filter's own list has no answer (the server is away, or it failed): its rows are
+   * those of the lists the client holds, and "partial" when those may not have them all.
+   */
+  held?: "whole" | "partial";
 };
 
 /**
@@ -140,16 +146,18 @@ function withMoved(listed: Conversation[], moved: readonly Conversation[]): Conv
   const out = [...listed];
   for (const c of moved) {
     if (ids.has(c.id)) continue;
-    const before = (other: Conversation) =>
-      other.is_pinned !== c.is_pinned
-        ? c.is_pinned
-        : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
-    const at = out.findIndex(before);
+    const at = out.findIndex((other) => comesBefore(c, other));
     out.splice(at < 0 ? out.length : at, 0, c);
     ids.add(c.id);
   }
   return out;
 }
+
+/** Whether `c` is listed above `other`: pinned first, then the most recently active. */
+const comesBefore = (c: Conversation, other: Conversation): boolean =>
+  other.is_pinned !== c.is_pinned
+    ? c.is_pinned
+    : (other.last_active_at ?? 0) < (c.last_active_at ?? 0);
 
 export function useConversationList(filter: Filter): ConversationList {
   const isAll = filter === "all";
@@ -159,35 +167,48 @@ export function useConversationList(filter: Filter): ConversationList {
   useLoadAll(first, isAll);
   const tail = isAll ? rest : first;
   const changes = useQueuedChanges();
-  // Muted conversations are in "All" too: until the muted filter has an answer of its own
-  // (never loaded, and the server down or slow), it shows the muted rows of the "All" the
-  // client has (read from the cache only), rather than "loading…" over rows on screen.
+  // Every list the client holds, read from the cache only (never fetched here).
   const pinned = useConversationPages(PINNED_FIRST, false, false);
-  const fromAll =
-    filter === "muted" &&
-    first.data === undefined &&
-    (pinned.data !== undefined || rest.data !== undefined);
+  const muted = useConversationPages(FILTER_PARAMS.muted, false, false);
+  const archived = useConversationPages(FILTER_PARAMS.archived, false, false);
+  // A filter never loaded, with the server away or its list refused (an offline start
+  // after an offline quit): its rows are those of the lists the client holds, rather than
+  // "loading…" over conversations the person can see under All.
+  const connection = useStore(useSession().status.connection).state;
+  const held = !isAll && first.data === undefined && (connection !== "online" || !!first.error);
+  // Muted and Pinned are parts of "All": whole when "All" is. Archived conversations are
+  // not in "All": only those the client saw archived are held.
+  const partial =
+    filter === "archived" ||
+    pinned.data === undefined ||
+    rest.data === undefined ||
+    pinned.hasNextPage ||
+    rest.hasNextPage;
   // A conversation restored from Archived (or archived from the others) is in the list it
   // moved to at once, from the cached list it left: the list it joins may not have it
   // before its next answer, and the selection, kept on it, would go to another row.
-  const archived = useConversationPages(FILTER_PARAMS.archived, false, false);
   const conversations = useMemo(() => {
+    const own = isAll ? [first.data, rest.data] : [first.data];
     const listed = mergeLists(
-      isAll ? [first.data, rest.data] : fromAll ? [pinned.data, rest.data] : [first.data],
+      held ? [pinned.data, rest.data, muted.data, archived.data] : own,
       changes,
       inFilter[filter],
     );
     const left = filter === "archived" ? [pinned.data, rest.data] : [archived.data];
     return withMoved(listed, mergeLists(left, changes, inFilter[filter]));
-  }, [isAll, fromAll, filter, first.data, rest.data, pinned.data, archived.data, changes]);
+  }, [isAll, held, filter, first.data, rest.data, pinned.data, muted.data, archived.data, changes]);
+  const error = first.error ?? (isAll ? rest.error : null);
   return {
     conversations,
-    isLoading: !fromAll && (first.isLoading || (isAll && rest.isLoading)),
-    error: first.error ?? (isAll ? rest.error : null),
-    hasMore: Boolean(tail.hasNextPage),
+    isLoading: !held && (first.isLoading || (isAll && rest.isLoading)),
+    // Rows held are shown rather than the failure (the status bar says it); with none, the
+    // failure of a server that answers still shows.
+    error: held && (conversations.length > 0 || connection !== "online") ? null : error,
+    hasMore: !held && Boolean(tail.hasNextPage),
     loadMore: () => {
       if (tail.hasNextPage && !tail.isFetchingNextPage) void tail.fetchNextPage();
     },
+    ...(held ? { held: partial ? "partial" : "whole" } : {}),
   };
 }
 
@@ -357,6 +378,30 @@ function changedElsewhere(held: Conversation, listed: Conversation): Conversatio
   if (sameButOpening(held, listed)) return undefined;
   const opened = Math.max(held.last_opened_at ?? 0, listed.last_opened_at ?? 0);
   return { ...listed, last_opened_at: opened || null };
+}
+
+/**
+ * Puts the server's copy of conversation `id` into every loaded list: in place of the one
+ * held, and into a list that would now have it (restored from Archived: All). Its next
+ * answer has it anyway, but the list a tab shows next could be read before that answer,
+ * and a selection kept on the conversation, not finding it, went to another row.
+ */
+export function settleInLists(
+  queryClient: QueryClient,
+  id: string,
+  next: Conversation | null,
+): void {
+  replaceInLists(queryClient, id, next);
+  if (!next) return;
+  for (const [key, data] of queryClient.getQueriesData<ConversationPages>({
+    queryKey: keys.conversations.lists(),
+  })) {
+    const params = key[key.length - 1] as ListConversationsParams;
+    if (!data || findIn(data, id) || !fits(params, next)) continue;
+    // As an event of the change would place it (events.ts); past the pages loaded, not.
+    const placed = insertByActivity(data, next);
+    if (placed) queryClient.setQueryData<ConversationPages>(key, placed);
+  }
 }
 
 /** Puts `next` in place of conversation `id` in every loaded list (null: takes it out). */

@@ -10,6 +10,8 @@ import type { ReadMark, Removed, ServerEvent } from "../../api/events.ts";
 import type { Conversation, ListConversationsParams, Message, Page } from "../../api/schema.ts";
 import {
   type ConversationPages,
+  fits,
+  insertByActivity,
   type MessagePages,
   mapConversations,
   mapMessages,
@@ -352,39 +354,6 @@ function conversationDeleted(batch: Batch, { id }: Removed): void {
   batch.after(`gone ${id}`, () =>
     batch.queryClient.invalidateQueries({ queryKey: keys.conversations.detail(id), exact: true }),
   );
-}
-
-/** Whether a list asked for with `params` has the conversation (conversations.ts FILTERS). */
-function fits(params: ListConversationsParams, c: Conversation): boolean {
-  return (
-    (params.pinned === undefined || c.is_pinned === params.pinned) &&
-    (params.muted === undefined || c.is_muted === params.muted) &&
-    (params.archived === undefined || (c.archived_at !== null) === params.archived)
-  );
-}
-
-const activity = (c: Conversation) => c.last_active_at ?? c.created_at ?? 0;
-
-/**
- * The list with `c` where the server would have it (newest activity first), or undefined when
- * that is past the loaded pages and more are left to load.
- */
-function insertByActivity(data: ConversationPages, c: Conversation): ConversationPages | undefined {
-  for (let p = 0; p < data.pages.length; p++) {
-    const page = data.pages[p]!;
-    const at = page.data.findIndex((other) => activity(other) <= activity(c));
-    if (at === -1) continue;
-    const pages = [...data.pages];
-    pages[p] = { ...page, data: [...page.data.slice(0, at), c, ...page.data.slice(at)] };
-    return { ...data, pages };
-  }
-  const last = data.pages[data.pages.length - 1];
-  if (last?.has_more) return undefined;
-  const pages = [...data.pages];
-  const end = pages.length - 1;
-  if (end < 0) return { ...data, pages: [{ has_more: false, data: [c] }] };
-  pages[end] = { ...last!, data: [...last!.data, c] };
-  return { ...data, pages };
 }
 
 function indexIn(

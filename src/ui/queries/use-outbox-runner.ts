@@ -10,7 +10,7 @@ import { useSession } from "../screen/session-context.tsx";
 import { mapMessages, prependMessage } from "./cache.ts";
 import { directWrites } from "./cache-writes.ts";
 import { alreadyDone, type Change, WAITING } from "./changes.ts";
-import { replaceInLists } from "./conversations.ts";
+import { settleInLists } from "./conversations.ts";
 import { applyEvent } from "./events.ts";
 import { updateConversationMessages } from "./history.ts";
 import { MAX_BACKOFF_MS } from "./polling.ts";
@@ -83,7 +83,7 @@ function settle(
       mapMessages(data, (m) => (m.id === id ? next : m)),
     );
   const patchConversation = (next: Conversation | null) => {
-    replaceInLists(queryClient, conversationId, next);
+    settleInLists(queryClient, conversationId, next);
     if (next) queryClient.setQueryData(keys.conversations.detail(conversationId), next);
     void queryClient.invalidateQueries({ queryKey: keys.conversations.lists() });
   };
