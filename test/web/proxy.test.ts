@@ -2,6 +2,7 @@
 // this machine (127.0.0.1, the "proxy"), each naming a visitor in X-Forwarded-For. The
 // per-address cap and the log follow the forwarded address only when the connection
 // comes from a trusted proxy, and only its right-most untrusted entry.
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -10,6 +11,7 @@ import { startWebServer, type WebServer } from "../../src/web/server.ts";
 import { until } from "../wait.ts";
 
 const PAGE = new URL("../../src/web/page/", import.meta.url);
+const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
 
 type Visit = { socket: WebSocket; said: Record<string, unknown>[]; bytes(): number };
 
@@ -96,4 +98,25 @@ describe("parley web behind a reverse proxy", () => {
       await leave(web, [first]);
     }
   }, 60_000);
+
+  it("takes addresses and ranges on the command line, and says which one is not", () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        "web",
+        "--port",
+        "0",
+        "--trust-proxy",
+        "127.0.0.1,10.0.0.0/8",
+        "--trust-proxy",
+        "proxy.local",
+      ],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      'parley: --trust-proxy takes IP addresses or ranges (127.0.0.1, 10.0.0.0/8, ::1), not "proxy.local".\nTry "parley web --help".\n',
+    );
+  });
 });
