@@ -95,7 +95,7 @@ const OPTION_SECTIONS = {
                       people with parley users add NAME --db PATH)
   --demo              straight in, no sign-in: each visitor gets a demo world of their
                       own (seeded in memory, its bots answering them alone, gone when
-                      they leave); some 3 to 4 MiB of server memory each
+                      they leave); some 4 to 5 MiB of server memory each
   --demo shared       one demo world for every visitor, to chat with each other
   --origin URL        a page address besides the server's own that may open sessions
                       (a proxy's public https://chat.example.com), repeatable
