@@ -17,8 +17,8 @@ const USAGE_LINES = {
              [--metrics HOST:PORT] [--log-format text|json] [--log-file PATH]
                                                 serve the client over SSH (ssh -p N alice@H)`,
   web: `  parley web [--host H] [--port N] [--db PATH|:memory:|postgres://…]
-             [--demo [shared]] [--origin URL] [--threads N] [--max-sessions N]
-             [--max-sessions-per-address N] [--max-connections N]
+             [--demo [shared]] [--origin URL] [--trust-proxy ADDR,…] [--threads N]
+             [--max-sessions N] [--max-sessions-per-address N] [--max-connections N]
              [--max-connections-per-address N] [--idle-minutes N]
              [--log-format text|json] [--log-file PATH]
                                                 serve the client to browsers (xterm.js)`,
@@ -95,10 +95,14 @@ const OPTION_SECTIONS = {
                       people with parley users add NAME --db PATH)
   --demo              straight in, no sign-in: each visitor gets a demo world of their
                       own (seeded in memory, its bots answering them alone, gone when
-                      they leave); some 3 to 4 MiB of server memory each
+                      they leave); some 4 to 5 MiB of server memory each
   --demo shared       one demo world for every visitor, to chat with each other
   --origin URL        a page address besides the server's own that may open sessions
                       (a proxy's public https://chat.example.com), repeatable
+  --trust-proxy ADDR,…
+                      reverse proxies (addresses or ranges: 127.0.0.1, 10.0.0.0/8) whose
+                      X-Forwarded-For names the visitor, for the per-address caps and the
+                      log; their own connections are capped in all only. Default: none
   --threads N         as for parley ssh
   --max-sessions N    visitors at once, and so demo worlds (default 64); past it a
                       visitor is told the server is full
@@ -237,6 +241,7 @@ export const WEB_OPTIONS = {
   db: { type: "string" },
   demo: { type: "boolean", default: false },
   origin: { type: "string", multiple: true },
+  "trust-proxy": { type: "string", multiple: true },
   threads: { type: "string" },
   "max-sessions": { type: "string" },
   "max-sessions-per-address": { type: "string" },

@@ -181,6 +181,18 @@ async function sessionWorker(): Promise<URL | undefined> {
   return hostScript;
 }
 
+/** --trust-proxy ADDR,… (repeatable): checked here, so a wrong one is a usage line. */
+async function parseTrustProxy(given: string[] | undefined): Promise<string[] | undefined> {
+  if (given === undefined) return undefined;
+  const { trustedProxies } = await import("./server/forwarded.ts");
+  try {
+    trustedProxies(given);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return given;
+}
+
 async function web(args: string[]): Promise<void> {
   const demo = takeDemoWorld(args);
   const { values } = parseArgs({ args: demo.args, strict: true, options: WEB_OPTIONS });
@@ -199,6 +211,7 @@ async function web(args: string[]): Promise<void> {
     db: values.db,
     demo: values.demo ? demo.world : false,
     origins: values.origin,
+    trustProxy: await parseTrustProxy(values["trust-proxy"]),
     assets,
     hostScript,
     threads,

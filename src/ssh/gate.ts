@@ -14,6 +14,8 @@ export type GateOptions = {
   log: LimitedLog;
   /** Who says so in the log; default "parley ssh". */
   name?: string;
+  /** Addresses held to the total cap alone (a trusted reverse proxy's). */
+  uncapped?: (address: string) => boolean;
 };
 
 /** The address a connection counts against: an IPv4 address mapped into IPv6 is itself. */
@@ -35,7 +37,7 @@ export function connectionGate(options: GateOptions) {
       const full =
         total >= options.maxConnections
           ? `${options.maxConnections} connections in all`
-          : from >= options.maxPerAddress
+          : from >= options.maxPerAddress && !options.uncapped?.(address)
             ? `${options.maxPerAddress} connections from this address`
             : undefined;
       if (full) {

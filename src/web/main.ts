@@ -17,6 +17,8 @@ export type WebCommandOptions = {
   demo: DemoMode | false;
   /** Origins besides the page's own that may open sessions (behind a proxy). */
   origins?: string[];
+  /** Reverse proxies whose X-Forwarded-For names the visitor (--trust-proxy). */
+  trustProxy?: string[];
   hostScript?: URL;
   threads?: number;
   /** Where the page's files are. */
@@ -77,6 +79,7 @@ export async function runWeb(options: WebCommandOptions): Promise<void> {
       hostScript: options.hostScript,
       hostThreads: options.threads,
       ...(options.origins ? { origins: options.origins } : {}),
+      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
       ...options.limits,
     });
   } catch (error) {

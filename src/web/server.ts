@@ -9,6 +9,7 @@ import type { Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import { logEscape, logLine } from "../log-escape.ts";
 import { httpServerOptions } from "../server/connections.ts";
+import { clientAddress, trustedProxies } from "../server/forwarded.ts";
 import type { DemoUser } from "../server/index.ts";
 import { listenOn } from "../server/listen.ts";
 import { failureTracker } from "../ssh/failures.ts";
@@ -69,6 +70,11 @@ export type WebServerOptions = WebLimits & {
   hostThreads?: number;
   /** Origins besides the page's own that may open sessions (a proxy's public address). */
   origins?: readonly string[];
+  /**
+   * Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the visitor;
+   * none: the connection's own address is the visitor's.
+   */
+  trustProxy?: readonly string[];
 };
 
 export type WebServer = {
@@ -144,6 +150,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     idleMs: options.idleMs ?? WEB_DEFAULTS.idleMs,
   };
   const { access } = options;
+  const trusted = trustedProxies(options.trustProxy);
   const assets = loadAssets(options.assets, access.kind === "demo" ? "demo" : "token");
   if (process.getMaxListeners() < limits.maxSessions + 10) {
     process.setMaxListeners(limits.maxSessions + 10);
@@ -169,6 +176,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     maxPerAddress: limits.maxConnectionsPerAddress,
     log: noisy,
     name: "parley web",
+    // A trusted proxy carries every visitor's connections: they are capped by the
+    // address it forwards, per session.
+    uncapped: trusted.has,
   });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
@@ -263,8 +273,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   sockets.on("connection", (socket: WebSocket, request: IncomingMessage) => {
     const raw = request.socket;
-    const address = addressOf(raw);
-    const from = `${logEscape(address)}:${raw.remotePort ?? "?"}`;
+    const peer = addressOf(raw);
+    const address = clientAddress(peer, request.headers["x-forwarded-for"], trusted);
+    const from =
+      address === peer
+        ? `${logEscape(address)}:${raw.remotePort ?? "?"}`
+        : `${logEscape(address)} via ${logEscape(peer)}`;
     raw.setNoDelay(true);
     gate.signedIn(raw);
     // A browser that vanished (a laptop lid) answers no ping: it is let go.
@@ -330,7 +344,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (!path.endsWith("/session")) return refuseUpgrade(socket, "404 Not Found");
     if (!originAllowed(request.headers.origin, request.headers.host, options.origins)) {
       noisy(
-        `parley web: refused a session from ${logEscape(addressOf(socket))}: origin ${logEscape(request.headers.origin ?? "(none)", 100)} is not this page's`,
+        `parley web: refused a session from ${logEscape(clientAddress(addressOf(socket), request.headers["x-forwarded-for"], trusted))}: origin ${logEscape(request.headers.origin ?? "(none)", 100)} is not this page's`,
       );
       return refuseUpgrade(socket, "403 Forbidden");
     }

@@ -1,0 +1,146 @@
+// docs/team.md's nginx lines for `parley web`, run: Debian's nginx with the docs' block as
+// it is (ports and certificate paths made local), TLS outside, in front of `parley web
+// --trust-proxy 127.0.0.1` (src/web/server.ts, from source). A WebSocket through it is
+// upgraded and drawn, and the visitor's address is the one nginx appended to what the
+// visitor sent. nginx: apt-get install nginx (.ci/run does); without it, skipped.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type ClientOptions, WebSocket } from "ws";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { startWebServer, type WebServer } from "../../src/web/server.ts";
+import { until } from "../wait.ts";
+
+const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
+const section = doc.split("\n### `parley web` behind a reverse proxy\n")[1]?.split(/\n##+ /)[0];
+const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => spawnSync(p, ["-v"]).status === 0);
+const OPENSSL = spawnSync("sh", ["-c", "command -v openssl"]).status === 0;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(NGINX === undefined || !OPENSSL)(
+  "docs/team.md's nginx lines for parley web",
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-web-nginx-"));
+    const log: string[] = [];
+    let api: RunningServer | undefined;
+    let web: WebServer | undefined;
+    let nginx: ReturnType<typeof spawn> | undefined;
+    afterAll(async () => {
+      nginx?.kill("SIGTERM");
+      await web?.close();
+      await api?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("passes the WebSocket on, and the visitor's address with it", async () => {
+      const config = /```nginx\n([\s\S]*?)```/.exec(section ?? "")?.[1] ?? "";
+      expect(config).toContain("proxy_set_header Upgrade $http_upgrade;");
+      expect(section).toContain("parley web --demo --trust-proxy 127.0.0.1");
+      api = await startServer({ demo: true, demoReplies: false });
+      web = await startWebServer({
+        port: await freePort(),
+        assets: new URL("../../src/web/page/", import.meta.url),
+        access: { kind: "demo", url: api.url, users: api.demoUsers },
+        trustProxy: ["127.0.0.1"],
+        log: (line) => log.push(line),
+      });
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+          "-days",
+          "1",
+          "-subj",
+          "/CN=demo.example.com",
+          "-addext",
+          "subjectAltName=DNS:demo.example.com",
+        ],
+        { stdio: "ignore" },
+      );
+      const tls = await freePort();
+      const local = config
+        .replace("proxy_pass http://127.0.0.1:8080;", `proxy_pass http://127.0.0.1:${web.port};`)
+        .replace("listen 443 ssl;", `listen 127.0.0.1:${tls} ssl;`)
+        .replace("/etc/letsencrypt/live/demo.example.com/fullchain.pem", join(dir, "cert.pem"))
+        .replace("/etc/letsencrypt/live/demo.example.com/privkey.pem", join(dir, "key.pem"));
+      expect(local).not.toContain("8080");
+      const temps = ["body", "proxy", "fastcgi", "uwsgi", "scgi"];
+      for (const temp of temps) mkdirSync(join(dir, temp));
+      writeFileSync(
+        join(dir, "nginx.conf"),
+        [
+          "daemon off;",
+          process.getuid?.() === 0 ? "user root;" : "",
+          "worker_processes 1;",
+          `pid ${join(dir, "nginx.pid")};`,
+          `error_log ${join(dir, "error.log")} warn;`,
+          "events { worker_connections 64; }",
+          "http {",
+          `  access_log ${join(dir, "access.log")};`,
+          ...temps.map((t) => `  ${t === "body" ? "client_body" : t}_temp_path ${join(dir, t)};`),
+          local,
+          "}",
+        ].join("\n"),
+      );
+      nginx = spawn(NGINX!, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
+
+      const ca = readFileSync(join(dir, "cert.pem"), "utf8");
+      let bytes = 0;
+      const socket = await until(async () => {
+        // The certificate is for demo.example.com, reached at 127.0.0.1 (tls.connect's own
+        // servername option, passed on by ws).
+        const options: ClientOptions & { servername: string } = {
+          ca,
+          servername: "demo.example.com",
+          origin: "https://demo.example.com",
+          headers: { host: "demo.example.com", "x-forwarded-for": "203.0.113.7" },
+        };
+        const attempt = new WebSocket(`wss://127.0.0.1:${tls}/session`, options);
+        attempt.on("message", (data, binary) => {
+          if (binary) bytes += (data as Buffer).length;
+        });
+        try {
+          await once(attempt, "open");
+          return attempt;
+        } catch {
+          return undefined;
+        }
+      }, "a WebSocket through nginx");
+      socket.send(JSON.stringify({ type: "hello", columns: 100, rows: 30, theme: "dark" }));
+      await until(() => bytes > 0, "the first frame through nginx");
+      // The visitor wrote 203.0.113.7; nginx appended 127.0.0.1 (where it was reached
+      // from), a trusted proxy's address, so the visitor is 203.0.113.7.
+      await until(
+        () => log.some((l) => /: \w+ \(203\.0\.113\.7 via 127\.0\.0\.1\) signed in/.test(l)),
+        "the sign-in logged with the forwarded address",
+        { detail: () => log.join("\n") },
+      );
+      socket.close();
+      await until(() => web!.liveSessions() === 0, "the session gone");
+    }, 60_000);
+  },
+);
