@@ -16,6 +16,7 @@ const SOAK = "test/**/*.soak.test.{ts,tsx}";
 const E2E = [
   "test/e2e/**/*.test.ts",
   "test/web/browser.test.ts",
+  "test/web/nginx.test.ts",
   "test/ssh/public.test.ts",
   "test/server/nginx.test.ts",
 ];
