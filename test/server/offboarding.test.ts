@@ -129,6 +129,31 @@ describe("users remove", () => {
   });
 });
 
+describe("the log of an ended access", () => {
+  it("says why a stream ended, even when the tokens' check comes first", async () => {
+    // Tokens checked every 20 ms: one such check finds bob's token gone before the removal's
+    // event has been read (on SQLite another process's write is seen a few times a second).
+    const db = await newDb();
+    const bob = await token(db, "add", "bob");
+    const log: string[] = [];
+    const server = await startServer({
+      db,
+      demoReplies: false,
+      log: (line) => log.push(line),
+      events: { keepAliveMs: 20 },
+    });
+    running.push(server);
+    const stream = await openEvents(server.url, bob);
+    expect(stream.status).toBe(200);
+    await runUsers(db, ["remove", "bob"]);
+    await until(() => stream.ended, "bob's stream ended");
+    await until(
+      () => log.some((l) => l.includes('ended 1 event stream of "bob": removed')),
+      "the removal's log line",
+    );
+  });
+});
+
 describe("parley groups", () => {
   it("adds and removes members, refusing unknown people and changing nothing then", async () => {
     const db = await newDb();

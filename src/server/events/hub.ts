@@ -92,7 +92,8 @@ export function createEventHub(
   const byUser = new Map<string, Set<EventStream>>();
   let count = 0;
   let readThrough = 0;
-  let reading = false;
+  /** The read under way, with the reads asked for while it ran. */
+  let reading: Promise<void> | undefined;
   let readAgain = false;
   let closed = false;
   let keepAlive: NodeJS.Timeout | undefined;
@@ -113,13 +114,22 @@ export function createEventHub(
     }
   }
 
-  /** Reads what was appended since the last read; a wake during a read reads again after. */
-  async function read(): Promise<void> {
+  /**
+   * Reads what was appended since the last read; a wake during a read reads again after.
+   * Resolves once everything appended before the call has been read.
+   */
+  function read(): Promise<void> {
     if (reading) {
       readAgain = true;
-      return;
+      return reading;
     }
-    reading = true;
+    reading = readAll().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  async function readAll(): Promise<void> {
     try {
       do {
         readAgain = false;
@@ -147,8 +157,6 @@ export function createEventHub(
         retry = undefined;
         void read();
       }, RETRY_MS);
-    } finally {
-      reading = false;
     }
   }
 
@@ -262,9 +270,14 @@ export function createEventHub(
     for (const streams of byUser.values()) {
       for (const stream of streams) stream.keepAlive();
     }
-    revalidate().catch((error: unknown) => {
-      if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`, error);
-    });
+    // Events first: a token removed or revoked since the last read came with its
+    // access.ended, which ends the streams and says why; a check of the tokens before it
+    // ended them without a word in the log.
+    read()
+      .then(revalidate)
+      .catch((error: unknown) => {
+        if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`, error);
+      });
   }
 
   return {
