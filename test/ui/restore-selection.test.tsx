@@ -50,18 +50,6 @@ describe("restoring from Archived, then All", () => {
           "Archived answered without #team",
         );
       }
-      console.log(
-        "DEBUG",
-        JSON.stringify(
-          h.queryClient
-            .getQueriesData<ConversationPages>({ queryKey: keys.conversations.lists() })
-            .map(([k, d]) => [
-              k.at(-1),
-              d?.pages.flatMap((p) => p.data.map((c) => c.group_id ?? c.contact_id)),
-            ]),
-        ),
-        h.queryClient.isFetching(),
-      );
       await h.press("1");
       const screen = await h.waitFor(
         (s) => s.includes("#team") && /▸/.test(selectedRow(s)) && !s.includes("📦"),
