@@ -86,8 +86,12 @@ export function useConversationBrowser() {
   // then 1, the cursor stayed on the archived row that took its place, and All had not
   // that one: it went to the first row, and the next m or p acted on it.
   const departed = useRef<string | undefined>(undefined);
+  // The tab asked for last, ahead of its render: an effect of a render before a tab
+  // change runs after the change (React runs it before the next render) and must not
+  // decide for the new tab.
+  const filterAsked = useRef(filter);
   useEffect(() => {
-    if (shownId === selectedId || settling) return;
+    if (shownId === selectedId || settling || filterAsked.current !== filter) return;
     // Gone from the list it was in (not left behind by a change of tab).
     if (selectedId !== undefined && !followBest && seenIn.current === filter) {
       departed.current = selectedId;
@@ -102,8 +106,15 @@ export function useConversationBrowser() {
     /** A filter tab: the whole list of that filter, no search. */
     showFilter(next: Filter) {
       lastAt.current = 0;
-      if (departed.current !== undefined) setSelectedId(departed.current);
+      // Gone from this tab's list, whether or not the effect above has said so yet.
+      const left =
+        selectedAt < 0 && !(followBest && searching) && seenIn.current === filter
+          ? selectedId
+          : undefined;
+      const back = departed.current ?? left;
+      if (back !== undefined) setSelectedId(back);
       departed.current = undefined;
+      filterAsked.current = next;
       setFilter(next);
       setSearch(null);
       setPrompting(false);
