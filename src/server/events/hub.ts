@@ -231,7 +231,13 @@ export function createEventHub(
     await catchUp(stream);
   }
 
+  /**
+   * Ends the streams whose token no longer signs in. Events first: a token removed or
+   * revoked since the last read came with its access.ended, which ends the streams and says
+   * why; a check of the tokens before it ended them without a word in the log.
+   */
   async function revalidate(): Promise<void> {
+    await read();
     await endInvalid([...byUser.values()].flatMap((streams) => [...streams]));
   }
 
@@ -270,14 +276,9 @@ export function createEventHub(
     for (const streams of byUser.values()) {
       for (const stream of streams) stream.keepAlive();
     }
-    // Events first: a token removed or revoked since the last read came with its
-    // access.ended, which ends the streams and says why; a check of the tokens before it
-    // ended them without a word in the log.
-    read()
-      .then(revalidate)
-      .catch((error: unknown) => {
-        if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`, error);
-      });
+    revalidate().catch((error: unknown) => {
+      if (!closed) log(`events: checking tokens failed: ${(error as Error).message}`, error);
+    });
   }
 
   return {
