@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 // Where `parley ssh` runs its sessions' clients: worker threads, each with a session host
 // (src/ssh/host.ts), so drawing never holds up the SSH connections and the API server on
 // the main thread, and twenty people typing at once are drawn on the spare cores; or,
@@ -174,5 +175,29 @@ export function workerPool(
       for (const slot of slots) clearTimeout(slot.idle);
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
+  };
+}
+
+/**
+ * One worker per core but one: the main thread keeps a core for the SSH connections'
+ * crypto and the API server. On 2 cores, 1 worker beat both 0 and 2 (npm run bench).
+ */
+function defaultHostThreads(): number {
+  return Math.min(8, Math.max(1, availableParallelism() - 1));
+}
+
+/**
+ * Where sessions run: `requested` worker threads running `script` (default one per core
+ * but one), or this thread when there is no script (running from source) or 0 are asked.
+ */
+export function sessionPool(
+  script: URL | undefined,
+  requested: number | undefined,
+  log: (line: string) => void,
+): { pool: HostPool; threads: number } {
+  const threads = script ? (requested ?? defaultHostThreads()) : 0;
+  return {
+    pool: script && threads > 0 ? workerPool(script, threads, log) : inThreadPool(),
+    threads,
   };
 }

@@ -5,7 +5,6 @@
 // API server. This file composes the parts: who may sign in (auth.ts), what a connection
 // may ask for (channel.ts), and the live sessions (sessions.ts).
 import { createServer, type Socket } from "node:net";
-import { availableParallelism } from "node:os";
 import ssh2, { type Connection } from "ssh2";
 import { logEscape, logLine, logQuote } from "../log-escape.ts";
 import type { DemoUser } from "../server/index.ts";
@@ -17,7 +16,7 @@ import { failureTracker } from "./failures.ts";
 import { addressOf, connectionGate } from "./gate.ts";
 import { giveBackWhenIdle } from "./idle-gc.ts";
 import { limitedLog } from "./log-limit.ts";
-import { inThreadPool, workerPool } from "./pool.ts";
+import { sessionPool } from "./pool.ts";
 import { createSessionRegistry, type Link, type LiveSession, type SessionApi } from "./sessions.ts";
 
 /** Caps an operator may set (`parley ssh --max-…`); unset, the defaults below. */
@@ -74,14 +73,6 @@ export type SshServerOptions = SshLimits & {
   hostThreads?: number;
 };
 
-/**
- * One worker per core but one: the main thread keeps a core for the SSH connections'
- * crypto and the API server. On 2 cores, 1 worker beat both 0 and 2 (npm run bench).
- */
-export function defaultHostThreads(): number {
-  return Math.min(8, Math.max(1, availableParallelism() - 1));
-}
-
 export type SshServer = {
   host: string;
   port: number;
@@ -120,11 +111,7 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
   // unmounts): N sessions are N listeners, not a leak, and Node's warning at 11 is noise.
   if (process.getMaxListeners() < maxSessions + 10) process.setMaxListeners(maxSessions + 10);
   const userNamed = (name: string) => options.api.users.find((u) => u.username === name);
-  const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
-  const pool =
-    options.hostScript && threads > 0
-      ? workerPool(options.hostScript, threads, log)
-      : inThreadPool();
+  const { pool, threads } = sessionPool(options.hostScript, options.hostThreads, log);
   const sessions = createSessionRegistry({
     pool,
     keepDir: options.keepDir,

@@ -17,8 +17,7 @@ import { addressOf, connectionGate } from "../ssh/gate.ts";
 import { giveBackWhenIdle } from "../ssh/idle-gc.ts";
 import { PASTE_BURST_BYTES } from "../ssh/input-limit.ts";
 import { limitedLog } from "../ssh/log-limit.ts";
-import { inThreadPool, workerPool } from "../ssh/pool.ts";
-import { defaultHostThreads } from "../ssh/server.ts";
+import { sessionPool } from "../ssh/pool.ts";
 import { createSessionRegistry, type LiveSession, type SessionApi } from "../ssh/sessions.ts";
 import { loadAssets } from "./assets.ts";
 import { endSocket, type Hello, parseHello, socketTerminal } from "./socket.ts";
@@ -155,11 +154,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   if (process.getMaxListeners() < limits.maxSessions + 10) {
     process.setMaxListeners(limits.maxSessions + 10);
   }
-  const threads = options.hostScript ? (options.hostThreads ?? defaultHostThreads()) : 0;
-  const pool =
-    options.hostScript && threads > 0
-      ? workerPool(options.hostScript, threads, log)
-      : inThreadPool();
+  const { pool, threads } = sessionPool(options.hostScript, options.hostThreads, log);
   const sessions = createSessionRegistry({
     pool,
     name: "parley web",
