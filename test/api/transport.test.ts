@@ -1,6 +1,5 @@
 // parley's fetch over node:http and node:https (src/api/transport.ts), against small real
 // servers on loopback: what ofetch and the event stream read of it, as from Node's fetch.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, globalAgent, Server as TlsServer } from "node:https";
@@ -11,6 +10,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { networkError } from "../../src/api/errors.ts";
 import { httpFetch } from "../../src/api/transport.ts";
+import { selfSignedCert } from "../self-signed.ts";
 import { closedPort, type ForeignServer, startForeignServer } from "./foreign-server.ts";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -195,19 +195,10 @@ describe("parley's fetch", () => {
 
     function certificate(): { key: Buffer; cert: Buffer } {
       folder = mkdtempSync(join(tmpdir(), "parley-tls-"));
-      execFileSync(
-        "openssl",
-        [
-          ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"],
-          ...["-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"],
-          ...["-addext", "subjectAltName=IP:127.0.0.1"],
-          ...["-keyout", join(folder, "key.pem"), "-out", join(folder, "cert.pem")],
-        ],
-        { stdio: "ignore" },
-      );
+      const made = selfSignedCert(folder, "127.0.0.1");
       return {
-        key: readFileSync(join(folder, "key.pem")),
-        cert: readFileSync(join(folder, "cert.pem")),
+        key: readFileSync(made.key),
+        cert: readFileSync(made.cert),
       };
     }
 

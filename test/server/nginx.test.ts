@@ -4,7 +4,7 @@
 // opened through it gets a message sent through it while the stream stays open (nothing
 // buffered). The unit file passes `systemd-analyze verify`. nginx: apt-get install nginx
 // (.ci/run does); without it, or without PostgreSQL, the proxy test is skipped.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { freePort } from "../free-port.ts";
 import { onPath } from "../processes.ts";
+import { selfSignedCert } from "../self-signed.ts";
 import { until } from "../wait.ts";
 import { madeDb, STORE } from "./stores.ts";
 
@@ -105,29 +106,7 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !onPath("openssl"
       const bob = (await runUsers(db, ["add", "bob"])).out[0]!;
       const [a, b] = [await serve(db), await serve(db)];
 
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          join(dir, "cert.pem"),
-          "-days",
-          "1",
-          "-subj",
-          "/CN=chat.example.com",
-          "-addext",
-          "subjectAltName=DNS:chat.example.com",
-        ],
-        { stdio: "ignore" },
-      );
+      selfSignedCert(dir, "chat.example.com");
       const ca = readFileSync(join(dir, "cert.pem"), "utf8");
       const [tls, plain] = [await freePort(), await freePort()];
       const local = config

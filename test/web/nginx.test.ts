@@ -3,7 +3,7 @@
 // --trust-proxy 127.0.0.1` (src/web/server.ts, from source). A WebSocket through it is
 // upgraded and drawn, and the visitor's address is the one nginx appended to what the
 // visitor sent. nginx: apt-get install nginx (.ci/run does); without it, skipped.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type ClientOptions, WebSocket } from "ws";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { startWebServer, type WebServer } from "../../src/web/server.ts";
+import { selfSignedCert } from "../self-signed.ts";
 import { until } from "../wait.ts";
 
 const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
@@ -58,29 +59,7 @@ describe.skipIf(NGINX === undefined || !OPENSSL)(
         trustProxy: ["127.0.0.1"],
         log: (line) => log.push(line),
       });
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          join(dir, "cert.pem"),
-          "-days",
-          "1",
-          "-subj",
-          "/CN=demo.example.com",
-          "-addext",
-          "subjectAltName=DNS:demo.example.com",
-        ],
-        { stdio: "ignore" },
-      );
+      selfSignedCert(dir, "demo.example.com");
       const tls = await freePort();
       const local = config
         .replace("proxy_pass http://127.0.0.1:8080;", `proxy_pass http://127.0.0.1:${web.port};`)
