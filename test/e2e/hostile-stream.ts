@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import { createApi } from "../../src/api/client.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { MAX_WAITING } from "../../src/ui/queries/event-batches.ts";
 import { type ForeignServer, message, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
 import { beat, CLI, type Pane, startPane } from "./tmux.ts";
@@ -47,11 +48,14 @@ export const endlessLine: Shape = async (res) => {
   await pour(res, () => KiB64);
 };
 
+/** How far a flood has gone: events written, and when the one past MAX_WAITING was. */
+export type FloodProgress = { events: number; pastMaxWaitingAt?: number };
+
 /** `count` valid message.created events for `conversationId`, then an open, quiet stream. */
 export function messageFlood(
   conversationId: string,
   count: number,
-  sent: { events: number } = { events: 0 },
+  sent: FloodProgress = { events: 0 },
 ): Shape {
   return async (res) => {
     const at = Math.floor(Date.now() / 1000);
@@ -60,6 +64,7 @@ export function messageFlood(
       if (n >= count) return undefined;
       n++;
       sent.events++;
+      if (n === MAX_WAITING + 1) sent.pastMaxWaitingAt = Date.now();
       const data = message(`msg_flood_${n}`, {
         conversation_id: conversationId,
         contact: { id: "ct_bob", username: "bob" },
