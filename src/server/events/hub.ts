@@ -232,17 +232,21 @@ export function createEventHub(
   }
 
   /**
-   * Ends the streams whose token no longer signs in. Events first: a token removed or
-   * revoked since the last read came with its access.ended, which ends the streams and says
-   * why; a check of the tokens before it ended them without a word in the log.
+   * Ends the streams whose token no longer signs in. A token revoked, replaced or removed
+   * went with an access.ended in the same transaction, which ends its streams and says why:
+   * so once the check finds one gone, that event is read before anything is ended here
+   * (the check may have seen a commit the last read had not). What is left (an expired
+   * token) ends here.
    */
   async function revalidate(): Promise<void> {
+    const gone = await withoutToken([...byUser.values()].flatMap((streams) => [...streams]));
+    if (gone.length === 0) return;
     await read();
-    await endInvalid([...byUser.values()].flatMap((streams) => [...streams]));
+    for (const stream of gone) stream.end();
   }
 
-  /** Of these streams, ends those whose token no longer signs in as their user: those. */
-  async function endInvalid(all: readonly EventStream[]): Promise<EventStream[]> {
+  /** Of these streams, those whose token no longer signs in as their user. */
+  async function withoutToken(all: readonly EventStream[]): Promise<EventStream[]> {
     if (all.length === 0) return [];
     // Each stored token hashed once (many streams of one client share a token).
     const hashes = new Map<string, string>();
@@ -251,25 +255,23 @@ export function createEventHub(
     }
     const owners = await store.events.tokenOwners([...hashes.values()]);
     const present = new Set<string>();
-    const ended: EventStream[] = [];
+    const gone: EventStream[] = [];
     for (const stream of all) {
       const hash = hashes.get(stream.token);
       const owner = localTokens.get(stream.token) ?? (hash && owners.get(hash));
       if (owner === stream.userId) present.add(stream.userId);
-      else {
-        stream.end();
-        ended.push(stream);
-      }
+      else gone.push(stream);
     }
     // Holding a stream is being signed in (the demo users do not answer for them).
     if (presence) for (const userId of present) await presence.seen(userId);
-    return ended;
+    return gone;
   }
 
   async function endStreamsOf(userId: string, all: boolean): Promise<string[]> {
     const streams = [...(byUser.get(userId) ?? [])];
-    if (all) for (const stream of streams) stream.end();
-    return (all ? streams : await endInvalid(streams)).map((stream) => stream.token);
+    const ended = all ? streams : await withoutToken(streams);
+    for (const stream of ended) stream.end();
+    return ended.map((stream) => stream.token);
   }
 
   function tick(): void {
