@@ -11,9 +11,9 @@
 import { createParser } from "eventsource-parser";
 import { z } from "../zod.ts";
 import { networkError } from "./errors.ts";
+import { httpFetch } from "./http.ts";
 import { backoffDelay } from "./retry.ts";
 import { Conversation, Id, type Message, parseMessage, Timestamp } from "./schema.ts";
-import { httpFetch } from "./transport.ts";
 
 const Removed = z.object({ id: Id, conversation_id: Id });
 export type Removed = z.output<typeof Removed>;

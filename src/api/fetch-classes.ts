@@ -3,7 +3,7 @@
 // Node's are undici's, and the first read of `globalThis.Headers`, `Request` or `Response`
 // loads and runs the whole of undici (its fetch, pools, WebSocket, cache…): some 5 MB of
 // the idle client, which never uses any of it (`npm run bench`, issue 23; README, Memory).
-// The client's requests go through node:http (transport.ts), and the embedded server's
+// The client's requests go through node:http (http.ts), and the embedded server's
 // Hono app through @hono/node-server, which reads the request straight from node:http and
 // writes the response straight back; what both need of these classes is a case-insensitive
 // header list and a body read once, as text, bytes or a web stream. That is what is here,

@@ -5,7 +5,7 @@
 // per address and remembered in $XDG_STATE_HOME/parley/servers.json; a server that sends
 // no such header (another implementation of the API) is known by its address.
 import { join } from "node:path";
-import { httpFetch } from "../api/transport.ts";
+import { httpFetch } from "../api/http.ts";
 import type { Paths } from "../config.ts";
 import { logLine, readIfExists, writePrivateFile } from "./files.ts";
 

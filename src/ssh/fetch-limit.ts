@@ -13,10 +13,10 @@ function isEventStream(init: RequestInit | undefined): boolean {
 
 export function limitedFetch(
   max = SESSION_REQUESTS_AT_ONCE,
-  // Node's own fetch here, not api/transport.ts: one worker thread serves many sessions, so
-  // undici's fixed cost is shared, and its sessions measured a little lighter with it (4.3
-  // to 4.6 MiB each against 4.8 to 4.9; back within 10 to 17 % after they left, against 17
-  // to 18: `npm run bench`'s ssh rows, two alternating runs each).
+  // Node's own fetch here, not httpFetch (api/http.ts): one worker thread serves many
+  // sessions, so undici's fixed cost is shared, and its sessions measured a little lighter
+  // with it (4.3 to 4.6 MiB each against 4.8 to 4.9; back within 10 to 17 % after they
+  // left, against 17 to 18: `npm run bench`'s ssh rows, two alternating runs each).
   fetch: typeof globalThis.fetch = globalThis.fetch,
 ): typeof globalThis.fetch {
   let running = 0;

@@ -1,5 +1,6 @@
-// parley's fetch over node:http and node:https (src/api/transport.ts), against small real
-// servers on loopback: what ofetch and the event stream read of it, as from Node's fetch.
+// parley's fetch over node:http and node:https (`httpFetch` in src/api/http.ts), against
+// small real servers on loopback: what ofetch and the event stream read of it, as from
+// Node's fetch.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer, globalAgent, Server as TlsServer } from "node:https";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { networkError } from "../../src/api/errors.ts";
-import { httpFetch } from "../../src/api/transport.ts";
+import { httpFetch } from "../../src/api/http.ts";
 import { selfSignedCert } from "../self-signed.ts";
 import { closedPort, type ForeignServer, startForeignServer } from "./foreign-server.ts";
 

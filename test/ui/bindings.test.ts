@@ -6,8 +6,7 @@ import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { helpSections, hintLines, SECTION } from "../../src/ui/frame/help-table.ts";
 import type { Binding, Scope } from "../../src/ui/keys/binding.ts";
-import { BINDINGS, setUserKeys } from "../../src/ui/keys/bindings.ts";
-import { matchBinding } from "../../src/ui/keys/match.ts";
+import { BINDINGS, matchBinding, setUserKeys } from "../../src/ui/keys/bindings.ts";
 import { overlap, parseKey } from "../../src/ui/keys/user-keys.ts";
 import { key } from "./ink-key.ts";
 

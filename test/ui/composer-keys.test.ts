@@ -5,8 +5,7 @@ import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
 import { applyKey, type EditorState } from "../../src/ui/composer/editor.ts";
 import type { Binding } from "../../src/ui/keys/binding.ts";
-import { BINDINGS } from "../../src/ui/keys/bindings.ts";
-import { matchBinding } from "../../src/ui/keys/match.ts";
+import { BINDINGS, matchBinding } from "../../src/ui/keys/bindings.ts";
 import { key } from "./ink-key.ts";
 
 /** "hello brave world" and a second line, the cursor in the middle of "brave". */

@@ -102,19 +102,23 @@ function message(id: string, createdAt: number): Message {
   });
 }
 
+/** A session whose server has no messages: a row shows only its name and its time. */
+function quietSession(): Session {
+  return {
+    api: {
+      messages: { list: async () => ({ data: [], has_more: false }) },
+    } as unknown as Api,
+    baseUrl: "http://test",
+    me: newSessionIdentity("alice"),
+    pollPace: DEFAULT_POLL_PACE,
+    ...createSessionState(),
+  };
+}
+
 describe("the minute clock", () => {
   it("turns a sidebar row's 2m into 3m when the minute turns", async () => {
     vi.setSystemTime(at(20, 15, 30, 10));
-    const session: Session = {
-      // The row's preview: no messages, so the row shows only the name and the time.
-      api: {
-        messages: { list: async () => ({ data: [], has_more: false }) },
-      } as unknown as Api,
-      baseUrl: "http://test",
-      me: newSessionIdentity("alice"),
-      pollPace: DEFAULT_POLL_PACE,
-      ...createSessionState(),
-    };
+    const session = quietSession();
     const conversation = Conversation.parse({
       id: "c1",
       group_id: "g1",
@@ -139,31 +143,30 @@ describe("the minute clock", () => {
 
   it("turns the pane's Today into Yesterday after midnight", async () => {
     vi.setSystemTime(at(20, 23, 58, 30));
-    const items: Item[] = [
-      { kind: "message", key: "m1", message: message("m1", at(19, 9, 0)) },
-      { kind: "message", key: "m2", message: message("m2", at(20, 23, 50)) },
-    ];
+    const messages = [message("m1", at(19, 9, 0)), message("m2", at(20, 23, 50))];
     const frame = await show(
-      <KeypressProvider>
-        <OnChatScreen conversations={[]}>
-          <MessagePane
-            width={50}
-            height={12}
-            items={items}
-            pinned={null}
-            history={{
-              isLoading: false,
-              hasOlder: false,
-              isLoadingOlder: false,
-              loadOlder: noop,
-              hasNewer: false,
-              isLoadingNewer: false,
-              loadNewer: noop,
-              toNewest: noop,
-            }}
-          />
-        </OnChatScreen>
-      </KeypressProvider>,
+      <SessionProvider session={quietSession()}>
+        <KeypressProvider>
+          <OnChatScreen conversations={[]}>
+            <MessagePane
+              width={50}
+              height={12}
+              pinned={null}
+              history={{
+                messages,
+                isLoading: false,
+                hasOlder: false,
+                isLoadingOlder: false,
+                loadOlder: noop,
+                hasNewer: false,
+                isLoadingNewer: false,
+                loadNewer: noop,
+                toNewest: noop,
+              }}
+            />
+          </OnChatScreen>
+        </KeypressProvider>
+      </SessionProvider>,
     );
     expect(frame()).toMatch(/Yesterday[\s\S]*Today/);
     await vi.advanceTimersByTimeAsync(2 * MINUTE);

@@ -4,8 +4,8 @@
 import { Box, type Key, Text } from "ink";
 import { useState } from "react";
 import type { Scope } from "../keys/binding.ts";
+import { type Handlers, useBindings } from "../keys/bindings.ts";
 import { PRIORITY } from "../keys/dispatcher.tsx";
-import { type Handlers, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
 import { createStore, useStore } from "../screen/observable.ts";
 import { displayWidth } from "../text/width.ts";

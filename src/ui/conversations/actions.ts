@@ -3,7 +3,6 @@
 import type { Conversation, UpdateConversationParams } from "../../api/schema.ts";
 import type { ScopeBinding } from "../keys/bindings.ts";
 import { useCreateConversation } from "../queries/conversations.ts";
-import { useQueueChange } from "../queries/use-outbox.ts";
 import { useContacts, useSession, useStatusLine } from "../screen/session-context.tsx";
 import { conversationName } from "./names.ts";
 
@@ -23,9 +22,9 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export function useConversationActions(ui: ConversationUi) {
   const contacts = useContacts();
   const status = useStatusLine();
-  const queue = useQueueChange();
   const create = useCreateConversation();
-  const { mentionsOnly } = useSession();
+  const { mentionsOnly, outbox } = useSession();
+  const queue = outbox.add;
   const setMentionsOnly = (id: string, on: boolean) =>
     mentionsOnly.set((ids) => {
       if (ids.has(id) === on) return ids;

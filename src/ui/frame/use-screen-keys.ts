@@ -7,8 +7,8 @@
 // the list are their panes' own.
 import { useStdout } from "ink";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
+import { useBindings } from "../keys/bindings.ts";
 import { PRIORITY } from "../keys/dispatcher.tsx";
-import { useBindings } from "../keys/match.ts";
 import { FILTERS } from "../queries/conversations.ts";
 import { useRefreshAll } from "../queries/polling.ts";
 import { useSession } from "../screen/session-context.tsx";

@@ -19,7 +19,6 @@ import { type MessageLink, messageLinks } from "../model/message-links.ts";
 import { quoteOf } from "../model/quote.ts";
 import { toggledReactors } from "../model/reactions.ts";
 import { type OutboxEntry, sendChange } from "../queries/outbox.ts";
-import { useQueueChange } from "../queries/use-outbox.ts";
 import { useMe, useSession } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
 import { clipboardUrl, copyToClipboard } from "../screen/terminal-out.ts";
@@ -42,8 +41,8 @@ export function useMessageActions(ui: MessageUi) {
   const session = useSession();
   const { status } = session;
   const me = useMe();
-  const queue = useQueueChange();
   const { outbox } = session;
+  const queue = outbox.add;
   const openId = ui.conversation?.id;
   const isMine = (m: Message) => me !== undefined && m.contact.username === me;
   const copy = (text: string) => copyToClipboard(session.terminal, status, text);

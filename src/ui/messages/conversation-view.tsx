@@ -8,8 +8,7 @@ import { Composer, composerHeight } from "../composer/composer.tsx";
 import { useCompletion } from "../composer/use-completion.ts";
 import { useComposerRows } from "../composer/use-drafts.ts";
 import { NewConversation } from "../conversations/new-conversation.tsx";
-import { myReactions } from "../model/reactions.ts";
-import { usePinnedMessage } from "../queries/history.ts";
+import { useMessages, usePinnedMessage } from "../queries/history.ts";
 import { messagePaneHeight } from "../screen/layout.ts";
 import { CenteredNote } from "../screen/panel.tsx";
 import { AttachPrompt } from "./attach-prompt.tsx";
@@ -18,7 +17,6 @@ import { MessagePane } from "./message-pane.tsx";
 import { completeEmoji, usedReactionNames } from "./reaction-names.ts";
 import { ReactionPicker } from "./reaction-picker.tsx";
 import { Reactors, reactorsRows } from "./reactors.tsx";
-import { useConversationItems } from "./use-conversation-items.ts";
 
 /** `left` and `top`: the screen cell of the view's top-left corner. */
 export function ConversationView({
@@ -32,9 +30,9 @@ export function ConversationView({
   left: number;
   top: number;
 }) {
-  const { open, dialog, me, focus, completionShown } = useChatState();
+  const { open, dialog, focus, completionShown } = useChatState();
   const { dialogs, drafts, messages, conversations } = useChatActions();
-  const { history, items } = useConversationItems(open?.id);
+  const history = useMessages(open?.id);
   const pinned = usePinnedMessage(open?.pinned_message_id, history.messages);
   const completion = useCompletion(open, drafts, history.messages, completeEmoji);
   const listShown = focus === "composer" && dialog === null && completion?.shown === true;
@@ -64,7 +62,6 @@ export function ConversationView({
           width={width}
           height={paneHeight}
           origin={{ x: left, y: top }}
-          items={items}
           pinned={pinned}
           history={history}
         />
@@ -82,13 +79,8 @@ export function ConversationView({
       {dialog?.kind === "react" ? (
         <ReactionPicker
           width={width}
-          mine={myReactions(dialog.message, me)}
+          message={dialog.message}
           used={usedReactionNames(history.messages)}
-          onPick={(name) => {
-            messages.toggleReaction(dialog.message, name);
-            dialogs.close();
-          }}
-          onClose={dialogs.close}
         />
       ) : null}
       {dialog?.kind === "links" ? (

@@ -5,7 +5,8 @@
 // the title says "N new"; your own send goes to the bottom. A "new" divider marks where
 // the unread messages started; / searches the conversation (n, N: older, newer match).
 // Scrolled far back, only a window of history is kept (queries/history.ts): reaching its
-// bottom loads the newer page below it, and G goes straight to the newest.
+// bottom loads the newer page below it, and G goes straight to the newest. Below the
+// newest message, the sends on their way or failed (the outbox).
 
 import { Box, type DOMElement, Text } from "ink";
 import { type ReactElement, useEffect, useMemo, useRef } from "react";
@@ -13,9 +14,10 @@ import type { Message } from "../../api/schema.ts";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
 import type { ScreenCell } from "../composer/terminal-cursor.tsx";
 import { conversationIcons } from "../conversations/names.ts";
+import { onSelected, useBindings } from "../keys/bindings.ts";
 import { PRIORITY, useMouse } from "../keys/dispatcher.tsx";
-import { onSelected, useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
+import { useOutbox } from "../queries/use-outbox.ts";
 import { Panel } from "../screen/panel.tsx";
 import { useMentionsOnly } from "../screen/session-context.tsx";
 import { describeError } from "../screen/status-line.ts";
@@ -33,6 +35,8 @@ import type { Geometry } from "./window.ts";
 
 /** The open conversation's history as the pane pages through it. */
 export type PaneHistory = HistoryPaging & {
+  /** The loaded messages, oldest first. */
+  messages: Message[];
   isLoading: boolean;
   /** Why the messages could not be read, if they could not: said where they would be. */
   error?: unknown;
@@ -44,14 +48,14 @@ type Props = {
   origin?: ScreenCell;
   width: number;
   height: number;
-  items: Item[];
   pinned: Message | null | undefined;
   history: PaneHistory;
 };
 
 export function MessagePane(props: Props) {
-  const { width, height, items, history } = props;
+  const { width, height, history } = props;
   const { open, focus, dialog, me, browser } = useChatState();
+  const items = usePaneItems(open?.id, history);
   const { messages: actions, conversations, setFocus } = useChatActions();
   const focused = focus === "messages" && dialog === null;
   // A question or the picker is about the selected message: it stays marked.
@@ -264,5 +268,31 @@ export function MessagePane(props: Props) {
         )}
       </Box>
     </Panel>
+  );
+}
+
+/**
+ * What the pane lists: the history, then the sends on their way or failed, each as an item
+ * the pane can select. A send made while the history is windowed far back first brings the
+ * newest messages back, then shows below them.
+ */
+function usePaneItems(conversationId: string | undefined, history: PaneHistory): Item[] {
+  const outbox = useOutbox(conversationId);
+  const sending = outbox.at(-1)?.idempotencyKey;
+  const seen = useRef(sending);
+  const { hasNewer, toNewest, messages } = history;
+  useEffect(() => {
+    if (sending === seen.current) return;
+    seen.current = sending;
+    if (sending !== undefined && hasNewer) toNewest();
+  }, [sending, hasNewer, toNewest]);
+  return useMemo(
+    () => [
+      ...messages.map((message): Item => ({ kind: "message", key: message.id, message })),
+      ...(hasNewer ? [] : outbox).map(
+        (entry): Item => ({ kind: "outbox", key: `out:${entry.idempotencyKey}`, entry }),
+      ),
+    ],
+    [messages, hasNewer, outbox],
   );
 }

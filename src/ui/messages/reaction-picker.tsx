@@ -1,11 +1,15 @@
 // A row of common reactions: ←→ (or the digit) picks, Enter toggles yours, Esc closes.
 // `:` turns it into a name prompt (`:wave`) that completes from the names used in the
-// conversation and every short code node-emoji knows; any valid name may be used.
+// conversation and every short code node-emoji knows; any valid name may be used. The
+// pick toggles your reaction on the message (messages/actions.ts) and closes the picker.
 import { Box, Text } from "ink";
 import { useState } from "react";
+import type { Message } from "../../api/schema.ts";
+import { useChatActions, useChatState } from "../chat/chat-context.tsx";
+import { useBindings } from "../keys/bindings.ts";
 import { PRIORITY } from "../keys/dispatcher.tsx";
-import { useBindings } from "../keys/match.ts";
 import { useTheme } from "../look/theme.ts";
+import { myReactions } from "../model/reactions.ts";
 import { displayWidth, terminalForm } from "../text/width.ts";
 import { COMMON_REACTIONS, emojiFor } from "./emoji.ts";
 import { completeReaction, reactionNameChar } from "./reaction-names.ts";
@@ -13,11 +17,10 @@ import { useRowChooser } from "./use-row-chooser.ts";
 
 type Props = {
   width: number;
-  mine: ReadonlySet<string>;
+  /** The message reacted to. */
+  message: Message;
   /** Reaction names already used in the conversation, most used first. */
   used: readonly string[];
-  onPick: (name: string) => void;
-  onClose: () => void;
 };
 
 /** What the picker shows for a name: its emoji and the name, or `:name:` when unknown. */
@@ -26,8 +29,16 @@ function shown(name: string): string {
   return emoji.startsWith(":") ? emoji : `${terminalForm(emoji)} ${name}`;
 }
 
-export function ReactionPicker({ width, mine, used, onPick, onClose }: Props) {
+export function ReactionPicker({ width, message, used }: Props) {
   const theme = useTheme();
+  const { me } = useChatState();
+  const { messages, dialogs } = useChatActions();
+  const mine = myReactions(message, me);
+  const onClose = dialogs.close;
+  const onPick = (name: string) => {
+    messages.toggleReaction(message, name);
+    dialogs.close();
+  };
   /** The typed name, while typing one (null: the row of common reactions). */
   const [query, setQuery] = useState<string | null>(null);
   const [choice, setChoice] = useState(0);

@@ -1,18 +1,10 @@
-// The outbox (outbox.ts) as the screen reads it, and how a change is queued.
+// The outbox (outbox.ts) as the screen reads it. A change is queued with the session's
+// `outbox.add`: it shows on screen at once and reaches the server when it can.
 import { useMemo } from "react";
 import { useStore } from "../screen/observable.ts";
 import { useSession } from "../screen/session-context.tsx";
-import type { Change, QueuedChange } from "./changes.ts";
+import type { QueuedChange } from "./changes.ts";
 import { type OutboxEntry, outboxEntries } from "./outbox.ts";
-
-/** Queues a change; it shows on screen at once and reaches the server when it can. */
-export function useQueueChange(): (
-  change: Change,
-  wording: { failure: string; success?: string },
-) => void {
-  const { outbox } = useSession();
-  return outbox.add;
-}
 
 /** Every change still queued or refused, oldest first. */
 export function useQueuedChanges(): readonly QueuedChange[] {
