@@ -114,9 +114,10 @@ describe("parley web behind a reverse proxy", () => {
       ],
       { encoding: "utf8", timeout: 20_000 },
     );
-    expect(run.status).toBe(2);
-    expect(run.stderr).toBe(
-      'parley: --trust-proxy takes IP addresses or ranges (127.0.0.1, 10.0.0.0/8, ::1), not "proxy.local".\nTry "parley web --help".\n',
-    );
+    expect({ status: run.status, stderr: run.stderr }).toEqual({
+      status: 2,
+      stderr:
+        'parley: --trust-proxy takes IP addresses or ranges (127.0.0.1, 10.0.0.0/8, ::1), not "proxy.local".\nTry "parley web --help".\n',
+    });
   });
 });

@@ -3,8 +3,7 @@
 // owns the next key.
 import { useState } from "react";
 import type { Message } from "../../api/schema.ts";
-import { useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import type { MessageLink } from "../model/message-links.ts";
 import type { StatusLine } from "../screen/status-line.ts";
 

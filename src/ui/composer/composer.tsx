@@ -5,8 +5,8 @@
 import { Box, type DOMElement, type Key, Text } from "ink";
 import { useRef } from "react";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
-import { activeBindings, onBindings } from "../keys/bindings.ts";
-import { PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
+import { activeBindings } from "../keys/bindings.ts";
+import { onBindings, PRIORITY, useKeypress, useMouse } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { useUploadLimit } from "../queries/uploads.ts";
 import { Panel } from "../screen/panel.tsx";

@@ -4,8 +4,7 @@
 import { Box, type Key, Text } from "ink";
 import { useState } from "react";
 import type { Scope } from "../keys/binding.ts";
-import { type Handlers, useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { type Handlers, PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { createStore, useStore } from "../screen/observable.ts";
 import { displayWidth } from "../text/width.ts";

@@ -2,8 +2,7 @@
 // scrollable (↑↓ PgUp PgDn) when the terminal is short; any other key closes it.
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { useNewsMode } from "../queries/live.ts";
 import { displayWidth, padEnd, truncate } from "../text/width.ts";

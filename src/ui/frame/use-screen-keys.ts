@@ -7,8 +7,7 @@
 // the list are their panes' own.
 import { useStdout } from "ink";
 import { useChatActions, useChatState } from "../chat/chat-context.tsx";
-import { useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import { FILTERS } from "../queries/conversations.ts";
 import { useRefreshAll } from "../queries/polling.ts";
 import { useSession } from "../screen/session-context.tsx";

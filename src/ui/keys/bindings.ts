@@ -1,11 +1,11 @@
 // Every key binding, once, gathered from table/ (one file by part of the screen), and which
-// binding a key press triggers. A pane or dialog hands `useBindings` one record of handlers
-// keyed by its scope's binding ids, so no handler names a key and no binding goes without
-// its handler; the help overlay, the status bar's hints and the README's key table
-// (frame/help-table.ts) are read from the same table.
+// binding a key press triggers. A pane or dialog hands `useBindings` (dispatcher.tsx) one
+// record of handlers keyed by its scope's binding ids, so no handler names a key and no
+// binding goes without its handler; the help overlay, the status bar's hints and the
+// README's key table (frame/help-table.ts) are read from the same table. Free of React:
+// config.ts checks a person's own keys against it.
 import type { Key } from "ink";
 import { type Binding, type Matcher, normalised, type Scope } from "./binding.ts";
-import { type KeyHandler, useKeypress } from "./dispatcher.tsx";
 import { COMPOSER_BINDINGS } from "./table/composer.ts";
 import { CONVERSATION_BINDINGS } from "./table/conversations.ts";
 import { DIALOG_BINDINGS } from "./table/dialogs.ts";
@@ -86,56 +86,4 @@ export function matchBinding<S extends Scope>(
   }
   // The table's types say which ids a scope has; `byScope` holds the same entries.
   return found?.id as ScopeBinding<S> | undefined;
-}
-
-/**
- * What a binding does: false leaves the key to the handlers below (it was not for this
- * one after all); anything else takes it.
- */
-export type KeyAction = (input: string, key: Key) => unknown;
-
-/** A scope's handlers: one for each of its bindings, keyed by the binding's id. */
-export type Handlers<S extends Scope> = Record<ScopeBinding<S>, KeyAction>;
-
-/**
- * A key handler that runs the handler of the binding `scope` matches; a key no binding of
- * the scope takes goes to `other` if given, else on to the handlers below.
- */
-export function onBindings<S extends Scope>(
-  scope: S,
-  handlers: Handlers<S>,
-  other?: KeyHandler,
-): KeyHandler {
-  return (input, key) => {
-    const id = matchBinding(scope, input, key);
-    if (id === undefined) return other?.(input, key) ?? false;
-    return (handlers as Record<string, KeyAction>)[id]!(input, key) !== false;
-  };
-}
-
-/** `onBindings` subscribed to the keys (see useKeypress for the options). */
-export function useBindings<S extends Scope>(
-  scope: S,
-  handlers: Handlers<S>,
-  options: Parameters<typeof useKeypress>[1],
-): void {
-  useKeypress(onBindings(scope, handlers), options);
-}
-
-/**
- * The handlers of a list's keys on its selected row, as key actions: with no row selected
- * the key goes on; a handler answering false leaves it too.
- */
-export function onSelected<Id extends string, T>(
-  handlers: Record<Id, (row: T) => unknown>,
-  selected: () => T | undefined,
-): Record<Id, KeyAction> {
-  const entries = Object.entries<(row: T) => unknown>(handlers).map(([id, act]) => {
-    const run: KeyAction = () => {
-      const row = selected();
-      return row !== undefined && act(row) !== false;
-    };
-    return [id, run];
-  });
-  return Object.fromEntries(entries) as Record<Id, KeyAction>;
 }

@@ -4,6 +4,9 @@
 // dialog wins over the focused pane, which wins over the global keys, and no key is
 // handled twice.
 //
+// A pane or dialog subscribes one record of handlers keyed by its scope's binding ids
+// (`useBindings`, at the end): the binding a key triggers (bindings.ts) runs its handler.
+//
 // Mouse reports (SGR, see mouse.ts) are taken out of the input before Ink reads it, and
 // come here to go to the mouse handler of the box under the pointer.
 import { type DOMElement, type Key, useInput, usePaste } from "ink";
@@ -18,6 +21,8 @@ import {
   useRef,
 } from "react";
 import { graphemes } from "../text/graphemes.ts";
+import type { Scope } from "./binding.ts";
+import { matchBinding, type ScopeBinding } from "./bindings.ts";
 import type { MouseEvent, MouseSource } from "./mouse.ts";
 import { isTerminalReply } from "./terminal-replies.ts";
 
@@ -307,4 +312,56 @@ export function useMouse(
     if (!active) return;
     return registry.addMouse({ ref, onMouse: handleMouse });
   }, [registry, ref, active]);
+}
+
+/**
+ * What a binding does: false leaves the key to the handlers below (it was not for this
+ * one after all); anything else takes it.
+ */
+export type KeyAction = (input: string, key: Key) => unknown;
+
+/** A scope's handlers: one for each of its bindings, keyed by the binding's id. */
+export type Handlers<S extends Scope> = Record<ScopeBinding<S>, KeyAction>;
+
+/**
+ * A key handler that runs the handler of the binding `scope` matches; a key no binding of
+ * the scope takes goes to `other` if given, else on to the handlers below.
+ */
+export function onBindings<S extends Scope>(
+  scope: S,
+  handlers: Handlers<S>,
+  other?: KeyHandler,
+): KeyHandler {
+  return (input, key) => {
+    const id = matchBinding(scope, input, key);
+    if (id === undefined) return other?.(input, key) ?? false;
+    return (handlers as Record<string, KeyAction>)[id]!(input, key) !== false;
+  };
+}
+
+/** `onBindings` subscribed to the keys (see useKeypress for the options). */
+export function useBindings<S extends Scope>(
+  scope: S,
+  handlers: Handlers<S>,
+  options: Parameters<typeof useKeypress>[1],
+): void {
+  useKeypress(onBindings(scope, handlers), options);
+}
+
+/**
+ * The handlers of a list's keys on its selected row, as key actions: with no row selected
+ * the key goes on; a handler answering false leaves it too.
+ */
+export function onSelected<Id extends string, T>(
+  handlers: Record<Id, (row: T) => unknown>,
+  selected: () => T | undefined,
+): Record<Id, KeyAction> {
+  const entries = Object.entries<(row: T) => unknown>(handlers).map(([id, act]) => {
+    const run: KeyAction = () => {
+      const row = selected();
+      return row !== undefined && act(row) !== false;
+    };
+    return [id, run];
+  });
+  return Object.fromEntries(entries) as Record<Id, KeyAction>;
 }

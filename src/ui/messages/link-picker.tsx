@@ -1,8 +1,7 @@
 // A message's links in a row, to choose the one `o` opens or `Y` copies: ←→ (or the digit)
 // picks, Enter takes it, Esc closes. Long labels are cut; the row scrolls to the chosen one.
 import { Box, Text } from "ink";
-import { useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import type { MessageLink } from "../model/message-links.ts";
 import { displayWidth, terminalForm, truncate } from "../text/width.ts";

@@ -2,8 +2,7 @@
 // code and the user names (you as "you"). Any key closes it.
 import { Box, Text } from "ink";
 import type { Message } from "../../api/schema.ts";
-import { useBindings } from "../keys/bindings.ts";
-import { PRIORITY } from "../keys/dispatcher.tsx";
+import { PRIORITY, useBindings } from "../keys/dispatcher.tsx";
 import { useTheme } from "../look/theme.ts";
 import { useMe } from "../screen/session-context.tsx";
 import { sanitize } from "../text/sanitize.ts";

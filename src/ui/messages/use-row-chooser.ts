@@ -2,7 +2,7 @@
 // choices, or take one; its scope's handlers (link-picker.tsx, reaction-picker.tsx) say
 // which key does which.
 import { useRef, useState } from "react";
-import type { KeyAction } from "../keys/bindings.ts";
+import type { KeyAction } from "../keys/dispatcher.tsx";
 
 export type RowChooser = {
   /** The choice shown as chosen. */
