@@ -2,7 +2,7 @@
 // whole client against the real embedded server, read back from the screen.
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { offlineLine } from "../../src/ui/frame/status-bar.tsx";
+import { fitHints, offlineLine } from "../../src/ui/frame/status-bar.tsx";
 import { harnessEachTest, KEYS } from "./harness.tsx";
 import {
   apiFor,
@@ -69,6 +69,28 @@ describe("the status line", () => {
     const narrow = offlineLine(reason, 39);
     expect(narrow.length).toBeLessThanOrEqual(39);
     expect(narrow).toMatch(/^ ✗ Cannot reach 127.*… · Ctrl\+R retries$/);
+  });
+});
+
+describe("the status bar's keys at 80 columns", () => {
+  it("leaves keys out whole, keeping the first and the way out", () => {
+    const react = "←→ choose · Enter or 1-9 toggles your reaction · : by name · Esc closes";
+    expect(fitHints(react, 100)).toBe(react);
+    expect(fitHints(react, 68)).toBe("←→ choose · Enter or 1-9 toggles your reaction · Esc closes");
+    expect(fitHints(react, 30)).toBe("←→ choose · Esc closes");
+    expect(fitHints(react, 12)).toBe("←→ choose");
+    expect(fitHints(react, 6)).toBe("←→ ch…");
+  });
+
+  it("shows the reaction picker's Esc at 80x24", async () => {
+    const harness = await each.start({ columns: 80, rows: 24 });
+    await openFirst(harness, "bob");
+    await harness.press("\x1b");
+    await harness.press("r");
+    const screen = await harness.waitFor((s) => s.includes("←→ choose"), "the picker's keys");
+    const bar = screen.split("\n").find((l) => l.includes("←→ choose"))!;
+    expect(bar).toContain("Esc closes");
+    expect(bar).not.toMatch(/[^ ]…/);
   });
 });
 

@@ -35,6 +35,25 @@ export function offlineLine(reason: string, room: number): string {
   return `${truncate(text, room - hint.length)}${hint}`;
 }
 
+const HINT_GAP = " · ";
+
+/**
+ * The keys that fit in `room`, whole: from the first on, and always the last (the way out
+ * of where you are: Esc back, Esc closes, ? help). A key is left out, never cut.
+ */
+export function fitHints(hints: string, room: number): string {
+  if (displayWidth(hints) <= room) return hints;
+  const items = hints.split(HINT_GAP);
+  const last = items.pop() ?? "";
+  let shown = "";
+  for (const item of items) {
+    const next = shown ? `${shown}${HINT_GAP}${item}` : item;
+    if (displayWidth(`${next}${HINT_GAP}${last}`) > room) break;
+    shown = next;
+  }
+  return shown ? `${shown}${HINT_GAP}${last}` : truncate(items[0] ?? last, room);
+}
+
 type Props = {
   width: number;
   hints: string;
@@ -57,7 +76,7 @@ export function StatusBar({ width, hints, notice, connection, prompt }: Props) {
       : connection.state === "connecting"
         ? theme.dim
         : theme.error;
-  let left = <Text color={theme.dim}>{truncate(` ${hints}`, room)}</Text>;
+  let left = <Text color={theme.dim}> {fitHints(hints, room - 1)}</Text>;
   if (prompt) {
     left = (
       <Text color={theme.warning} bold>
