@@ -10,6 +10,7 @@ import {
 } from "@tanstack/react-query";
 import { type ApiOptions, createApi } from "../api/client.ts";
 import { keys } from "../ui/queries/query-keys.ts";
+import { shareById } from "../ui/queries/share-by-id.ts";
 import {
   type CarriedOver,
   createSessionState,
@@ -97,7 +98,12 @@ function createQueryClient(status: StatusLine): QueryClient {
     }),
     defaultOptions: {
       // The api client already retries reads with backoff; polling does the rest.
-      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+      queries: {
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        structuralSharing: shareById,
+      },
       mutations: { retry: false },
     },
   });

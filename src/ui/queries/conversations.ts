@@ -9,7 +9,6 @@ import {
   notifyManager,
   type QueryClient,
   queryOptions,
-  replaceEqualDeep,
   useInfiniteQuery,
   useMutation,
   useQuery,
@@ -32,6 +31,7 @@ import { changedConversation } from "./changes.ts";
 import { usePoll, usePollPace } from "./polling.ts";
 import { keys } from "./query-keys.ts";
 import { markReadSoon } from "./read-marks.ts";
+import { shareById } from "./share-by-id.ts";
 import { useQueuedChanges } from "./use-outbox.ts";
 
 export type Filter = "all" | "pinned" | "muted" | "archived";
@@ -81,7 +81,7 @@ export function conversationListOptions(session: Session, params: ListConversati
         const before = held.get(c.id);
         return before && onlyReopened(before, c) ? before : c;
       });
-      return replaceEqualDeep(old, kept);
+      return shareById(old, kept);
     },
   });
 }
@@ -275,9 +275,7 @@ export function conversationOptions(session: Session, id: string) {
  */
 function keepWhenOnlyReopened(old: unknown, next: unknown): unknown {
   const before = old as Conversation | undefined;
-  return before && onlyReopened(before, next as Conversation)
-    ? before
-    : replaceEqualDeep(old, next);
+  return before && onlyReopened(before, next as Conversation) ? before : shareById(old, next);
 }
 
 /** Opened again, with no activity since the earlier opening: the same on screen. */
