@@ -6,6 +6,7 @@ import type { Conversation, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
 import { freshDb } from "../server/stores.ts";
 import { failure } from "./failure.ts";
+import { UNTOUCHED } from "./foreign-server.ts";
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -103,41 +104,24 @@ describe("messages", () => {
     const sent = await sendMany(alice, conv.id, 7);
     const newestFirst = ids(sent).reverse();
 
-    const first = await alice.messages.list({ conversation_id: conv.id, limit: 3 });
-    expect(first.has_more).toBe(true);
-    expect(ids(first.data)).toEqual(newestFirst.slice(0, 3));
+    const threeAt = (cursor: { starting_after?: string; ending_before?: string }) =>
+      alice.messages.list({ conversation_id: conv.id, limit: 3, ...cursor });
+    const expectPage = (page: Page<Message>, expected: string[], hasMore: boolean) => {
+      expect(ids(page.data)).toEqual(expected);
+      expect(page.has_more).toBe(hasMore);
+    };
 
-    const second = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      starting_after: first.data.at(-1)!.id,
-    });
-    expect(second.has_more).toBe(true);
-    expect(ids(second.data)).toEqual(newestFirst.slice(3, 6));
-
-    const last = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      starting_after: second.data.at(-1)!.id,
-    });
-    expect(last.has_more).toBe(false);
-    expect(ids(last.data)).toEqual(newestFirst.slice(6));
-
+    const first = await threeAt({});
+    expectPage(first, newestFirst.slice(0, 3), true);
+    const second = await threeAt({ starting_after: first.data.at(-1)!.id });
+    expectPage(second, newestFirst.slice(3, 6), true);
+    const last = await threeAt({ starting_after: second.data.at(-1)!.id });
+    expectPage(last, newestFirst.slice(6), false);
     // Back towards the newest with ending_before.
-    const back = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      ending_before: last.data[0]!.id,
-    });
-    expect(ids(back.data)).toEqual(newestFirst.slice(3, 6));
-    expect(back.has_more).toBe(true);
-    const top = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      ending_before: back.data[0]!.id,
-    });
-    expect(ids(top.data)).toEqual(newestFirst.slice(0, 3));
-    expect(top.has_more).toBe(false);
+    const back = await threeAt({ ending_before: last.data[0]!.id });
+    expectPage(back, newestFirst.slice(3, 6), true);
+    const top = await threeAt({ ending_before: back.data[0]!.id });
+    expectPage(top, newestFirst.slice(0, 3), false);
   });
 
   it("lists at most ten by default, and across conversations without conversation_id", async () => {
@@ -323,16 +307,7 @@ describe("conversations", () => {
   it("creates a conversation with a contact; creating it again returns the same one", async () => {
     const { alice, bob, users } = await startEmpty();
     const created = await alice.conversations.create({ contact_id: users.bob.id });
-    expect(created).toMatchObject({
-      contact_id: users.bob.id,
-      group_id: null,
-      pinned_message_id: null,
-      is_pinned: false,
-      is_muted: false,
-      last_active_at: null,
-      last_opened_at: null,
-      archived_at: null,
-    });
+    expect(created).toMatchObject({ contact_id: users.bob.id, ...UNTOUCHED });
     expect(created.id).toMatch(/^conv_/);
     expect(await alice.conversations.create({ contact_id: users.bob.id })).toEqual(created);
     // From bob's side it is the same conversation, with alice as the contact.

@@ -10,7 +10,7 @@ import {
   parseMessage,
   toUnixSeconds,
 } from "../../src/api/schema.ts";
-import { conversation as conversationJson } from "./foreign-server.ts";
+import { conversation as conversationJson, UNTOUCHED } from "./foreign-server.ts";
 
 const contact = {
   id: "ct_alice",
@@ -189,14 +189,8 @@ describe("unknown and missing fields", () => {
     expect(Conversation.parse({ id: "c" })).toEqual({
       id: "c",
       contact_id: null,
-      group_id: null,
-      pinned_message_id: null,
-      is_pinned: false,
-      is_muted: false,
-      last_active_at: null,
-      last_opened_at: null,
       created_at: 0,
-      archived_at: null,
+      ...UNTOUCHED,
     });
   });
 
