@@ -4,43 +4,13 @@
 // The server and its sessions run in this process (src/web/server.ts, from source).
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
 import { demoWorlds } from "../../src/server/demo/worlds.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { MAX_MESSAGE_BYTES, startWebServer, type WebServer } from "../../src/web/server.ts";
 import { until } from "../wait.ts";
+import { hello, openVisit } from "./visit.ts";
 
 const PAGE = new URL("../../src/web/page/", import.meta.url);
-
-type Visit = {
-  socket: WebSocket;
-  /** The JSON texts the server sent. */
-  said: Record<string, unknown>[];
-  /** Bytes of screen received. */
-  bytes(): number;
-  closed: Promise<number>;
-};
-
-/** A WebSocket to `web`'s /session, from `origin` (default: its own page's). */
-function open(web: WebServer, origin = `http://127.0.0.1:${web.port}`): Visit {
-  const socket = new WebSocket(`ws://127.0.0.1:${web.port}/session`, { origin });
-  const said: Record<string, unknown>[] = [];
-  let bytes = 0;
-  socket.on("message", (data, binary) => {
-    if (binary) bytes += (data as Buffer).length;
-    else said.push(JSON.parse(String(data)));
-  });
-  socket.on("error", () => {});
-  const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
-  return { socket, said, bytes: () => bytes, closed };
-}
-
-async function hello(visit: Visit, extra: Record<string, unknown> = {}): Promise<void> {
-  if (visit.socket.readyState !== WebSocket.OPEN) await once(visit.socket, "open");
-  visit.socket.send(
-    JSON.stringify({ type: "hello", columns: 100, rows: 30, theme: "dark", ...extra }),
-  );
-}
 
 describe("parley web, to a hostile visitor", () => {
   let api: RunningServer;
@@ -91,7 +61,7 @@ describe("parley web, to a hostile visitor", () => {
 
   it("refuses a WebSocket from another site's page, or from none", async () => {
     for (const origin of ["https://evil.example", "null"]) {
-      const visit = open(web, origin);
+      const visit = openVisit(web, origin);
       const [error] = (await once(visit.socket, "unexpected-response").then(
         ([, response]) => [response.statusCode],
         () => [0],
@@ -106,13 +76,13 @@ describe("parley web, to a hostile visitor", () => {
   });
 
   it("ends a session whose first message is not a hello, and one past the size bound", async () => {
-    const wrong = open(web);
+    const wrong = openVisit(web);
     await once(wrong.socket, "open");
     wrong.socket.send("\x1b]0;owned\x07 not json");
     expect(await wrong.closed).toBe(1002);
     expect(wrong.said[0]).toMatchObject({ type: "end" });
 
-    const big = open(web);
+    const big = openVisit(web);
     await hello(big);
     await until(() => big.bytes() > 0, "the first frame");
     big.socket.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x61));
@@ -122,10 +92,10 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("lets 2 visitors in from one address, and tells the third politely", async () => {
-    const visits = [open(web), open(web)];
+    const visits = [openVisit(web), openVisit(web)];
     for (const visit of visits) await hello(visit);
     await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
-    const third = open(web);
+    const third = openVisit(web);
     await hello(third);
     expect(await third.closed).toBe(1013);
     expect(third.said[0]).toEqual({
@@ -143,7 +113,7 @@ describe("parley web, to a hostile visitor", () => {
       assets: PAGE,
       access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
     });
-    const visits = [open(own), open(own)];
+    const visits = [openVisit(own), openVisit(own)];
     for (const visit of visits) await hello(visit);
     await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
     expect(worlds.size()).toBe(2);
@@ -162,7 +132,7 @@ describe("parley web, to a hostile visitor", () => {
       access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
       idleMs: 1500,
     });
-    const visit = open(idle);
+    const visit = openVisit(idle);
     await hello(visit);
     expect(await visit.closed).toBe(1000);
     expect(visit.said.at(-1)).toMatchObject({
@@ -175,13 +145,13 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("signs in with a token sent in the first message, and says so when it does not", async () => {
-    const wrong = open(tokenWeb);
+    const wrong = openVisit(tokenWeb);
     await hello(wrong, { token: "not-a-token-of-anyone" });
     expect(await wrong.closed).toBe(1008);
     expect(wrong.said).toEqual([{ type: "signin", message: "That token does not sign in here." }]);
 
     const bob = api.demoUsers.find((u) => u.username === "bob")!;
-    const right = open(tokenWeb);
+    const right = openVisit(tokenWeb);
     await hello(right, { token: bob.token });
     await until(() => right.bytes() > 0, "bob's first frame");
     await until(
