@@ -39,6 +39,28 @@ describe("parley web, to a hostile visitor", () => {
     await api?.close();
   });
 
+  /** A web server on which each visitor gets a demo world of their own. */
+  const withWorlds = async (options: { idleMs?: number } = {}) => {
+    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
+    const own = await startWebServer({
+      assets: PAGE,
+      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
+      ...options,
+    });
+    const close = async () => {
+      await own.close();
+      await worlds.close();
+    };
+    return { worlds, web: own, close };
+  };
+  /** Two visitors, each with a first frame drawn. */
+  const twoDrawn = async (on: WebServer) => {
+    const visits = [openVisit(on), openVisit(on)];
+    for (const visit of visits) await hello(visit);
+    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
+    return visits;
+  };
+
   it("serves its page with a strict policy, and nothing but its files", async () => {
     const page = await fetch(`http://127.0.0.1:${web.port}/`);
     expect(page.headers.get("content-security-policy")).toMatch(
@@ -92,9 +114,7 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("lets 2 visitors in from one address, and tells the third politely", async () => {
-    const visits = [openVisit(web), openVisit(web)];
-    for (const visit of visits) await hello(visit);
-    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
+    const visits = await twoDrawn(web);
     const third = openVisit(web);
     await hello(third);
     expect(await third.closed).toBe(1013);
@@ -108,30 +128,18 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("gives each visitor a world that ends with them", async () => {
-    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
-    const own = await startWebServer({
-      assets: PAGE,
-      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
-    });
-    const visits = [openVisit(own), openVisit(own)];
-    for (const visit of visits) await hello(visit);
-    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
+    const { worlds, web: own, close } = await withWorlds();
+    const visits = await twoDrawn(own);
     expect(worlds.size()).toBe(2);
     visits[0]!.socket.close();
     await until(() => worlds.size() === 1, "the world of the one who left gone");
     visits[1]!.socket.close();
     await until(() => worlds.size() === 0, "the other world gone");
-    await own.close();
-    await worlds.close();
+    await close();
   }, 30_000);
 
   it("ends a session nobody types in, and its world, saying why", async () => {
-    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
-    const idle = await startWebServer({
-      assets: PAGE,
-      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
-      idleMs: 1500,
-    });
+    const { worlds, web: idle, close } = await withWorlds({ idleMs: 1500 });
     const visit = openVisit(idle);
     await hello(visit);
     expect(await visit.closed).toBe(1000);
@@ -140,8 +148,7 @@ describe("parley web, to a hostile visitor", () => {
       notes: [expect.stringContaining("nothing was typed for 2 s")],
     });
     await until(() => worlds.size() === 0, "the idle visitor's world gone");
-    await idle.close();
-    await worlds.close();
+    await close();
   }, 30_000);
 
   it("signs in with a token sent in the first message, and says so when it does not", async () => {
