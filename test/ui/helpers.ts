@@ -44,6 +44,13 @@ export const paneText = (screen: string) =>
     .map((line) => line.split("││")[1] ?? "")
     .join("\n");
 
+/** The message lines marked as selected, as one text. */
+export const markedLines = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((line) => line.includes("│▌"))
+    .join("\n");
+
 /** Rows of the sidebar, top to bottom, as the names they show. */
 export function sidebarNames(screen: string): string[] {
   return screen
