@@ -5,7 +5,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
 import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, newestMessage, openFirst } from "./helpers.ts";
 
@@ -204,8 +203,7 @@ describe("A on a message", () => {
   });
 
   it("adds it once when the answer to the PUT was lost and it is tried again", async () => {
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     const alice = apiFor(server);
     const chat = await conversationWith(alice, "bob");
     await alice.messages.send({ conversation_id: chat.id, message: "the file follows" });

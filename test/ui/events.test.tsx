@@ -3,7 +3,6 @@
 // And the same client against a server without events, which polls as before.
 import type { ServerResponse } from "node:http";
 import { describe, expect, it, vi } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
 import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
@@ -24,8 +23,7 @@ async function helpSays(h: Harness, words: string) {
 
 /** The real server behind a relay that has no /v1/events, and what the relay saw. */
 async function serverWithoutEvents() {
-  const server = await startServer({ port: 0, demo: true, demoReplies: false });
-  each.afterTest(() => server.close());
+  const server = await each.server();
   const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
     if (req.url.startsWith("/v1/events")) {
       res.writeHead(404, { "content-type": "application/json" });
@@ -212,8 +210,7 @@ describe("without an event stream", () => {
   });
 
   it("fetches what is on screen at once when the stream drops", async () => {
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     // A stream that the relay holds open (live) until the test drops it; any stream asked
     // for after that is never answered.
     let stream: ServerResponse | undefined;
