@@ -5,8 +5,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, newestMessage, openFirst } from "./helpers.ts";
+import { harnessEachTest, KEYS } from "./harness.tsx";
+import {
+  apiFor,
+  conversationWith,
+  enterLine,
+  newestMessage,
+  openFirst,
+  refusedAttach,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -49,11 +56,6 @@ async function answerLostOnce(target: string): Promise<string> {
 const newest = async (api: Api, name: string) => (await newestMessage(api, name))!;
 
 /** Types a line into the composer and presses Enter. */
-async function enter(h: Harness, line: string) {
-  await h.type(line);
-  await h.press(KEYS.enter);
-}
-
 const sent = (text: string) => (s: string) =>
   new RegExp(`you · \\d\\d:\\d\\d[^\\n]*\\n[^\\n]*${text}`).test(s) && !s.includes("sending…");
 
@@ -62,11 +64,11 @@ describe("/attach in the composer", () => {
     const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
-    await enter(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
+    await enterLine(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
     await harness.waitFor((s) => s.includes("📎 Plan v2.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached Plan v2.pdf");
-    await enter(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
-    await enter(harness, "/attach https://example.com/notes");
+    await enterLine(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
+    await enterLine(harness, "/attach https://example.com/notes");
     await harness.waitFor(
       (s) =>
         s.includes("📎 1 Plan v2.pdf · PDF") &&
@@ -74,10 +76,10 @@ describe("/attach in the composer", () => {
         s.includes("📎 3 notes"),
       "three, numbered",
     );
-    await enter(harness, "/detach 3");
+    await enterLine(harness, "/detach 3");
     await harness.waitFor((s) => !s.includes("📎 3 notes"), "the third removed");
     expect(harness.screen()).toContain("Removed notes.");
-    await enter(harness, "the plan and a shot");
+    await enterLine(harness, "the plan and a shot");
     await harness.waitFor(sent("the plan and a shot"), "the message sent");
     await harness.waitFor((s) => s.includes("Message bob · Enter sends"), "an empty composer");
     expect(harness.screen()).not.toContain("📎 1 Plan");
@@ -100,7 +102,7 @@ describe("/attach in the composer", () => {
     const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
-    await enter(harness, "/attach https://x.test/a/report.csv");
+    await enterLine(harness, "/attach https://x.test/a/report.csv");
     await harness.waitFor((s) => s.includes("📎 report.csv · CSV"), "the attachment");
     await harness.press(KEYS.enter);
     await harness.waitFor(sent("report.csv"), "the message sent");
@@ -114,10 +116,10 @@ describe("/attach in the composer", () => {
   it("refuses a URL that is not http or https, and keeps the draft", async () => {
     const harness = await each.start();
     await openFirst(harness, "bob");
-    await enter(harness, "/attach javascript:alert(1)");
-    await harness.waitFor(
-      (s) => s.includes("Not attached: only http and https addresses can be attached"),
-      "the refusal",
+    await refusedAttach(
+      harness,
+      "/attach javascript:alert(1)",
+      "only http and https addresses can be attached",
     );
     expect(harness.screen()).toContain("/attach javascript:alert(1)");
     expect(harness.screen()).not.toMatch(/📎 (alert|javascript)/u);
@@ -127,7 +129,7 @@ describe("/attach in the composer", () => {
     const harness = await each.start();
     const api = apiFor(harness.server);
     await openFirst(harness, "bob");
-    await enter(harness, "/shrug fine");
+    await enterLine(harness, "/shrug fine");
     await harness.waitFor((s) => s.includes("Unknown command /shrug"), "the unknown command");
     expect(harness.screen()).toContain("/shrug fine");
     await harness.press("\x01"); // Ctrl+A: the start of the line
@@ -140,7 +142,7 @@ describe("/attach in the composer", () => {
   it("keeps a draft's attachments when switching conversations", async () => {
     const harness = await each.start();
     await openFirst(harness, "bob");
-    await enter(harness, "/attach https://x.test/keep.txt");
+    await enterLine(harness, "/attach https://x.test/keep.txt");
     await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment");
     await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
     await harness.waitFor(

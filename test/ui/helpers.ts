@@ -59,6 +59,25 @@ export function sidebarNames(screen: string): string[] {
     .filter((name): name is string => name !== undefined && !/^\d/.test(name));
 }
 
+/** The index of the selected sidebar row among the rows shown. */
+export const sidebarCursor = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
+    .findIndex((line) => line.startsWith("│▸"));
+
+/** Types `line` into the composer and presses Enter. */
+export async function enterLine(h: Harness, line: string) {
+  await h.type(line);
+  await h.press(KEYS.enter);
+}
+
+/** Enters `line`, and waits for the status bar's one line about it: "Not attached: `why`". */
+export async function refusedAttach(h: Harness, line: string, why: string) {
+  await enterLine(h, line);
+  return h.waitFor((s) => s.includes(`Not attached: ${why}`), `the refusal (${why})`);
+}
+
 /** Moves the sidebar cursor to the row named `name`, up or down. */
 export async function selectRow(h: Harness, name: string) {
   const selected = new RegExp(`│▸(?:[📌🔕📦@]+ )?${name}\\s`, "u");

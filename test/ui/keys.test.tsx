@@ -3,20 +3,21 @@
 // in the status bar fades after a while or at the next key.
 import { describe, expect, it } from "vitest";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, markedLines, newestMessage, openFirst, sendOwn, sidebarNames } from "./helpers.ts";
+import {
+  apiFor,
+  markedLines,
+  newestMessage,
+  openFirst,
+  sendOwn,
+  sidebarCursor,
+  sidebarNames,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
 const CTRL_D = "\x04";
 const CTRL_U = "\x15";
 const CTRL_E = "\x05";
-
-/** The index of the selected sidebar row among the rows shown. */
-const sidebarCursor = (s: string) =>
-  s
-    .split("\n")
-    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
-    .findIndex((line) => line.startsWith("│▸"));
 
 describe("Ctrl+D and Ctrl+U", () => {
   it("page half the message pane and never delete or edit your own message", async () => {

@@ -11,16 +11,11 @@ import {
   markedLines,
   newestMessage,
   openFirst,
+  sidebarCursor,
   sidebarNames,
 } from "./helpers.ts";
 
 const each = harnessEachTest();
-/** The index of the selected sidebar row among the rows shown. */
-const sidebarCursor = (s: string) =>
-  s
-    .split("\n")
-    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
-    .findIndex((line) => line.startsWith("│▸"));
 
 describe("keys that arrive in one read", () => {
   it("each move the list's cursor", async () => {
