@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { harnessEachTest, KEYS } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, selectRow, sidebarNames } from "./helpers.ts";
 
 const each = harnessEachTest();
+
+/** Selects `row` in the list once it shows, presses D, and waits for the question it asks. */
+async function pressDOn(h: Harness, row: string, question: string) {
+  await h.waitFor((s) => s.includes(row), "the list");
+  await selectRow(h, row);
+  await h.press("D");
+  await h.waitFor((s) => s.includes(question), `the question: ${question}`);
+}
 
 describe("the conversation list", () => {
   it("lists conversations pinned first, with previews, unread counts and the connection state", async () => {
@@ -71,14 +79,11 @@ describe("the conversation list", () => {
   it("deletes a contact conversation, for both, only after y", async () => {
     const harness = await each.start();
     const [alice, carol] = [apiFor(harness.server), apiFor(harness.server, 2)];
-    await harness.waitFor((s) => s.includes("carol"), "the list");
-    await selectRow(harness, "carol");
     const withCarol = await conversationWith(alice, "carol");
-    await harness.press("D");
-    await harness.waitFor(
-      (s) =>
-        s.includes("Delete the conversation with carol and all its messages, for both of you?"),
-      "the question",
+    await pressDOn(
+      harness,
+      "carol",
+      "Delete the conversation with carol and all its messages, for both of you?",
     );
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => s.includes("Kept."), "kept");
@@ -92,16 +97,11 @@ describe("the conversation list", () => {
   it("says a group is the operator's and offers to archive it, for you alone", async () => {
     const harness = await each.start();
     const [alice, bob] = [apiFor(harness.server), apiFor(harness.server, 1)];
-    await harness.waitFor((s) => s.includes("#team"), "the list");
-    await selectRow(harness, "#team");
     const team = await conversationWith(alice, "team");
-    await harness.press("D");
-    await harness.waitFor(
-      (s) =>
-        s.includes(
-          "#team is a group: it is the server operator's, not yours to delete. Archive it for you?",
-        ),
-      "the offer to archive",
+    await pressDOn(
+      harness,
+      "#team",
+      "#team is a group: it is the server operator's, not yours to delete. Archive it for you?",
     );
     expect(harness.screen()).not.toContain("Delete the conversation");
     await harness.press("y");
