@@ -59,11 +59,16 @@ const newest = async (api: Api, name: string) => (await newestMessage(api, name)
 const sent = (text: string) => (s: string) =>
   new RegExp(`you · \\d\\d:\\d\\d[^\\n]*\\n[^\\n]*${text}`).test(s) && !s.includes("sending…");
 
+/** alice's client with her conversation with bob open, and her API. */
+async function withBob() {
+  const harness = await each.start();
+  await openFirst(harness, "bob");
+  return { harness, api: apiFor(harness.server) };
+}
+
 describe("/attach in the composer", () => {
   it("adds several attachments above the draft, /detach removes one, Enter sends them", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
+    const { harness, api } = await withBob();
     await enterLine(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
     await harness.waitFor((s) => s.includes("📎 Plan v2.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached Plan v2.pdf");
@@ -99,9 +104,7 @@ describe("/attach in the composer", () => {
   });
 
   it("sends attachments with nothing typed under their file names", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
+    const { harness, api } = await withBob();
     await enterLine(harness, "/attach https://x.test/a/report.csv");
     await harness.waitFor((s) => s.includes("📎 report.csv · CSV"), "the attachment");
     await harness.press(KEYS.enter);
@@ -114,8 +117,7 @@ describe("/attach in the composer", () => {
   });
 
   it("refuses a URL that is not http or https, and keeps the draft", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
+    const { harness } = await withBob();
     await refusedAttach(
       harness,
       "/attach javascript:alert(1)",
@@ -126,9 +128,7 @@ describe("/attach in the composer", () => {
   });
 
   it("says an unknown command is unknown and keeps it; // sends a leading slash", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
+    const { harness, api } = await withBob();
     await enterLine(harness, "/shrug fine");
     await harness.waitFor((s) => s.includes("Unknown command /shrug"), "the unknown command");
     expect(harness.screen()).toContain("/shrug fine");
@@ -140,8 +140,7 @@ describe("/attach in the composer", () => {
   });
 
   it("keeps a draft's attachments when switching conversations", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
+    const { harness } = await withBob();
     await enterLine(harness, "/attach https://x.test/keep.txt");
     await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment");
     await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
@@ -156,8 +155,7 @@ describe("/attach in the composer", () => {
 
 describe("A on a message", () => {
   it("refuses on someone else's message: only the sender adds attachments", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
+    const { harness } = await withBob();
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => /[│║]▌/.test(s), "bob's newest message selected");
     await harness.press("A");

@@ -59,10 +59,11 @@ async function promptOnFreshTeam() {
   return { server, harness };
 }
 
-/** alice's conversations: only the one with `contactId`. */
-async function onlyConversationWith(server: RunningServer, contactId: string) {
+/** Once the conversation with `name` is open: alice has that one conversation only. */
+async function startedWith(harness: Harness, server: RunningServer, name: string) {
+  await harness.waitFor((s) => s.includes(`Message ${name}`), `the conversation with ${name}`);
   const list = await apiFor(server).conversations.list();
-  expect(list.data.map((c) => c.contact_id)).toEqual([contactId]);
+  expect(list.data.map((c) => c.contact_id)).toEqual([`ct_${name}`]);
 }
 
 describe("the new-conversation prompt on parley's server", () => {
@@ -82,8 +83,7 @@ describe("the new-conversation prompt on parley's server", () => {
     // Tab picks the first (the harness draws no inverse without colours: Enter shows it).
     await harness.press(KEYS.tab);
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message erin"), "the conversation with erin");
-    await onlyConversationWith(server, "ct_erin");
+    await startedWith(harness, server, "erin");
   });
 
   it("marks the name a part typed completes to, and Enter starts that one", async () => {
@@ -95,9 +95,8 @@ describe("the new-conversation prompt on parley's server", () => {
     );
     expect(screen).toContain("Enter starts the one marked ▸");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
+    await startedWith(harness, server, "frank");
     expect(harness.screen()).not.toContain("No one");
-    await onlyConversationWith(server, "ct_frank");
   });
 
   it("moves the mark with ↓ and ↑, and starts the one marked", async () => {
@@ -136,8 +135,7 @@ describe("the new-conversation prompt on parley's server", () => {
     // Enter in the same moment as the name: no pause for the completion to catch up.
     await harness.paste("Frank");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
-    await onlyConversationWith(server, "ct_frank");
+    await startedWith(harness, server, "frank");
   });
 
   it("says in one line that nobody has an unknown name, and keeps the prompt open", async () => {
@@ -154,8 +152,7 @@ describe("the new-conversation prompt on parley's server", () => {
     await harness.press(KEYS.backspace, KEYS.backspace);
     await harness.waitFor((s) => !s.includes("No one and no group"), "the line gone once typing");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message bob"), "the conversation with bob");
-    await onlyConversationWith(server, "ct_bob");
+    await startedWith(harness, server, "bob");
   });
 });
 
