@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
 import type { RunningServer } from "../../src/server/index.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Harness, KEYS } from "./harness.tsx";
 
 export function apiFor(server: RunningServer, user = 0): Api {
@@ -76,6 +77,14 @@ export async function enterLine(h: Harness, line: string) {
 export async function refusedAttach(h: Harness, line: string, why: string) {
   await enterLine(h, line);
   return h.waitFor((s) => s.includes(`Not attached: ${why}`), `the refusal (${why})`);
+}
+
+/** Until the first inbox answer is in: it is history, only what arrives after it is news. */
+export async function firstInboxAnswer(h: Harness) {
+  await h.waitFor(
+    () => h.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
+    "the first inbox answer",
+  );
 }
 
 /** Moves the sidebar cursor to the row named `name`, up or down. */
