@@ -7,6 +7,7 @@ import { until } from "../wait.ts";
 import {
   beat,
   CLI,
+  enterLine,
   hasTmux,
   inTtyCheck,
   needsBuild,
@@ -42,9 +43,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     // Open the first conversation and send.
     p.send("Enter");
     await p.waitFor((s) => s.includes("Message bob"), "the composer");
-    p.type("hi from a real terminal");
-    await beat();
-    p.send("Enter");
+    await enterLine(p, "hi from a real terminal");
     await p.waitFor(
       (s) => /you · \d\d:\d\d.*\n.*hi from a real terminal/.test(s) && !s.includes("sending…"),
       "the sent message",
