@@ -64,12 +64,13 @@ describe("timestamps", () => {
   });
 
   it("reads millisecond timestamps of a message and of its contact as seconds", () => {
+    const sender = { ...contact, last_active_at: 1_700_000_000_000, created_at: 1_600_000_000_000 };
     const parsed = Message.parse({
       ...message,
       created_at: 1_700_000_100_123,
       read_at: 1_700_000_200_000,
       updated_at: 1_700_000_300_500,
-      contact: { ...contact, last_active_at: 1_700_000_000_000, created_at: 1_600_000_000_000 },
+      contact: sender,
     });
     expect(parsed.created_at).toBe(1_700_000_100);
     expect(parsed.read_at).toBe(1_700_000_200);
