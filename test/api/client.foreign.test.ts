@@ -63,12 +63,12 @@ describe("requests as sent on the wire", () => {
   });
 
   it("sends bodies as bracket-notation forms, with only the endpoint's parameters", async () => {
-    const server = await serve((req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(req.url.startsWith("/v1/messages") ? message("msg_1") : conversation("c")),
-      );
-    });
+    const server = await serve((req, res) =>
+      json(200, req.url.startsWith("/v1/messages") ? message("msg_1") : conversation("c"))(
+        req,
+        res,
+      ),
+    );
     const client = api(server);
     await client.messages.send(
       {
@@ -147,12 +147,9 @@ describe("requests as sent on the wire", () => {
   });
 
   it("encodes ids in paths and never parses them", async () => {
-    const server = await serve((req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(req.url.includes("messages") ? message("a/b c?d#e") : conversation("x")),
-      );
-    });
+    const server = await serve((req, res) =>
+      json(200, req.url.includes("messages") ? message("a/b c?d#e") : conversation("x"))(req, res),
+    );
     const client = api(server);
     const got = await client.messages.get("a/b c?d#e");
     await client.conversations.get("../v1/secret");

@@ -6,6 +6,7 @@ import type { Conversation, Message, Page } from "../../src/api/schema.ts";
 import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
 import { freshDb } from "../server/stores.ts";
 import { failure } from "./failure.ts";
+import { UNTOUCHED } from "./foreign-server.ts";
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -34,6 +35,13 @@ async function start(options: StartOptions = {}) {
 const startEmpty = (options: StartOptions = {}) =>
   start({ demo: true, demoConversations: false, ...options });
 
+/** An empty demo server (no conversations yet), and alice's new conversation with bob. */
+async function emptyWithBob() {
+  const started = await startEmpty();
+  const conv = await started.alice.conversations.create({ contact_id: started.users.bob.id });
+  return { ...started, conv };
+}
+
 async function collect<T>(pages: AsyncIterable<Page<T>>): Promise<T[][]> {
   const out: T[][] = [];
   for await (const page of pages) out.push(page.data);
@@ -53,8 +61,7 @@ const ids = (items: { id: string }[]) => items.map((i) => i.id);
 
 describe("messages", () => {
   it("sends a message with attachments and gets it back", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, users, conv } = await emptyWithBob();
     const sent = await alice.messages.send({
       conversation_id: conv.id,
       message: "  Here are the files ✨  ",
@@ -98,51 +105,32 @@ describe("messages", () => {
   });
 
   it("lists newest first, limited, both ways through the pages", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     const sent = await sendMany(alice, conv.id, 7);
     const newestFirst = ids(sent).reverse();
 
-    const first = await alice.messages.list({ conversation_id: conv.id, limit: 3 });
-    expect(first.has_more).toBe(true);
-    expect(ids(first.data)).toEqual(newestFirst.slice(0, 3));
+    const threeAt = (cursor: { starting_after?: string; ending_before?: string }) =>
+      alice.messages.list({ conversation_id: conv.id, limit: 3, ...cursor });
+    const expectPage = (page: Page<Message>, expected: string[], hasMore: boolean) => {
+      expect(ids(page.data)).toEqual(expected);
+      expect(page.has_more).toBe(hasMore);
+    };
 
-    const second = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      starting_after: first.data.at(-1)!.id,
-    });
-    expect(second.has_more).toBe(true);
-    expect(ids(second.data)).toEqual(newestFirst.slice(3, 6));
-
-    const last = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      starting_after: second.data.at(-1)!.id,
-    });
-    expect(last.has_more).toBe(false);
-    expect(ids(last.data)).toEqual(newestFirst.slice(6));
-
+    const first = await threeAt({});
+    expectPage(first, newestFirst.slice(0, 3), true);
+    const second = await threeAt({ starting_after: first.data.at(-1)!.id });
+    expectPage(second, newestFirst.slice(3, 6), true);
+    const last = await threeAt({ starting_after: second.data.at(-1)!.id });
+    expectPage(last, newestFirst.slice(6), false);
     // Back towards the newest with ending_before.
-    const back = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      ending_before: last.data[0]!.id,
-    });
-    expect(ids(back.data)).toEqual(newestFirst.slice(3, 6));
-    expect(back.has_more).toBe(true);
-    const top = await alice.messages.list({
-      conversation_id: conv.id,
-      limit: 3,
-      ending_before: back.data[0]!.id,
-    });
-    expect(ids(top.data)).toEqual(newestFirst.slice(0, 3));
-    expect(top.has_more).toBe(false);
+    const back = await threeAt({ ending_before: last.data[0]!.id });
+    expectPage(back, newestFirst.slice(3, 6), true);
+    const top = await threeAt({ ending_before: back.data[0]!.id });
+    expectPage(top, newestFirst.slice(0, 3), false);
   });
 
   it("lists at most ten by default, and across conversations without conversation_id", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const withBob = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, users, conv: withBob } = await emptyWithBob();
     const withCarol = await alice.conversations.create({ contact_id: users.carol.id });
     await sendMany(alice, withBob.id, 11);
     const toCarol = await alice.messages.send({
@@ -165,8 +153,7 @@ describe("messages", () => {
   });
 
   it("walks every page with the iterator, forwards and backwards", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     const newestFirst = ids(await sendMany(alice, conv.id, 7)).reverse();
 
     const forwards = await collect(alice.messages.pages({ conversation_id: conv.id, limit: 3 }));
@@ -205,8 +192,7 @@ describe("messages", () => {
   });
 
   it("an idempotent send retried with the same key returns the same message", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     const params = { conversation_id: conv.id, message: "only once" };
     const first = await alice.messages.send(params, { idempotencyKey: "draft-1" });
     const again = await alice.messages.send(params, { idempotencyKey: "draft-1" });
@@ -242,8 +228,7 @@ describe("messages", () => {
   });
 
   it("updates text, adds and removes reactions, adds attachments", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, conv } = await emptyWithBob();
     const sent = await alice.messages.send({
       conversation_id: conv.id,
       message: "first draft",
@@ -306,8 +291,7 @@ describe("messages", () => {
   });
 
   it("deletes a message: {id, deleted}, then it is gone", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     const [keep, gone] = await sendMany(alice, conv.id, 2);
     expect(await alice.messages.delete(gone!.id)).toEqual({ id: gone!.id, deleted: true });
     expect(await failure(alice.messages.get(gone!.id))).toMatchObject({
@@ -321,18 +305,8 @@ describe("messages", () => {
 
 describe("conversations", () => {
   it("creates a conversation with a contact; creating it again returns the same one", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const created = await alice.conversations.create({ contact_id: users.bob.id });
-    expect(created).toMatchObject({
-      contact_id: users.bob.id,
-      group_id: null,
-      pinned_message_id: null,
-      is_pinned: false,
-      is_muted: false,
-      last_active_at: null,
-      last_opened_at: null,
-      archived_at: null,
-    });
+    const { alice, bob, users, conv: created } = await emptyWithBob();
+    expect(created).toMatchObject({ contact_id: users.bob.id, ...UNTOUCHED });
     expect(created.id).toMatch(/^conv_/);
     expect(await alice.conversations.create({ contact_id: users.bob.id })).toEqual(created);
     // From bob's side it is the same conversation, with alice as the contact.
@@ -413,8 +387,7 @@ describe("conversations", () => {
   });
 
   it("get marks the conversation opened and the others' messages read", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, conv } = await emptyWithBob();
     const sent = await alice.messages.send({ conversation_id: conv.id, message: "are you there?" });
     expect(sent.read_at).toBeNull();
 
@@ -432,8 +405,7 @@ describe("conversations", () => {
   });
 
   it("pins, mutes, archives and restores, for the user alone", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, conv } = await emptyWithBob();
 
     const pinned = await alice.conversations.update(conv.id, { is_pinned: true, is_muted: true });
     expect(pinned).toMatchObject({ is_pinned: true, is_muted: true });
@@ -461,8 +433,7 @@ describe("conversations", () => {
   });
 
   it("pins and unpins a message, shared by both members", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, conv } = await emptyWithBob();
     const msg = await alice.messages.send({ conversation_id: conv.id, message: "Ship it Friday?" });
 
     const pinned = await bob.conversations.update(conv.id, { pinned_message_id: msg.id });
@@ -479,8 +450,7 @@ describe("conversations", () => {
   });
 
   it("deleting a conversation deletes its messages, for every member", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, users, conv } = await emptyWithBob();
     const [m1, m2] = await sendMany(alice, conv.id, 2);
     expect(await bob.conversations.delete(conv.id)).toEqual({ id: conv.id, deleted: true });
     expect(await failure(alice.conversations.get(conv.id))).toMatchObject({
@@ -572,8 +542,7 @@ describe("uploads", () => {
 
 describe("errors from the server, as ApiErrors", () => {
   it("400 names the parameter", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, users, conv } = await emptyWithBob();
 
     expect(await failure(alice.messages.list({ limit: 0 }))).toMatchObject({
       status: 400,
@@ -622,8 +591,7 @@ describe("errors from the server, as ApiErrors", () => {
   });
 
   it("400 for pinning a message of another conversation", async () => {
-    const { alice, users } = await startEmpty();
-    const withBob = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, users, conv: withBob } = await emptyWithBob();
     const withCarol = await alice.conversations.create({ contact_id: users.carol.id });
     const msg = await alice.messages.send({ conversation_id: withCarol.id, message: "x" });
     expect(
@@ -645,8 +613,7 @@ describe("errors from the server, as ApiErrors", () => {
   });
 
   it("403 for editing or deleting someone else's message", async () => {
-    const { alice, bob, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, bob, conv } = await emptyWithBob();
     const msg = await alice.messages.send({ conversation_id: conv.id, message: "mine" });
     expect(await failure(bob.messages.update(msg.id, { message: "yours now" }))).toMatchObject({
       status: 403,
@@ -661,8 +628,7 @@ describe("errors from the server, as ApiErrors", () => {
   });
 
   it("404 for unknown ids and for what the user may not see", async () => {
-    const { alice, carol, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, carol, conv } = await emptyWithBob();
     const msg = await alice.messages.send({ conversation_id: conv.id, message: "private" });
     for (const call of [
       () => alice.messages.get("msg_nope"),
@@ -694,8 +660,7 @@ describe("errors from the server, as ApiErrors", () => {
   });
 
   it("409 for an idempotency key reused with other parameters", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     await alice.messages.send({ conversation_id: conv.id, message: "a" }, { idempotencyKey: "k" });
     expect(
       await failure(
@@ -706,8 +671,7 @@ describe("errors from the server, as ApiErrors", () => {
   });
 
   it("413 for a body over 1 MiB", async () => {
-    const { alice, users } = await startEmpty();
-    const conv = await alice.conversations.create({ contact_id: users.bob.id });
+    const { alice, conv } = await emptyWithBob();
     const error = await failure(
       alice.messages.send({ conversation_id: conv.id, message: "x".repeat(1024 * 1024 + 10) }),
     );

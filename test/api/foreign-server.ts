@@ -123,16 +123,21 @@ export const message = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-export const conversation = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  contact_id: "ct_bob",
+/** A conversation's own state and the person's in it, before anyone did anything with it. */
+export const UNTOUCHED = {
   group_id: null,
   pinned_message_id: null,
   is_pinned: false,
   is_muted: false,
   last_active_at: null,
   last_opened_at: null,
-  created_at: 1_700_000_000,
   archived_at: null,
+};
+
+export const conversation = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  contact_id: "ct_bob",
+  created_at: 1_700_000_000,
+  ...UNTOUCHED,
   ...extra,
 });

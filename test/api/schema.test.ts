@@ -10,7 +10,7 @@ import {
   parseMessage,
   toUnixSeconds,
 } from "../../src/api/schema.ts";
-import { conversation as conversationJson } from "./foreign-server.ts";
+import { conversation as conversationJson, UNTOUCHED } from "./foreign-server.ts";
 
 const contact = {
   id: "ct_alice",
@@ -64,12 +64,13 @@ describe("timestamps", () => {
   });
 
   it("reads millisecond timestamps of a message and of its contact as seconds", () => {
+    const sender = { ...contact, last_active_at: 1_700_000_000_000, created_at: 1_600_000_000_000 };
     const parsed = Message.parse({
       ...message,
       created_at: 1_700_000_100_123,
       read_at: 1_700_000_200_000,
       updated_at: 1_700_000_300_500,
-      contact: { ...contact, last_active_at: 1_700_000_000_000, created_at: 1_600_000_000_000 },
+      contact: sender,
     });
     expect(parsed.created_at).toBe(1_700_000_100);
     expect(parsed.read_at).toBe(1_700_000_200);
@@ -189,14 +190,8 @@ describe("unknown and missing fields", () => {
     expect(Conversation.parse({ id: "c" })).toEqual({
       id: "c",
       contact_id: null,
-      group_id: null,
-      pinned_message_id: null,
-      is_pinned: false,
-      is_muted: false,
-      last_active_at: null,
-      last_opened_at: null,
       created_at: 0,
-      archived_at: null,
+      ...UNTOUCHED,
     });
   });
 

@@ -5,18 +5,18 @@
 // the screen showing its last message (caught up), and the client's CPU and memory.
 //   npm run build && node --experimental-strip-types test/bench/burst.ts
 import {
-  CLIENT,
+  aliceClient,
   cleaningUp,
   emptyServer,
-  freshHome,
   median,
   ms,
   openConversation,
-  Pty,
+  type Pty,
   removeHome,
+  sleep,
   stopTree,
 } from "./client.ts";
-import { api } from "./news.ts";
+import { api, withAlice } from "./news.ts";
 
 const COUNT = Number(process.env.BENCH_BURST_COUNT ?? 1000);
 const PARALLEL = 50;
@@ -24,7 +24,6 @@ const TYPED = "keysduringtheburst";
 const ECHO_GIVE_UP_MS = 60_000;
 const CATCH_UP_GIVE_UP_MS = 180_000;
 const log = (line: string) => process.stderr.write(`bench burst: ${line}\n`);
-const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
 
 async function burst(
   info: Parameters<typeof api>[0],
@@ -88,14 +87,11 @@ const pct = (values: number[], q: number) => {
 
 export async function benchBurst(): Promise<string> {
   return cleaningUp(async () => {
-    const server = await emptyServer();
-    const { info } = server;
+    const { child, info } = await emptyServer();
     const rows: string[] = [];
     try {
-      const withAlice = async (user: string) =>
-        (await api(info, user, "/v1/conversations", { contact_id: "ct_alice" })).id;
-      const bob = await withAlice("bob");
-      const carol = await withAlice("carol");
+      const bob = await withAlice(info, "bob");
+      const carol = await withAlice(info, "carol");
       await api(info, "bob", "/v1/messages", { conversation_id: bob, message: "hello alice" });
       await api(info, "carol", "/v1/messages", {
         conversation_id: carol,
@@ -110,12 +106,7 @@ export async function benchBurst(): Promise<string> {
       for (const [where, open] of cases.filter(
         ([, who]) => !only || (only === "open") === (who === "bob"),
       )) {
-        const { home, env } = freshHome();
-        const pty = new Pty(CLIENT, {
-          ...env,
-          PARLEY_BASE_URL: info.url,
-          PARLEY_TOKEN: info.tokens.alice!,
-        });
+        const { home, pty } = aliceClient(info.url, info.tokens);
         try {
           await openConversation(pty, open);
           await pty.until(() => pty.screen().includes(`Message ${open}`), "the composer", 20_000);
@@ -156,7 +147,7 @@ export async function benchBurst(): Promise<string> {
         }
       }
     } finally {
-      await stopTree(server.child.pid!);
+      await stopTree(child.pid!);
     }
     return [
       `${COUNT} messages from bob, sent ${PARALLEL} at a time to an empty server without a rate limit (a child process), while the built client (dist/cli.js, a pty at 120x40) shows alice's conversation with bob, or her conversation with carol with bob's row in the list. Meanwhile alice types, a key every 40 ms once the last showed: key echo is from the write to the key on screen. Caught up: from the first send to the burst's last message on screen. CPU: the client's process over the burst, until caught up. RSS in MB: before, once caught up, 10 s later.`,

@@ -131,7 +131,7 @@ function killAllNow(): void {
   for (const home of homes) removeHome(home);
 }
 
-const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
+export const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
@@ -157,6 +157,16 @@ export function freshHome(): { home: string; env: Record<string, string> } {
       SHELL: "/bin/sh",
     },
   };
+}
+
+/**
+ * The built client in a pty as alice, in a fresh home, against `baseUrl`: the server, or a
+ * relay or proxy in front of it.
+ */
+export function aliceClient(baseUrl: string, tokens: Record<string, string>) {
+  const { home, env } = freshHome();
+  const pty = new Pty(CLIENT, { ...env, PARLEY_BASE_URL: baseUrl, PARLEY_TOKEN: tokens.alice! });
+  return { home, pty };
 }
 
 // ---- the pseudo-terminal ----

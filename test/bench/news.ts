@@ -7,22 +7,21 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import {
-  CLIENT,
+  aliceClient,
   cleaningUp,
   demoServer,
-  freshHome,
   median,
   ms,
   openConversation,
-  Pty,
+  type Pty,
   removeHome,
+  sleep,
   stopTree,
 } from "./client.ts";
 import { startRelay } from "./relay.ts";
 
 const SAMPLES = Number(process.env.BENCH_NEWS_SAMPLES ?? 30);
 const log = (line: string) => process.stderr.write(`bench news: ${line}\n`);
-const sleep = (n: number) => new Promise<void>((r) => setTimeout(r, n));
 
 type ServerInfo = { url: string; tokens: Record<string, string> };
 
@@ -62,6 +61,10 @@ export async function api(
   }
 }
 
+/** The id of `user`'s conversation with alice (made if need be). */
+export const withAlice = async (info: ServerInfo, user: string) =>
+  (await api(info, user, "/v1/conversations", { contact_id: "ct_alice" })).id;
+
 /** Times `samples` sends by `user` into `conversationId` until each shows in alice's pty. */
 async function timeSends(
   pty: Pty,
@@ -90,19 +93,12 @@ export async function benchNews(): Promise<string> {
     const { info } = server;
     const rows: string[] = [];
     try {
-      const conversation = async (user: string) =>
-        (await api(info, user, "/v1/conversations", { contact_id: "ct_alice" })).id;
-      const withBob = await conversation("bob");
-      const withCarol = await conversation("carol");
+      const withBob = await withAlice(info, "bob");
+      const withCarol = await withAlice(info, "carol");
       for (const events of [true, false]) {
         const mode = events ? "events" : "polling (2 s open, 4 s once quiet; 10 s list)";
         const relay = await startRelay(info.url, { events, etags: true });
-        const { home, env } = freshHome();
-        const pty = new Pty(CLIENT, {
-          ...env,
-          PARLEY_BASE_URL: relay.url,
-          PARLEY_TOKEN: info.tokens.alice!,
-        });
+        const { home, pty } = aliceClient(relay.url, info.tokens);
         try {
           await openConversation(pty, "bob");
           await pty.until(() => pty.screen().includes("Message bob"), "the composer", 20_000);

@@ -159,37 +159,35 @@ function sessionOver(username: string, transport: Transport): Session {
   };
 }
 
-/** An ssh2 client in this process (JavaScript SSH, AES-GCM through node:crypto). */
-function connectSsh2(port: number, username: string, keys: ClientKeys): Promise<Session> {
-  return new Promise((resolveSession, reject) => {
+/** A 120x40 shell over ssh2 in this process (JavaScript SSH, AES-GCM through node:crypto). */
+function ssh2Shell(port: number, username: string, privateKey: string) {
+  return new Promise<{ client: ssh2.Client; stream: ssh2.ClientChannel }>((resolve, reject) => {
     const client = new ssh2.Client();
     client.on("error", reject);
     client.on("ready", () => {
       // As OpenSSH does for interactive sessions: a key must not wait for an ACK.
       client.setNoDelay(true);
       client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
-        if (error) return reject(error);
-        resolveSession(
-          sessionOver(username, {
-            write: (data) => {
-              stream.write(data);
-            },
-            onData: (listener) => {
-              stream.on("data", listener);
-              stream.stderr.on("data", listener);
-            },
-            close: () => client.end(),
-          }),
-        );
+        if (error) reject(error);
+        else resolve({ client, stream });
       });
     });
-    client.connect({
-      host: "127.0.0.1",
-      port,
-      username,
-      privateKey: keys.privateKey,
-      readyTimeout: 30_000,
-    });
+    client.connect({ host: "127.0.0.1", port, username, privateKey, readyTimeout: 30_000 });
+  });
+}
+
+/** An ssh2 client in this process, as a Session. */
+async function connectSsh2(port: number, username: string, keys: ClientKeys): Promise<Session> {
+  const { client, stream } = await ssh2Shell(port, username, keys.privateKey);
+  return sessionOver(username, {
+    write: (data) => {
+      stream.write(data);
+    },
+    onData: (listener) => {
+      stream.on("data", listener);
+      stream.stderr.on("data", listener);
+    },
+    close: () => client.end(),
   });
 }
 
@@ -528,32 +526,17 @@ const ATTACK = {
 };
 
 /** One session's shell over ssh2, with its stream, for what a person's client never sends. */
-function attackerShell(port: number, privateKey: string) {
-  return new Promise<{
-    client: ssh2.Client;
-    stream: ssh2.ClientChannel;
-    received: () => string;
-    bytes: () => number;
-  }>((resolveShell, reject) => {
-    const client = new ssh2.Client();
-    client.on("error", reject);
-    client.on("ready", () => {
-      client.setNoDelay(true);
-      client.shell({ term: "xterm-256color", cols: 120, rows: 40 }, (error, stream) => {
-        if (error) return reject(error);
-        let text = "";
-        let bytes = 0;
-        stream.on("data", (chunk: Buffer) => {
-          bytes += chunk.length;
-          text += chunk.toString("utf8");
-          if (text.length > 200_000) text = text.slice(-100_000);
-        });
-        stream.stderr.resume();
-        resolveShell({ client, stream, received: () => text, bytes: () => bytes });
-      });
-    });
-    client.connect({ host: "127.0.0.1", port, username: "frank", privateKey });
+async function attackerShell(port: number, privateKey: string) {
+  const { client, stream } = await ssh2Shell(port, "frank", privateKey);
+  let text = "";
+  let bytes = 0;
+  stream.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    text += chunk.toString("utf8");
+    if (text.length > 200_000) text = text.slice(-100_000);
   });
+  stream.stderr.resume();
+  return { client, stream, received: () => text, bytes: () => bytes };
 }
 
 /** Writes `bytes` of printable keys (no newline: nothing is sent), as fast as the channel takes them. */

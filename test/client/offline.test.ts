@@ -120,12 +120,17 @@ describe("kept server data", () => {
   });
 });
 
+/** A session whose drafts and unsent changes are kept in files of a fresh folder's. */
+function carriedOver() {
+  const p = paths();
+  const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
+  const { session: s } = session();
+  return { p, files, session: s, saving: keepCarriedOver(s, files) };
+}
+
 describe("drafts and unsent changes", () => {
   it("are saved within a second of a change and carried over", async () => {
-    const p = paths();
-    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
-    const { session: first } = session();
-    const saving = keepCarriedOver(first, files);
+    const { files, session: first, saving } = carriedOver();
     first.drafts.update("conv_1", (d) => ({ ...d, value: "half a thought", cursor: 14 }));
     first.outbox.add(
       { kind: "send", conversationId: "conv_1", text: "on its way", idempotencyKey: "key-1" },
@@ -154,10 +159,7 @@ describe("drafts and unsent changes", () => {
   });
 
   it("keep the draft, not the message being edited, when parley stops mid-edit", async () => {
-    const p = paths();
-    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
-    const { session: s } = session();
-    const saving = keepCarriedOver(s, files);
+    const { files, session: s, saving } = carriedOver();
     s.drafts.update("conv_1", (d) => ({ ...d, value: "my draft", cursor: 8 }));
     s.drafts.startEdit("conv_1", message("msg_1", "an old message") as never);
     saving.stop();
@@ -165,10 +167,7 @@ describe("drafts and unsent changes", () => {
   });
 
   it("keep a draft's attachments, also of a draft with no text", async () => {
-    const p = paths();
-    const files = offlineFiles(p, "http://chat.example", { token: "tok_a" });
-    const { session: s } = session();
-    const saving = keepCarriedOver(s, files);
+    const { files, session: s, saving } = carriedOver();
     const attached = [
       { file_url: "https://x.test/a.png", filename: "a.png", file_type: "image/png" },
       { file_url: "https://x.test/b", filename: "b" },

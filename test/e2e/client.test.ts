@@ -1,36 +1,36 @@
 // The built `parley` in a real pseudo-terminal (tmux), on the embedded demo server, used
 // as a person would: open, send, react, pin, mute, archive, filter, resize, quit; and the
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 import {
   beat,
   CLI,
+  e2eEachTest,
+  enterLine,
   hasTmux,
   inTtyCheck,
-  needsBuild,
   type Pane,
   quitAndCheck,
   startPane,
 } from "./tmux.ts";
 
-let pane: Pane | undefined;
+const cleanups = e2eEachTest();
 
-afterEach(() => {
-  pane?.kill();
-  pane = undefined;
-});
-
-needsBuild();
+/** A tmux pane running `command`, killed after the test. */
+function paneFor(options: Parameters<typeof startPane>[0]): Pane {
+  const pane = startPane(options);
+  cleanups.push(() => pane.kill());
+  return pane;
+}
 
 const moveTo = (p: Pane, name: string) =>
   moveInList({ screen: p.screen, down: () => p.send("j"), waitFor: p.waitFor }, name);
 
 describe.skipIf(!hasTmux())("parley in a real terminal", () => {
   it("opens, sends, reacts, pins, mutes, archives, filters, resizes and quits cleanly", async () => {
-    pane = startPane({ command: inTtyCheck(), columns: 120, rows: 40 });
-    const p = pane;
+    const p = paneFor({ command: inTtyCheck(), columns: 120, rows: 40 });
     await p.waitFor(
       (s) => s.includes("● online") && s.includes("#team"),
       "the conversation list",
@@ -42,9 +42,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     // Open the first conversation and send.
     p.send("Enter");
     await p.waitFor((s) => s.includes("Message bob"), "the composer");
-    p.type("hi from a real terminal");
-    await beat();
-    p.send("Enter");
+    await enterLine(p, "hi from a real terminal");
     await p.waitFor(
       (s) => /you · \d\d:\d\d.*\n.*hi from a real terminal/.test(s) && !s.includes("sending…"),
       "the sent message",
@@ -99,8 +97,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
 
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     it(`restores the terminal on ${signal}`, async () => {
-      pane = startPane({ command: `node ${JSON.stringify(CLI)}; printf 'CODE=%s\\n' $?` });
-      const p = pane;
+      const p = paneFor({ command: `node ${JSON.stringify(CLI)}; printf 'CODE=%s\\n' $?` });
       await p.waitFor((s) => s.includes("● online"), "the client", 30_000);
       const node = p.nodePid();
       expect(node).toBeDefined();
@@ -116,8 +113,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     // The first run keeps its start screen; the second draws it at once, and is ended as
     // soon as it shows, before or just after Ink takes it over.
     const cli = `node ${JSON.stringify(CLI)}`;
-    pane = startPane({ command: `${cli}; ${cli}; printf 'CODE=%s\\n' $?` });
-    const p = pane;
+    const p = paneFor({ command: `${cli}; ${cli}; printf 'CODE=%s\\n' $?` });
     await p.waitFor((s) => s.includes("● online"), "the first run", 30_000);
     const first = p.nodePid();
     p.send("q");
@@ -139,7 +135,7 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
   }, 60_000);
 
   it("refuses TERM=dumb with a reason, and prints usage errors as one line with exit 2", async () => {
-    pane = startPane({
+    const pane = paneFor({
       command: `TERM=dumb node ${JSON.stringify(CLI)}; printf 'CODE=%s\\n' $?; node ${JSON.stringify(CLI)} --bogus; printf 'CODE=%s\\n' $?`,
     });
     const screen = await pane.waitFor((s) => (s.match(/CODE=/g) ?? []).length === 2, "both runs");

@@ -57,6 +57,16 @@ async function open(pane: Pane, name: string): Promise<void> {
 
 const demoServer = (dir: string) => demoServerIn(dir, cleanups);
 
+/** A demo server and alice's client on it, in kept folders named after `prefix`, online. */
+async function aliceOnline(prefix: string) {
+  const { dir, home } = keptFolders(cleanups, prefix);
+  const server = await demoServer(dir);
+  const token = server.demoUsers[0]!.token;
+  const first = clientIn(home, server.url, token, cleanups);
+  await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+  return { home, server, token, first };
+}
+
 describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
   it("completes @names and :emoji: with Tab, at every size", async () => {
     const { dir, home } = keptFolders(cleanups, "parley-compose");
@@ -195,11 +205,7 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
   }, 120_000);
 
   it("says at once that a base URL ending in /v1 is beside the API, with a kept cache", async () => {
-    const { dir, home } = keptFolders(cleanups, "parley-v1");
-    const server = await demoServer(dir);
-    const token = server.demoUsers[0]!.token;
-    const first = clientIn(home, server.url, token, cleanups);
-    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+    const { home, server, token, first } = await aliceOnline("parley-v1");
     first.send("q");
     await first.waitFor((s) => s.includes("EXITED=0"), "quit");
     const wrong = clientIn(home, `${server.url}/v1`, token, cleanups);
@@ -217,11 +223,7 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
   }, 120_000);
 
   it("offline after a quit: Muted and Archived from the lists kept, the hint names npm start and --base-url", async () => {
-    const { dir, home } = keptFolders(cleanups, "parley-offline-muted");
-    const server = await demoServer(dir);
-    const token = server.demoUsers[0]!.token;
-    const first = clientIn(home, server.url, token, cleanups);
-    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+    const { home, server, token, first } = await aliceOnline("parley-offline-muted");
     await server.close();
     await first.waitFor((s) => s.includes("offline"), "offline");
     first.send("q");

@@ -39,6 +39,18 @@ afterEach(async () => {
   await hostile?.close();
   hostile = undefined;
 });
+/** The hostile relay and its client, for this test alone. */
+async function hostileForTest(): Promise<Hostile> {
+  hostile = await startHostile();
+  return hostile;
+}
+
+/** The same, with alice in her conversation with bob. */
+async function hostileBobOpen(): Promise<Hostile> {
+  const h = await hostileForTest();
+  await h.openBob();
+  return h;
+}
 
 describe.skipIf(!hasTmux())("the client against a hostile event stream", () => {
   for (const [name, shape] of [
@@ -46,8 +58,7 @@ describe.skipIf(!hasTmux())("the client against a hostile event stream", () => {
     ["a line that never ends", endlessLine],
   ] as const) {
     it(`${name}: bounded memory, keys answered`, async () => {
-      hostile = await startHostile();
-      const h = hostile;
+      const h = await hostileForTest();
       const before = h.streams();
       h.stream(shape);
       // The client cuts each such stream at its bound and opens another, after a back-off.
@@ -60,9 +71,7 @@ describe.skipIf(!hasTmux())("the client against a hostile event stream", () => {
   }
 
   it("2,000 resets in 10 s: a few refetches, not one each", async () => {
-    hostile = await startHostile();
-    const h = hostile;
-    await h.openBob();
+    const h = await hostileBobOpen();
     const before = h.streams();
     h.stream(resets(2_000, 10_000));
     await until(() => h.streams() > before, "the stream of resets");
@@ -84,9 +93,7 @@ describe.skipIf(!hasTmux())("the client against a hostile event stream", () => {
   }, 90_000);
 
   it("closing its terminal under a flood ends it: no process, no CLOSE-WAIT left", async () => {
-    hostile = await startHostile();
-    const h = hostile;
-    await h.openBob();
+    const h = await hostileBobOpen();
     const before = h.streams();
     // Written only as fast as the client reads them (the relay waits for drain): once
     // thousands are through, the client is under the flood, whatever its screen shows yet

@@ -37,6 +37,68 @@ const savedUnder = (home: string, ...texts: string[]) =>
     "the draft and the queued send saved",
   );
 
+/**
+ * In `first`, with bob's conversation opened, the server gone (`gone`): a send queued and
+ * a draft typed, until both are saved under `home` (within half a second of a change, in
+ * the state folder's unsent/).
+ */
+async function queuedAndDrafted(
+  first: Pane,
+  home: string,
+  gone: () => Promise<void>,
+  queued: string,
+  draft: string,
+) {
+  await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
+  first.send("Enter");
+  await first.waitFor((s) => s.includes("Message bob"), "bob's conversation");
+  await gone();
+  first.type(queued);
+  first.send("Enter");
+  await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
+  first.type(draft);
+  await first.waitFor((s) => s.includes(draft), "the draft");
+  await savedUnder(home, draft, queued);
+}
+
+/**
+ * Enter in a client started again until bob's conversation is open, `draft` in its composer:
+ * the kept list shows before the client has finished starting (it may still be asking the
+ * terminal what it supports), so one Enter may be too early.
+ */
+async function openAgain(second: Pane, draft: string) {
+  const opened = (s: string) => inComposer(s, draft) || s.includes("Message bob");
+  for (let i = 0; i < 10 && !opened(second.screen()); i++) {
+    second.send("Enter");
+    await second.waitFor(opened, "the conversation open", 3000).catch(() => undefined);
+  }
+}
+
+/**
+ * Until `pane` shows `queued` sent, and `also`; then the server has it, once. The newest
+ * messages the server has.
+ */
+async function sentOnce(
+  pane: Pane,
+  also: string,
+  queued: string,
+  server: { baseUrl: string; token: string },
+) {
+  await pane.waitFor(
+    (s) =>
+      s.includes(also) &&
+      s.includes(queued) &&
+      !s.includes("not sent") &&
+      // In flight, it is not yet on the server the check below asks.
+      !s.includes("sending…"),
+    `"${queued}" delivered, and "${also}"`,
+    30_000,
+  );
+  const page = await createApi(server).messages.list({ limit: 50 });
+  expect(page.data.filter((m) => m.message === queued)).toHaveLength(1);
+  return page;
+}
+
 describe.skipIf(!hasTmux())("what is typed survives", () => {
   it("keeps a queued send and a draft through kill -9 and a start without the server", async () => {
     const { dir, home } = keptFolders(cleanups, "parley-offline");
@@ -48,19 +110,9 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     const client = (): Pane => clientIn(home, server.url, alice.token, cleanups);
 
     const first = client();
-    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
-    first.send("Enter");
-    await first.waitFor((s) => s.includes("Message bob"), "bob's conversation");
-
-    await server.close();
-    first.type("queued before the crash");
-    first.send("Enter");
-    await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
-    first.type("draft before the crash");
-    await first.waitFor((s) => s.includes("draft before the crash"), "the draft");
-    // Saved within half a second of a change (in the state folder's unsent/); once both
-    // are on disk, the hardest way out.
-    await savedUnder(home, "draft before the crash", "queued before the crash");
+    const gone = () => server.close();
+    await queuedAndDrafted(first, home, gone, "queued before the crash", "draft before the crash");
+    // Once both are on disk, the hardest way out.
     const pid = first.nodePid();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGKILL");
@@ -73,34 +125,18 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
       "the list kept from the last run",
       30_000,
     );
-    // The kept list shows before the client has finished starting (it may still be asking
-    // the terminal what it supports), so Enter goes again until the conversation opens.
-    // (The composer then shows the kept draft, not its placeholder.)
-    const opened = (s: string) =>
-      inComposer(s, "draft before the crash") || s.includes("Message bob");
-    for (let i = 0; i < 10 && !opened(second.screen()); i++) {
-      second.send("Enter");
-      await second.waitFor(opened, "the conversation open", 3000).catch(() => undefined);
-    }
+    // The composer then shows the kept draft, not its placeholder.
+    await openAgain(second, "draft before the crash");
     await second.waitFor(
       (s) => s.includes("draft before the crash") && s.includes("queued before the crash"),
       "the draft and the queued send",
     );
 
     server = await startServer({ port, db, demo: true, demoReplies: false });
-    await second.waitFor(
-      (s) =>
-        s.includes("● online") &&
-        s.includes("queued before the crash") &&
-        !s.includes("not sent") &&
-        // In flight, it is not yet on the server the check below asks.
-        !s.includes("sending…"),
-      "the queued send delivered",
-      30_000,
-    );
-    const api = createApi({ baseUrl: server.url, token: alice.token });
-    const page = await api.messages.list({ limit: 50 });
-    expect(page.data.filter((m) => m.message === "queued before the crash")).toHaveLength(1);
+    const page = await sentOnce(second, "● online", "queued before the crash", {
+      baseUrl: server.url,
+      token: alice.token,
+    });
     expect(page.data.some((m) => m.message === "draft before the crash")).toBe(false);
   }, 120_000);
 
@@ -114,17 +150,8 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     const client = (url: string): Pane => clientIn(home, url, alice.token, cleanups);
 
     const first = client(a.url);
-    await first.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list", 30_000);
-    first.send("Enter");
-    await first.waitFor((s) => s.includes("Message bob"), "bob's conversation");
-    await a.close();
-    first.type("queued through a");
-    first.send("Enter");
-    await first.waitFor((s) => s.includes("not sent yet"), "the send waiting for the server");
-    first.type("draft through a");
-    await first.waitFor((s) => s.includes("draft through a"), "the draft");
+    await queuedAndDrafted(first, home, () => a.close(), "queued through a", "draft through a");
     // A person killed a moment after typing: the draft is saved 0.5 s after the last change.
-    await savedUnder(home, "draft through a", "queued through a");
     process.kill(first.nodePid()!, "SIGKILL");
     await first.waitFor((s) => s.includes("EXITED="), "the client gone");
 
@@ -133,23 +160,10 @@ describe.skipIf(!hasTmux())("what is typed survives", () => {
     cleanups.push(() => b.close());
     const second = client(b.url);
     await second.waitFor((s) => s.includes("#team"), "the list", 30_000);
-    const opened = (s: string) => inComposer(s, "draft through a") || s.includes("Message bob");
-    for (let i = 0; i < 10 && !opened(second.screen()); i++) {
-      second.send("Enter");
-      await second.waitFor(opened, "the conversation open", 3000).catch(() => undefined);
-    }
-    await second.waitFor(
-      (s) =>
-        s.includes("draft through a") &&
-        s.includes("queued through a") &&
-        !s.includes("not sent") &&
-        // In flight, it is not yet on the server the check below asks.
-        !s.includes("sending…"),
-      "the draft, and the queued send delivered",
-      30_000,
-    );
-    const api = createApi({ baseUrl: b.url, token: alice.token });
-    const page = await api.messages.list({ limit: 50 });
-    expect(page.data.filter((m) => m.message === "queued through a")).toHaveLength(1);
+    await openAgain(second, "draft through a");
+    await sentOnce(second, "draft through a", "queued through a", {
+      baseUrl: b.url,
+      token: alice.token,
+    });
   }, 120_000);
 });

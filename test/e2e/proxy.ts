@@ -238,26 +238,23 @@ export async function startProxy(options: ProxyOptions): Promise<TcpProxy> {
       latest = { method, path, at: Date.now(), bytesDown: 0 };
       log.push(latest);
     });
-    pipe(
-      client,
-      upstream,
-      () => delay.up,
-      () => mode === "hang",
-      (chunk) => {
-        counts.bytesUp += chunk.length;
-        countRequest(chunk);
-      },
-    );
-    pipe(
-      upstream,
-      client,
-      () => delay.down,
-      () => mode === "hang",
-      (chunk) => {
-        counts.bytesDown += chunk.length;
-        if (latest) latest.bytesDown += chunk.length;
-      },
-    );
+    // Each way with its own delay; a hanging cut holds both.
+    const oneWay = (from: Socket, to: Socket, way: "up" | "down", count: (chunk: Buffer) => void) =>
+      pipe(
+        from,
+        to,
+        () => delay[way],
+        () => mode === "hang",
+        count,
+      );
+    oneWay(client, upstream, "up", (chunk) => {
+      counts.bytesUp += chunk.length;
+      countRequest(chunk);
+    });
+    oneWay(upstream, client, "down", (chunk) => {
+      counts.bytesDown += chunk.length;
+      if (latest) latest.bytesDown += chunk.length;
+    });
     // Either side failing takes the other down: the client sees a reset, as from a server
     // that went away mid-answer.
     client.on("close", () => {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { moveTo as moveInList } from "../list-cursor.ts";
 import { type BuiltSsh, startBuiltSsh } from "../ssh/built.ts";
 import { until } from "../wait.ts";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { beat, CLI, enterLine, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 function hasSsh(): boolean {
   // `ssh -V` prints its version on stderr and exits 0.
@@ -131,15 +131,11 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     await moveTo(alice, "bob");
     alice.send("Enter");
     await alice.waitFor((s) => s.includes("Message bob"), "alice's composer");
-    alice.type(text);
-    await beat();
-    alice.send("Enter");
+    await enterLine(alice, text);
     await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
 
     // A path would name the server's disk here: refused in one line, the draft kept.
-    alice.type("/attach /etc/hostname");
-    await beat();
-    alice.send("Enter");
+    await enterLine(alice, "/attach /etc/hostname");
     await alice.waitFor(
       (s) => s.includes("Not attached: over parley ssh a path names the server's disk, not yours"),
       "the refusal",

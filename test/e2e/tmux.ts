@@ -15,6 +15,13 @@ export const ROOT = resolve(import.meta.dirname, "../..");
  * sent back to back can reach parley in one read (Esc and a letter then read as Alt+letter).
  */
 export const beat = () => pause(150);
+
+/** Types `line`, and Enter a beat later: typed text and Enter in one read is a paste. */
+export async function enterLine(pane: Pick<Pane, "type" | "send">, line: string) {
+  pane.type(line);
+  await beat();
+  pane.send("Enter");
+}
 export const CLI = join(ROOT, "dist/cli.js");
 
 /** Fails the test file's tests at once, saying why, when dist/ has not been built. */

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { beat, CLI, hasTmux, type Pane, startPane } from "./tmux.ts";
+import { CLI, enterLine, hasTmux, type Pane, startPane } from "./tmux.ts";
 
 let pane: Pane | undefined;
 
@@ -34,13 +34,9 @@ describe.skipIf(!hasTmux())("/attach PATH in the built client", () => {
       (s) => s.includes("/attach URL or path, up to 25 MB"),
       "the composer, with the limit",
     );
-    p.type("/attach ~/docs/numbers.csv");
-    await beat();
-    p.send("Enter");
+    await enterLine(p, "/attach ~/docs/numbers.csv");
     await p.waitFor((s) => s.includes("📎 numbers.csv · CSV"), "the attachment above the draft");
-    p.type("the numbers");
-    await beat();
-    p.send("Enter");
+    await enterLine(p, "the numbers");
     await p.waitFor(
       (s) =>
         /you · \d\d:\d\d[\s\S]*the numbers[\s\S]*📎 numbers\.csv/u.test(s) &&

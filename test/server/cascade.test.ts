@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { clientFor, contactConversation, deleted, message } from "./helpers.ts";
+import { clientFor, contactConversation, deleted, sendMessage } from "./helpers.ts";
 import { freshDb, rawQuery } from "./stores.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-cascade-"));
@@ -18,13 +18,9 @@ it("removes a deleted conversation's messages, reactions, attachments and member
     clientFor(server.url, server.demoUsers.find((u) => u.username === name)!.token),
   ) as [ReturnType<typeof clientFor>, ReturnType<typeof clientFor>];
   const id = await contactConversation(alice, "ct_bob");
-  const single = message(
-    await alice.post("/v1/messages", {
-      conversation_id: id,
-      message: "one",
-      attachments: [{ file_url: "https://x.example.com/1.pdf" }],
-    }),
-  );
+  const single = await sendMessage(alice, id, "one", {
+    attachments: [{ file_url: "https://x.example.com/1.pdf" }],
+  });
   await bob.put(`/v1/messages/${single.id}`, { reactions: { heart: ["bob"] } });
   deleted(await alice.del(`/v1/messages/${single.id}`), single.id);
   deleted(await bob.del(`/v1/conversations/${id}`), id);

@@ -10,6 +10,7 @@ import {
   invalid,
   message,
   messagePage,
+  sendMessage,
   useServer,
 } from "./helpers.ts";
 
@@ -214,12 +215,8 @@ describe("GET /v1/conversations/:id", () => {
   it("sets last_opened_at and read_at on others' unread messages, not on one's own", async () => {
     const [bob, frank] = [t.as("bob"), t.as("frank")];
     const id = await contactConversation(bob, "ct_frank");
-    const fromBob = message(
-      await bob.post("/v1/messages", { conversation_id: id, message: "hi frank" }),
-    );
-    const fromFrank = message(
-      await frank.post("/v1/messages", { conversation_id: id, message: "hi bob" }),
-    );
+    const fromBob = await sendMessage(bob, id, "hi frank");
+    const fromFrank = await sendMessage(frank, id, "hi bob");
     expect(fromBob.read_at).toBeNull();
     const before = Math.floor(Date.now() / 1000);
     const opened = conversation(await bob.get(`/v1/conversations/${id}`));
@@ -241,15 +238,11 @@ describe("GET /v1/conversations/:id", () => {
     const [carol, dave] = [t.as("carol"), t.as("dave")];
     const id = await contactConversation(carol, "ct_dave");
     expect(conversation(await carol.get(`/v1/conversations/${id}`)).last_active_at).toBeNull();
-    const first = message(
-      await carol.post("/v1/messages", { conversation_id: id, message: "one" }),
-    );
+    const first = await sendMessage(carol, id, "one");
     expect(conversation(await dave.get(`/v1/conversations/${id}`)).last_active_at).toBe(
       first.created_at,
     );
-    const second = message(
-      await dave.post("/v1/messages", { conversation_id: id, message: "two" }),
-    );
+    const second = await sendMessage(dave, id, "two");
     expect(conversation(await dave.get(`/v1/conversations/${id}`)).last_active_at).toBe(
       second.created_at,
     );
@@ -312,9 +305,7 @@ describe("PUT /v1/conversations/:id", () => {
   it("pins a message of the conversation for everyone; unpins with an empty value", async () => {
     const [alice, carol] = [t.as("alice"), t.as("carol")];
     const id = await groupConversation(alice, "grp_design");
-    const note = message(
-      await carol.post("/v1/messages", { conversation_id: id, message: "pin me" }),
-    );
+    const note = await sendMessage(carol, id, "pin me");
     const pinned = conversation(
       await alice.put(`/v1/conversations/${id}`, { pinned_message_id: note.id }),
     );
@@ -338,9 +329,7 @@ describe("PUT /v1/conversations/:id", () => {
     const alice = t.as("alice");
     const design = await groupConversation(alice, "grp_design");
     const launch = await groupConversation(alice, "grp_launch");
-    const elsewhere = message(
-      await alice.post("/v1/messages", { conversation_id: launch, message: "x" }),
-    );
+    const elsewhere = await sendMessage(alice, launch, "x");
     invalid(
       await alice.put(`/v1/conversations/${design}`, { pinned_message_id: elsewhere.id }),
       "pinned_message_id",
@@ -354,9 +343,7 @@ describe("PUT /v1/conversations/:id", () => {
   it("unpins a message when it is deleted", async () => {
     const alice = t.as("alice");
     const id = await groupConversation(alice, "grp_launch");
-    const note = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "temporary" }),
-    );
+    const note = await sendMessage(alice, id, "temporary");
     await alice.put(`/v1/conversations/${id}`, { pinned_message_id: note.id });
     deleted(await alice.del(`/v1/messages/${note.id}`), note.id);
     expect(
@@ -371,13 +358,9 @@ describe("DELETE /v1/conversations/:id", () => {
   it("deletes the conversation with its messages, reactions and attachments for every member", async () => {
     const [alice, frank] = [t.as("alice"), t.as("frank")];
     const id = await contactConversation(alice, "ct_frank");
-    const sent = message(
-      await alice.post("/v1/messages", {
-        conversation_id: id,
-        message: "with a file",
-        attachments: [{ file_url: "https://files.example.com/a.pdf" }],
-      }),
-    );
+    const sent = await sendMessage(alice, id, "with a file", {
+      attachments: [{ file_url: "https://files.example.com/a.pdf" }],
+    });
     await frank.put(`/v1/messages/${sent.id}`, { reactions: { heart: ["frank"] } });
     const old = messagePage(
       await alice.get("/v1/messages", { conversation_id: id, limit: 100 }),
@@ -405,9 +388,7 @@ describe("DELETE /v1/conversations/:id", () => {
   it("refuses a member's delete of a group's conversation: 403, and it stays for everyone", async () => {
     const [alice, bob] = [t.as("alice"), t.as("bob")];
     const id = await groupConversation(bob, "grp_oncall");
-    const sent = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "stays" }),
-    );
+    const sent = await sendMessage(alice, id, "stays");
 
     const refused = failure(await bob.del(`/v1/conversations/${id}`), 403, "forbidden");
     expect(refused.message).toMatch(/archive it to hide it for you/);

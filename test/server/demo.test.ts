@@ -14,6 +14,8 @@ import {
   groupConversation,
   message,
   messagePage,
+  messagePages,
+  sendMessage,
   useServer,
 } from "./helpers.ts";
 import { freshDb, rawQuery, STORE } from "./stores.ts";
@@ -52,19 +54,7 @@ describe("demo data", () => {
   it("has a busy team channel with reactions and pdf and png attachments", async () => {
     const alice = t.as("alice");
     const team = await groupConversation(alice, "grp_team");
-    const all = [];
-    let after: string | undefined;
-    do {
-      const page = messagePage(
-        await alice.get("/v1/messages", {
-          conversation_id: team,
-          limit: 100,
-          ...(after ? { starting_after: after } : {}),
-        }),
-      );
-      all.push(...page.data);
-      after = page.has_more ? page.data.at(-1)!.id : undefined;
-    } while (after);
+    const all = (await messagePages(alice, team)).flat();
     expect(all.length).toBeGreaterThanOrEqual(500);
     expect(new Set(all.map((m) => m.contact.username)).size).toBe(6);
     const days = (all[0]!.created_at - all.at(-1)!.created_at) / 86_400;
@@ -175,9 +165,7 @@ describe("demo database on disk", () => {
       const alice = clientFor(server.url, server.demoUsers[0]!.token);
       expect(conversationPage(await alice.get("/v1/conversations")).data).toEqual([]);
       const id = await contactConversation(alice, "ct_bob");
-      expect(
-        message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" })).message,
-      ).toBe("hi");
+      expect((await sendMessage(alice, id, "hi")).message).toBe("hi");
     } finally {
       await server.close();
     }
@@ -203,9 +191,7 @@ describe("demo replies", () => {
   it("lets the contact answer or react a moment later, and never answers an answer", async () => {
     const alice = t.as("alice");
     const id = await contactConversation(alice, "ct_bob");
-    const sent = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "are we shipping friday?" }),
-    );
+    const sent = await sendMessage(alice, id, "are we shipping friday?");
     const { reply, reacted } = await answer(id, sent.id);
     if (reply) {
       expect(reply.contact.username).toBe("bob");
@@ -227,9 +213,7 @@ describe("demo replies", () => {
     const id = await groupConversation(alice, "grp_design");
     const members = ["bob", "carol", "erin"];
     for (let attempt = 0; attempt < 10; attempt++) {
-      const sent = message(
-        await alice.post("/v1/messages", { conversation_id: id, message: `thanks! ${attempt}` }),
-      );
+      const sent = await sendMessage(alice, id, `thanks! ${attempt}`);
       const { reply, reacted } = await answer(id, sent.id);
       for (const r of reacted) expect(members).toContain(Object.values(r)[0]![0]);
       if (reply) {
@@ -250,7 +234,7 @@ describe("demo replies", () => {
     });
     const alice = clientFor(server.url, server.demoUsers[0]!.token);
     const id = await contactConversation(alice, "ct_carol");
-    message(await alice.post("/v1/messages", { conversation_id: id, message: "hello?" }));
+    await sendMessage(alice, id, "hello?");
     await server.close();
     await pause(300);
     // A timer left behind would have tried the closed database and logged its failure.
@@ -288,14 +272,12 @@ describe("demo replies while someone is signed in", () => {
     const alice = t.as("alice");
     await t.as("bob").get("/v1/conversations");
     const id = await contactConversation(alice, "ct_bob");
-    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
+    const sent = await sendMessage(alice, id, "hi");
     await settle();
     expect(await responses("alice", id, sent.id)).toEqual({ replies: [], reactions: [] });
 
     // Nor as alice, who is signed in, when bob writes to her.
-    const fromBob = message(
-      await t.as("bob").post("/v1/messages", { conversation_id: id, message: "hey alice" }),
-    );
+    const fromBob = await sendMessage(t.as("bob"), id, "hey alice");
     await settle();
     expect(await responses("bob", id, fromBob.id)).toEqual({ replies: [], reactions: [] });
   });
@@ -305,9 +287,7 @@ describe("demo replies while someone is signed in", () => {
     const alice = t.as("alice");
     const id = await contactConversation(alice, "ct_bob");
     for (const text of ["hi bob", "thanks!"]) {
-      const sent = message(
-        await alice.post("/v1/messages", { conversation_id: id, message: text }),
-      );
+      const sent = await sendMessage(alice, id, text);
       const { replies, reactions } = await answered("alice", id, sent.id);
       // The demo's own writes as bob do not make bob signed in.
       for (const who of [...replies, ...reactions]) expect(who).toBe("bob");
@@ -321,9 +301,7 @@ describe("demo replies while someone is signed in", () => {
     const alice = t.as("alice");
     const id = await groupConversation(alice, "grp_design");
     for (let attempt = 0; attempt < 4; attempt++) {
-      const sent = message(
-        await alice.post("/v1/messages", { conversation_id: id, message: `lunch? ${attempt}` }),
-      );
+      const sent = await sendMessage(alice, id, `lunch? ${attempt}`);
       const { replies, reactions } = await answered("alice", id, sent.id);
       for (const who of [...replies, ...reactions]) expect(who).toBe("erin");
     }

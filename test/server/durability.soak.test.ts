@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { until } from "../wait.ts";
-import { type Client, clientFor, contactConversation, message, messagePage } from "./helpers.ts";
+import {
+  type Client,
+  clientFor,
+  contactConversation,
+  message,
+  messagePage,
+  messagePages,
+} from "./helpers.ts";
 import { freshDb } from "./stores.ts";
 
 const MAIN = new URL("../../src/server/main.ts", import.meta.url).pathname;
@@ -48,6 +55,18 @@ function send(client: Client, conversationId: string, key: string, text: string)
   );
 }
 
+/** `send` again until it is answered: a 409 says the first try is still in progress. */
+function retry(client: Client, conversationId: string, key: string, text: string) {
+  return until(
+    async () => {
+      const reply = await send(client, conversationId, key, text);
+      return reply.status === 409 ? undefined : reply;
+    },
+    "the retry answered",
+    { timeoutMs: 20_000 },
+  );
+}
+
 function kill(child: Child): Promise<void> {
   return new Promise((resolve) => {
     child.process.once("exit", () => resolve());
@@ -66,6 +85,12 @@ describe("durability", () => {
     }
     rmSync(dir, { recursive: true, force: true });
   });
+  /** Two instances on one fresh database, started one after the other. */
+  const twoInstances = async (name: string) => {
+    const db = await freshDb(join(dir, name));
+    const first = await spawnServer(db);
+    return { first, other: await spawnServer(db) };
+  };
 
   it("keeps every acknowledged message across a SIGKILL", async () => {
     const db = await freshDb(join(dir, "server.db"));
@@ -121,29 +146,15 @@ describe("durability", () => {
 
     const second = await spawnServer(db);
     const again = clientFor(second.url, second.tokens.get("alice")!);
-    const stored = new Set<string>();
-    let after: string | undefined;
-    for (;;) {
-      const page = messagePage(
-        await again.get("/v1/messages", {
-          conversation_id: conversationId,
-          limit: 100,
-          ...(after ? { starting_after: after } : {}),
-        }),
-      );
-      for (const m of page.data) stored.add(m.id);
-      if (!page.has_more) break;
-      after = page.data.at(-1)!.id;
-    }
+    const pages = await messagePages(again, conversationId);
+    const stored = new Set(pages.flat().map((m) => m.id));
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     for (const id of acknowledged) expect(stored.has(id)).toBe(true);
     await kill(second);
   });
 
   it("stores a send retried on another instance after a SIGKILL once, with its key", async () => {
-    const db = await freshDb(join(dir, "retry.db"));
-    const first = await spawnServer(db);
-    const other = await spawnServer(db);
+    const { first, other } = await twoInstances("retry.db");
     const alice = clientFor(first.url, first.tokens.get("alice")!);
     const conversationId = await contactConversation(alice, "ct_frank");
     const sent = new Map<string, string>(); // key -> text, for every send started
@@ -171,14 +182,7 @@ describe("durability", () => {
     const retried = new Map<string, string>();
     for (const [key, text] of sent) {
       if (acknowledged.has(key)) continue;
-      const reply = await until(
-        async () => {
-          const r = await send(again, conversationId, key, text);
-          return r.status === 409 ? undefined : r;
-        },
-        "the retry answered",
-        { timeoutMs: 20_000 },
-      );
+      const reply = await retry(again, conversationId, key, text);
       expect(message(reply).message).toBe(text);
       retried.set(key, reply.body.id);
     }
@@ -188,20 +192,8 @@ describe("durability", () => {
       expect(message(await send(again, conversationId, key, sent.get(key)!)).id).toBe(id);
     }
 
-    const stored: { id: string; message: string }[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = messagePage(
-        await again.get("/v1/messages", {
-          conversation_id: conversationId,
-          limit: 100,
-          ...(after ? { starting_after: after } : {}),
-        }),
-      );
-      stored.push(...page.data.filter((m) => m.message.startsWith("retry ")));
-      if (!page.has_more) break;
-      after = page.data.at(-1)!.id;
-    }
+    const pages = await messagePages(again, conversationId);
+    const stored = pages.flat().filter((m) => m.message.startsWith("retry "));
     const texts = stored.map((m) => m.message);
     expect(new Set(texts).size).toBe(texts.length); // no duplicate
     const expected = new Set([...acknowledged.values(), ...retried.values()]);
@@ -210,9 +202,7 @@ describe("durability", () => {
   });
 
   it("answers a send stored but never acknowledged before a SIGKILL from the store", async () => {
-    const db = await freshDb(join(dir, "unacknowledged.db"));
-    const first = await spawnServer(db);
-    const other = await spawnServer(db);
+    const { first, other } = await twoInstances("unacknowledged.db");
     const again = clientFor(other.url, other.tokens.get("alice")!);
     const conversationId = await contactConversation(again, "ct_erin");
     // Sent over a raw socket whose answers are never read: the server stores each
@@ -242,14 +232,7 @@ describe("durability", () => {
     socket.destroy();
 
     for (const [i, text] of texts.entries()) {
-      const reply = await until(
-        async () => {
-          const r = await send(again, conversationId, `unheard-${i}`, text);
-          return r.status === 409 ? undefined : r;
-        },
-        "the retry answered",
-        { timeoutMs: 20_000 },
-      );
+      const reply = await retry(again, conversationId, `unheard-${i}`, text);
       expect(reply.headers.get("idempotent-replayed")).toBe("true");
       expect(message(reply).id).toBe(stored.find((m) => m.message === text)!.id);
     }

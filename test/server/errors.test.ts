@@ -9,6 +9,7 @@ import {
   invalid,
   message,
   type Reply,
+  sendMessage,
   useServer,
 } from "./helpers.ts";
 
@@ -48,9 +49,7 @@ describe("errors", () => {
     const bob = t.as("bob");
     const alice = t.as("alice");
     const backend = await groupConversation(bob, "grp_backend");
-    const sent = message(
-      await bob.post("/v1/messages", { conversation_id: backend, message: "hi" }),
-    );
+    const sent = await sendMessage(bob, backend, "hi");
     const notFound = failure(await alice.get(`/v1/conversations/${backend}`), 404, "not_found");
     const unknown = failure(await alice.get("/v1/conversations/conv_x"), 404, "not_found");
     // The same answer as for an id that does not exist: nothing is revealed.
@@ -154,7 +153,7 @@ describe("errors", () => {
   it("400, never 500, for a NUL character anywhere, naming the parameter", async () => {
     const alice = t.as("alice");
     const id = await groupConversation(alice, "grp_design");
-    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "x" }));
+    const sent = await sendMessage(alice, id, "x");
     const cases: [Promise<Reply>, string][] = [
       [alice.post("/v1/messages", `conversation_id=${id}&message=a%00b`), "message"],
       [
@@ -225,9 +224,7 @@ describe("errors", () => {
 
   it("403 for editing or deleting someone else's message", async () => {
     const design = await groupConversation(t.as("alice"), "grp_design");
-    const sent = message(
-      await t.as("carol").post("/v1/messages", { conversation_id: design, message: "mine" }),
-    );
+    const sent = await sendMessage(t.as("carol"), design, "mine");
     failure(
       await t.as("alice").put(`/v1/messages/${sent.id}`, { message: "yours now" }),
       403,

@@ -4,7 +4,7 @@
 // that stopped is cut without the server holding more for it.
 import { connect } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { type Client, contactConversation, useServer } from "./helpers.ts";
+import { type Client, contactConversation, type TestServer, useServer } from "./helpers.ts";
 import { dataOf, openEvents, type Sse } from "./sse.ts";
 
 /** Sends `count` messages of `size` characters, `parallel` at a time; their ids in order sent. */
@@ -31,6 +31,15 @@ async function allCame(sse: Sse, count: number, from = 0): Promise<void> {
     },
     { timeout: 60_000, interval: 50 },
   );
+}
+
+/** Where `reader`'s stream stood after one message from `from`: a cursor to resume at. */
+async function cursorAfterOne(t: TestServer, from: Client, id: string, reader: string) {
+  const first = await openEvents(t.server.url, t.as(reader).token);
+  await flood(from, id, 1, 10);
+  await allCame(first, 1);
+  first.close();
+  return first.events.at(-1)!.id!;
 }
 
 describe("a stream that reads", { timeout: 60_000 }, () => {
@@ -69,11 +78,7 @@ describe("a stream that reads", { timeout: 60_000 }, () => {
   it("resumes after a backlog of 1,000 messages and gets every one", async () => {
     const bob = t.as("bob");
     const id = await contactConversation(bob, "ct_carol");
-    const first = await openEvents(t.server.url, t.as("carol").token);
-    await flood(bob, id, 1, 10);
-    await allCame(first, 1);
-    const cursor = first.events.at(-1)!.id!;
-    first.close();
+    const cursor = await cursorAfterOne(t, bob, id, "carol");
 
     await flood(bob, id, 1000, 220);
     const resumed = await openEvents(t.server.url, t.as("carol").token, {
@@ -95,11 +100,7 @@ describe("a resume while others write", { timeout: 60_000 }, () => {
   it("gets each event once, in order: the replay, then what came during it", async () => {
     const bob = t.as("bob");
     const id = await contactConversation(bob, "ct_erin");
-    const first = await openEvents(t.server.url, t.as("erin").token);
-    await flood(bob, id, 1, 10);
-    await allCame(first, 1);
-    const cursor = first.events.at(-1)!.id!;
-    first.close();
+    const cursor = await cursorAfterOne(t, bob, id, "erin");
     await flood(bob, id, 200, 100);
     // Sending goes on while the stream resumes: live events meet the replay.
     const sending = flood(bob, id, 200, 100);
@@ -120,11 +121,7 @@ describe("a stream that stopped reading", { timeout: 60_000 }, () => {
     const bob = t.as("bob");
     const id = await contactConversation(bob, "ct_dave");
     const dave = t.as("dave");
-    const watch = await openEvents(t.server.url, dave.token);
-    await flood(bob, id, 1, 10);
-    await allCame(watch, 1);
-    const cursor = watch.events.at(-1)!.id!;
-    watch.close();
+    const cursor = await cursorAfterOne(t, bob, id, "dave");
 
     // A raw socket that reads nothing: the server stops writing at its limit, then cuts it.
     const url = new URL(t.server.url);

@@ -13,6 +13,7 @@ import {
   failure,
   groupConversation,
   message,
+  sendMessage,
   useServer,
 } from "./helpers.ts";
 import { dataOf, openEvents, type Sse } from "./sse.ts";
@@ -79,9 +80,7 @@ describe("the event stream", () => {
     const forDave = dataOf(await dave.next(is("conversation.created", id)));
     expect(forDave.contact_id).toBe("ct_carol");
 
-    const sent = message(
-      await asCarol.post("/v1/messages", { conversation_id: id, message: "hi" }),
-    );
+    const sent = await sendMessage(asCarol, id, "hi");
     for (const sse of [carol, dave]) {
       expect(dataOf(await sse.next(is("message.created", sent.id)))).toEqual(sent);
     }
@@ -179,9 +178,7 @@ describe("the event stream", () => {
       open("frank"),
     ]);
     const id = await groupConversation(t.as("bob"), "grp_backend");
-    const sent = message(
-      await t.as("bob").post("/v1/messages", { conversation_id: id, message: "deploy at 5" }),
-    );
+    const sent = await sendMessage(t.as("bob"), id, "deploy at 5");
     for (const sse of [dave, frank]) await sse.next(is("message.created", sent.id));
     // Alice and carol hear of their own conversation's message, and of nothing before it.
     const aliceCarol = await t.as("alice").post("/v1/conversations", { contact_id: "ct_carol" });
@@ -200,14 +197,14 @@ describe("the event stream", () => {
     const asErin = t.as("erin");
     const id = conversation(await asErin.post("/v1/conversations", { contact_id: "ct_frank" })).id;
     const first = await open("erin");
-    const one = message(await asErin.post("/v1/messages", { conversation_id: id, message: "1" }));
+    const one = await sendMessage(asErin, id, "1");
     const seen = await first.next(is("message.created", one.id));
     first.close();
-    const two = message(await asErin.post("/v1/messages", { conversation_id: id, message: "2" }));
-    const three = message(await asErin.post("/v1/messages", { conversation_id: id, message: "3" }));
+    const two = await sendMessage(asErin, id, "2");
+    const three = await sendMessage(asErin, id, "3");
     const again = await open("erin", { "last-event-id": seen.id! });
     await again.next(is("message.created", three.id));
-    const four = message(await asErin.post("/v1/messages", { conversation_id: id, message: "4" }));
+    const four = await sendMessage(asErin, id, "4");
     await again.next(is("message.created", four.id));
     expect(again.events.map((e) => dataOf(e).id)).toEqual([two.id, three.id, four.id]);
     expectOrdered(again.events);
@@ -261,7 +258,7 @@ describe("the event stream", () => {
 
 async function asBobSends(bob: Client): Promise<string> {
   const id = conversation(await bob.post("/v1/conversations", { contact_id: "ct_alice" })).id;
-  return message(await bob.post("/v1/messages", { conversation_id: id, message: "ping" })).id;
+  return (await sendMessage(bob, id, "ping")).id;
 }
 
 describe("retention", () => {
@@ -272,7 +269,7 @@ describe("retention", () => {
     const asBob = t.as("bob");
     const id = conversation(await asBob.post("/v1/conversations", { contact_id: "ct_erin" })).id;
     const first = await openEvents(t.server.url, asBob.token);
-    const old = message(await asBob.post("/v1/messages", { conversation_id: id, message: "old" }));
+    const old = await sendMessage(asBob, id, "old");
     const cursor = (await first.next(is("message.created", old.id))).id!;
     const sse = await vi.waitFor(
       async () => {
@@ -350,7 +347,7 @@ describe("demo replies", () => {
     const alice = t.as("alice");
     const sse = await openEvents(t.server.url, alice.token);
     const id = conversation(await alice.post("/v1/conversations", { contact_id: "ct_dave" })).id;
-    const mine = message(await alice.post("/v1/messages", { conversation_id: id, message: "hey" }));
+    const mine = await sendMessage(alice, id, "hey");
     await sse.next((e) => e.event === "message.created" && dataOf(e).id === mine.id);
     const event = await sse.next(
       (e) =>
@@ -379,7 +376,7 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
     const onB = await openEvents(b.url, token(b, "bob"));
     const alice = clientFor(a.url, token(a, "alice"));
     const id = conversation(await alice.post("/v1/conversations", { contact_id: "ct_bob" })).id;
-    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
+    const sent = await sendMessage(alice, id, "hi");
     expect(dataOf(await onB.next(is("message.created", sent.id)))).toEqual(sent);
     onB.close();
   });

@@ -193,3 +193,33 @@ export async function contactConversation(a: Client, contactId: string): Promise
 export async function groupConversation(a: Client, groupId: string): Promise<string> {
   return conversation(await a.post("/v1/conversations", { group_id: groupId })).id;
 }
+
+/** Sends `text` (with any other fields) as `from`, asserts the 200 and returns the message. */
+export async function sendMessage(
+  from: Client,
+  conversationId: string,
+  text: string,
+  fields: Record<string, unknown> = {},
+) {
+  return message(
+    await from.post("/v1/messages", { conversation_id: conversationId, message: text, ...fields }),
+  );
+}
+
+/** Every page of a conversation's messages, newest first, walked with starting_after. */
+export async function messagePages(from: Client, conversationId: string, limit = 100) {
+  const pages: z.output<typeof Message>[][] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = messagePage(
+      await from.get("/v1/messages", {
+        conversation_id: conversationId,
+        limit,
+        ...(after ? { starting_after: after } : {}),
+      }),
+    );
+    pages.push(page.data);
+    if (!page.has_more) return pages;
+    after = page.data.at(-1)!.id;
+  }
+}

@@ -1,6 +1,7 @@
 // Idempotency-Key: a retried POST returns the first result and creates nothing new.
 import { describe, expect, it } from "vitest";
 import {
+  type Client,
   contactConversation,
   conversation,
   failure,
@@ -11,6 +12,9 @@ import {
 } from "./helpers.ts";
 
 let clock = Math.floor(Date.now() / 1000);
+
+const keyedSend = (from: Client, id: string, text: string, headers: Record<string, string>) =>
+  from.post("/v1/messages", { conversation_id: id, message: text }, { headers });
 
 describe("Idempotency-Key", () => {
   const t = useServer({ now: () => clock });
@@ -45,14 +49,8 @@ describe("Idempotency-Key", () => {
     const alice = t.as("alice");
     const id = await contactConversation(alice, "ct_carol");
     const headers = { "Idempotency-Key": "draft-2" };
-    message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "first" }, { headers }),
-    );
-    failure(
-      await alice.post("/v1/messages", { conversation_id: id, message: "second" }, { headers }),
-      409,
-      "idempotency_conflict",
-    );
+    message(await keyedSend(alice, id, "first", headers));
+    failure(await keyedSend(alice, id, "second", headers), 409, "idempotency_conflict");
     failure(
       await alice.post("/v1/conversations", { contact_id: "ct_bob" }, { headers }),
       409,
@@ -64,12 +62,8 @@ describe("Idempotency-Key", () => {
     const [alice, carol] = [t.as("alice"), t.as("carol")];
     const id = await contactConversation(alice, "ct_carol");
     const headers = { "Idempotency-Key": "shared" };
-    const a = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "same" }, { headers }),
-    );
-    const c = message(
-      await carol.post("/v1/messages", { conversation_id: id, message: "same" }, { headers }),
-    );
+    const a = message(await keyedSend(alice, id, "same", headers));
+    const c = message(await keyedSend(carol, id, "same", headers));
     expect(c.id).not.toBe(a.id);
     const put1 = message(
       await alice.put(`/v1/messages/${a.id}`, { message: "edit 1" }, { headers }),
@@ -84,23 +78,12 @@ describe("Idempotency-Key", () => {
     const alice = t.as("alice");
     const id = await contactConversation(alice, "ct_carol");
     const headers = { "Idempotency-Key": "draft-3" };
-    invalid(
-      await alice.post("/v1/messages", { conversation_id: id, message: " " }, { headers }),
-      "message",
-    );
-    const first = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "later" }, { headers }),
-    );
+    invalid(await keyedSend(alice, id, " ", headers), "message");
+    const first = message(await keyedSend(alice, id, "later", headers));
     clock += 24 * 3600 - 10;
-    expect(
-      message(
-        await alice.post("/v1/messages", { conversation_id: id, message: "later" }, { headers }),
-      ).id,
-    ).toBe(first.id);
+    expect(message(await keyedSend(alice, id, "later", headers)).id).toBe(first.id);
     clock += 20;
-    const next = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "later" }, { headers }),
-    );
+    const next = message(await keyedSend(alice, id, "later", headers));
     expect(next.id).not.toBe(first.id);
   });
 

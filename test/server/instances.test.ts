@@ -10,8 +10,8 @@ import {
   clientFor,
   contactConversation,
   groupConversation,
-  message,
   messagePage,
+  sendMessage,
 } from "./helpers.ts";
 import { freshDb, rawQuery, STORE } from "./stores.ts";
 
@@ -95,7 +95,7 @@ describe.skipIf(STORE !== "postgres")("two instances on one PostgreSQL", () => {
     const bob = t.on(t.b, "bob");
     const id = await contactConversation(alice, "ct_bob");
     await newest(bob, id);
-    const sent = message(await alice.post("/v1/messages", { conversation_id: id, message: "hi" }));
+    const sent = await sendMessage(alice, id, "hi");
     // Only the statement's own notice can tell b that its cached page is stale.
     await until(
       async () => (await newest(bob, id)).find((m) => m.id === sent.id),

@@ -9,7 +9,14 @@ import {
   MAX_STORED_MESSAGE_BYTES,
 } from "../../src/api/schema.ts";
 import { MAX_PAGE_BYTES } from "../../src/server/pagination.ts";
-import { groupConversation, invalid, message, messagePage, useServer } from "./helpers.ts";
+import {
+  groupConversation,
+  invalid,
+  message,
+  messagePage,
+  sendMessage,
+  useServer,
+} from "./helpers.ts";
 
 const names = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `r${from + i}`);
 const reactionsOf = (user: string, list: string[]) =>
@@ -27,7 +34,7 @@ describe("limits on one message", () => {
   async function fresh(text = "limits") {
     const alice = t.as("alice");
     const id = await groupConversation(alice, "grp_design");
-    return message(await alice.post("/v1/messages", { conversation_id: id, message: text }));
+    return await sendMessage(alice, id, text);
   }
 
   it(`holds ${MAX_REACTION_NAMES} distinct reaction names, refusing one more`, async () => {

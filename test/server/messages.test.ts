@@ -10,6 +10,9 @@ import {
   invalid,
   message,
   messagePage,
+  messagePages,
+  sendMessage,
+  type TestServer,
   useServer,
 } from "./helpers.ts";
 
@@ -45,22 +48,8 @@ describe("GET /v1/messages", () => {
   it("walks the whole history with starting_after, and back with ending_before", async () => {
     const alice = t.as("alice");
     const team = await groupConversation(alice, "grp_team");
-    const ids: string[] = [];
-    const pages: string[][] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = messagePage(
-        await alice.get("/v1/messages", {
-          conversation_id: team,
-          limit: 100,
-          ...(after ? { starting_after: after } : {}),
-        }),
-      );
-      ids.push(...page.data.map((m) => m.id));
-      pages.push(page.data.map((m) => m.id));
-      if (!page.has_more) break;
-      after = page.data.at(-1)!.id;
-    }
+    const pages = (await messagePages(alice, team)).map((page) => page.map((m) => m.id));
+    const ids = pages.flat();
     expect(ids.length).toBeGreaterThanOrEqual(500);
     expect(new Set(ids).size).toBe(ids.length);
     // Back from the start of the third page: the second page, in list order.
@@ -331,15 +320,18 @@ describe("POST /v1/messages", () => {
   });
 });
 
+/** alice's message `text` to bob, for the tests that change it. */
+async function aliceToBob(t: TestServer, text: string) {
+  const [alice, bob] = [t.as("alice"), t.as("bob")];
+  const id = await contactConversation(alice, "ct_bob");
+  return { alice, bob, id, sent: await sendMessage(alice, id, text) };
+}
+
 describe("PUT /v1/messages/:id", () => {
   const t = useServer();
 
   it("edits the text (sender only) and sets updated_at", async () => {
-    const [alice, bob] = [t.as("alice"), t.as("bob")];
-    const id = await contactConversation(alice, "ct_bob");
-    const sent = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "helo" }),
-    );
+    const { alice, bob, sent } = await aliceToBob(t, "helo");
     const edited = message(await alice.put(`/v1/messages/${sent.id}`, { message: " hello " }));
     expect(edited.message).toBe("hello");
     expect(edited.updated_at).toBeGreaterThanOrEqual(sent.created_at);
@@ -352,13 +344,9 @@ describe("PUT /v1/messages/:id", () => {
   it("lets the sender add attachments, to the existing ones; anyone else gets 403", async () => {
     const [alice, carol] = [t.as("alice"), t.as("carol")];
     const id = await groupConversation(alice, "grp_design");
-    const sent = message(
-      await alice.post("/v1/messages", {
-        conversation_id: id,
-        message: "files",
-        attachments: [{ file_url: "https://files.example.com/1.png" }],
-      }),
-    );
+    const sent = await sendMessage(alice, id, "files", {
+      attachments: [{ file_url: "https://files.example.com/1.png" }],
+    });
     const more =
       "attachments[0][file_url]=https%3A%2F%2Ffiles.example.com%2F2.png&attachments[1][file_url]=https%3A%2F%2Ffiles.example.com%2F3.pdf";
     failure(await carol.put(`/v1/messages/${sent.id}`, more), 403, "forbidden");
@@ -384,11 +372,7 @@ describe("DELETE /v1/messages/:id", () => {
   const t = useServer();
 
   it("deletes permanently (sender only) and answers {id, deleted: true}", async () => {
-    const [alice, bob] = [t.as("alice"), t.as("bob")];
-    const id = await contactConversation(alice, "ct_bob");
-    const sent = message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "oops" }),
-    );
+    const { alice, bob, id, sent } = await aliceToBob(t, "oops");
     failure(await bob.del(`/v1/messages/${sent.id}`), 403, "forbidden");
     deleted(await alice.del(`/v1/messages/${sent.id}`), sent.id);
     failure(await alice.get(`/v1/messages/${sent.id}`), 404, "not_found");

@@ -5,7 +5,7 @@
 // buffered). The unit file passes `systemd-analyze verify`. nginx: apt-get install nginx
 // (.ci/run does); without it, or without PostgreSQL, the proxy test is skipped.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { freePort } from "../free-port.ts";
+import { NGINX, startNginx } from "../nginx.ts";
 import { onPath } from "../processes.ts";
 import { selfSignedCert } from "../self-signed.ts";
 import { until } from "../wait.ts";
@@ -24,7 +25,6 @@ const block = (language: string, heading: string) =>
   new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(
     doc.split(`\n## ${heading}\n`)[1]?.split(/\n## /)[0] ?? "",
   )?.[1] ?? "";
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => spawnSync(p, ["-v"]).status === 0);
 
 const dir = mkdtempSync(join(tmpdir(), "parley-nginx-"));
 const children: ChildProcess[] = [];
@@ -124,30 +124,9 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !onPath("openssl"
         );
       // Every address of the doc's replaced (a free port may itself hold the digits 4317).
       expect(local).not.toMatch(/:431[78];|listen (443|80)\b|letsencrypt/);
-      for (const temp of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, temp));
-      writeFileSync(
-        join(dir, "nginx.conf"),
-        [
-          "daemon off;",
-          process.getuid?.() === 0 ? "user root;" : "",
-          "worker_processes 1;",
-          `pid ${join(dir, "nginx.pid")};`,
-          `error_log ${join(dir, "error.log")} warn;`,
-          "events { worker_connections 256; }",
-          "http {",
-          `  access_log ${join(dir, "access.log")};`,
-          // parley asks nginx not to buffer its streams (X-Accel-Buffering: no); ignored
-          // here, so that the test holds the configuration's own proxy_buffering off.
-          "  proxy_ignore_headers X-Accel-Buffering;",
-          ...["body", "proxy", "fastcgi", "uwsgi", "scgi"].map(
-            (t) => `  ${t === "body" ? "client_body" : t}_temp_path ${join(dir, t)};`,
-          ),
-          local,
-          "}",
-        ].join("\n"),
-      );
-      const nginx = spawn(NGINX!, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
-      children.push(nginx);
+      // parley asks nginx not to buffer its streams (X-Accel-Buffering: no); ignored
+      // here, so that the test holds the configuration's own proxy_buffering off.
+      children.push(startNginx(dir, local, ["proxy_ignore_headers X-Accel-Buffering;"]));
       await until(
         async () => (await https(tls, ca, "/healthz").catch(() => undefined))?.status === 200,
         "nginx and parley answering",

@@ -18,6 +18,12 @@ const { dir, running } = folderForFile("parley-offboarding");
 let n = 0;
 const newDb = () => madeDb(join(dir, `team-${n++}.db`));
 const token = async (db: string, ...args: string[]) => (await runUsers(db, args)).out.at(-1)!;
+/** Adds these people, one after the other; their first tokens. */
+async function added(db: string, ...names: string[]) {
+  const tokens: string[] = [];
+  for (const name of names) tokens.push(await token(db, "add", name));
+  return tokens as [string, string];
+}
 async function serve(db: string) {
   const server = await startServer({ db, demoReplies: false });
   running.push(server);
@@ -94,8 +100,7 @@ describe("named tokens", () => {
 describe("users remove", () => {
   it("takes a person out of tokens, groups, conversations and streams, until restored", async () => {
     const db = await newDb();
-    const alice = await token(db, "add", "alice");
-    const bob = await token(db, "add", "bob");
+    const [alice, bob] = await added(db, "alice", "bob");
     await runUsers(db, ["add", "dave"]);
     await runGroups(db, ["add", "team"], "alice,bob,dave");
     const server = await serve(db);
@@ -157,8 +162,7 @@ describe("the log of an ended access", () => {
 describe("parley groups", () => {
   it("adds and removes members, refusing unknown people and changing nothing then", async () => {
     const db = await newDb();
-    const alice = await token(db, "add", "alice");
-    const carol = await token(db, "add", "carol");
+    const [alice, carol] = await added(db, "alice", "carol");
     expect((await runGroups(db, ["add", "ops"], "alice")).say).toEqual([
       "group ops (id grp_ops): alice",
     ]);

@@ -127,14 +127,20 @@ describe("metrics", () => {
   });
 });
 
+/** A fresh PostgreSQL database, reached through a proxy that can cut the server off. */
+async function dbBehindProxy() {
+  const db = new URL(await freshDb());
+  const proxy = await startProxy({ target: { host: db.hostname, port: Number(db.port) } });
+  const through = new URL(db);
+  through.host = `${proxy.host}:${proxy.port}`;
+  return { proxy, db: through.toString() };
+}
+
 describe.skipIf(STORE !== "postgres")("PostgreSQL down", () => {
   it("is a 503 per request, one log line per outage, and recovers on its own", async () => {
-    const db = new URL(await freshDb());
-    const proxy = await startProxy({ target: { host: db.hostname, port: Number(db.port) } });
-    const through = new URL(db);
-    through.host = `${proxy.host}:${proxy.port}`;
+    const { proxy, db } = await dbBehindProxy();
     const log: string[] = [];
-    const server = await start({ db: through.toString(), log: (line) => log.push(line) });
+    const server = await start({ db, log: (line) => log.push(line) });
     const alice = server.demoUsers[0]!;
     const contacts = () => fetch(`${server.url}/v1/contacts`, bearer(alice.token));
     expect((await contacts()).status).toBe(200);
@@ -167,13 +173,10 @@ describe.skipIf(STORE !== "postgres")("PostgreSQL down", () => {
   });
 
   it("with only event streams open, is noticed by them and said once, not at every keep-alive", async () => {
-    const db = new URL(await freshDb());
-    const proxy = await startProxy({ target: { host: db.hostname, port: Number(db.port) } });
-    const through = new URL(db);
-    through.host = `${proxy.host}:${proxy.port}`;
+    const { proxy, db } = await dbBehindProxy();
     const log: string[] = [];
     const server = await start({
-      db: through.toString(),
+      db,
       log: (line) => log.push(line),
       events: { keepAliveMs: 100 },
     });

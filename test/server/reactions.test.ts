@@ -1,7 +1,7 @@
 // Reactions: of each name's list sent, only whether the requester is in it counts (they
 // react only as themselves), and names keep the order in which they were first used.
 import { describe, expect, it } from "vitest";
-import { groupConversation, invalid, message, useServer } from "./helpers.ts";
+import { groupConversation, invalid, message, sendMessage, useServer } from "./helpers.ts";
 
 describe("reactions", () => {
   const t = useServer();
@@ -9,9 +9,7 @@ describe("reactions", () => {
   async function fresh() {
     const alice = t.as("alice");
     const id = await groupConversation(alice, "grp_design");
-    return message(
-      await alice.post("/v1/messages", { conversation_id: id, message: "react to me" }),
-    ).id;
+    return (await sendMessage(alice, id, "react to me")).id;
   }
 
   it("adds and removes the requester's reaction, keeping names in first-use order", async () => {

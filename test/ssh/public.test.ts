@@ -31,13 +31,8 @@ const demo = builtSshForFile(["--demo", "--threads", "1"]);
 
 describe.skipIf(!built)("connections that do not sign in", () => {
   it("are capped in all and per address, and refused past the cap with one line each", async () => {
-    const capped = await startBuiltSsh([
-      "--demo",
-      "--max-connections",
-      "4",
-      "--max-connections-per-address",
-      "3",
-    ]);
+    const limits = ["--max-connections", "4", "--max-connections-per-address", "3"];
+    const capped = await startBuiltSsh(["--demo", ...limits]);
     try {
       const first = await Promise.all([1, 2, 3].map(() => silentSocket(capped.port)));
       // A fourth from the same address is closed at once.
@@ -156,14 +151,8 @@ describe.skipIf(!built)("a visitor with no key", () => {
 describe.skipIf(!built)("sessions", () => {
   it("are capped per connection and per user, each refusal said and logged", async () => {
     // Per user: in one shared world (in worlds of their own, every visitor may be alice).
-    const capped = await startBuiltSsh([
-      "--demo",
-      "shared",
-      "--max-sessions-per-connection",
-      "2",
-      "--max-sessions-per-user",
-      "3",
-    ]);
+    const limits = ["--max-sessions-per-connection", "2", "--max-sessions-per-user", "3"];
+    const capped = await startBuiltSsh(["--demo", "shared", ...limits]);
     try {
       const one = await connect(capped.port, "frank");
       const shells = [await shell(one), await shell(one)];

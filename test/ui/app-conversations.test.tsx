@@ -5,6 +5,21 @@ import { apiFor, conversationWith, selectRow, sidebarNames } from "./helpers.ts"
 
 const each = harnessEachTest();
 
+/**
+ * alice's client with `row` selected in the list and D pressed, once it asks `question`;
+ * her API, and that conversation.
+ */
+async function askedToDelete(row: string, question: string) {
+  const harness = await each.start();
+  const alice = apiFor(harness.server);
+  const conversation = await conversationWith(alice, row.replace(/^#/, ""));
+  await harness.waitFor((s) => s.includes(row), "the list");
+  await selectRow(harness, row);
+  await harness.press("D");
+  await harness.waitFor((s) => s.includes(question), `the question: ${question}`);
+  return { harness, alice, conversation };
+}
+
 describe("the conversation list", () => {
   it("lists conversations pinned first, with previews, unread counts and the connection state", async () => {
     const harness = await each.start();
@@ -45,21 +60,20 @@ describe("the conversation list", () => {
     );
     await harness.press("1");
     await harness.waitFor((s) => sidebarNames(s).includes("bob"), "All");
-    await selectRow(harness, "#team");
-    await harness.press("a");
-    await harness.waitFor(
-      (s) => !sidebarNames(s).includes("#team") && s.includes("✓ Archived #team."),
-      "#team gone from All, and the server's confirmation",
-    );
+    // a on #team: gone from the list shown, and the server's confirmation said.
+    const pressA = async (confirmation: string) => {
+      await selectRow(harness, "#team");
+      await harness.press("a");
+      await harness.waitFor(
+        (s) => !sidebarNames(s).includes("#team") && s.includes(confirmation),
+        `#team gone from the list, and "${confirmation}"`,
+      );
+    };
+    await pressA("✓ Archived #team.");
     expect((await conversationWith(alice, "team")).archived_at).not.toBeNull();
     await harness.press("4");
     await harness.waitFor((s) => sidebarNames(s).includes("#team"), "#team in Archived");
-    await selectRow(harness, "#team");
-    await harness.press("a");
-    await harness.waitFor(
-      (s) => !sidebarNames(s).includes("#team") && s.includes("✓ Restored #team."),
-      "#team restored, and the server's confirmation",
-    );
+    await pressA("✓ Restored #team.");
     expect((await conversationWith(alice, "team")).archived_at).toBeNull();
     await harness.press("2");
     await harness.waitFor(
@@ -69,40 +83,28 @@ describe("the conversation list", () => {
   });
 
   it("deletes a contact conversation, for both, only after y", async () => {
-    const harness = await each.start();
-    const [alice, carol] = [apiFor(harness.server), apiFor(harness.server, 2)];
-    await harness.waitFor((s) => s.includes("carol"), "the list");
-    await selectRow(harness, "carol");
-    const withCarol = await conversationWith(alice, "carol");
-    await harness.press("D");
-    await harness.waitFor(
-      (s) =>
-        s.includes("Delete the conversation with carol and all its messages, for both of you?"),
-      "the question",
+    const asked = await askedToDelete(
+      "carol",
+      "Delete the conversation with carol and all its messages, for both of you?",
     );
+    const { harness, alice, conversation: withCarol } = asked;
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => s.includes("Kept."), "kept");
     expect((await alice.conversations.get(withCarol.id)).id).toBe(withCarol.id);
     await harness.press("D", "y");
     await harness.waitFor((s) => !sidebarNames(s).includes("carol"), "carol gone");
     await expect(alice.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });
+    const carol = apiFor(harness.server, 2);
     await expect(carol.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("says a group is the operator's and offers to archive it, for you alone", async () => {
-    const harness = await each.start();
-    const [alice, bob] = [apiFor(harness.server), apiFor(harness.server, 1)];
-    await harness.waitFor((s) => s.includes("#team"), "the list");
-    await selectRow(harness, "#team");
-    const team = await conversationWith(alice, "team");
-    await harness.press("D");
-    await harness.waitFor(
-      (s) =>
-        s.includes(
-          "#team is a group: it is the server operator's, not yours to delete. Archive it for you?",
-        ),
-      "the offer to archive",
+    const asked = await askedToDelete(
+      "#team",
+      "#team is a group: it is the server operator's, not yours to delete. Archive it for you?",
     );
+    const { harness, alice, conversation: team } = asked;
+    const bob = apiFor(harness.server, 1);
     expect(harness.screen()).not.toContain("Delete the conversation");
     await harness.press("y");
     await harness.waitFor(

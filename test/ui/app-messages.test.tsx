@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
@@ -120,15 +119,11 @@ describe("the open conversation", () => {
 
   it("keeps a failed send on screen with its text, and Enter retries it without a duplicate", async () => {
     let failing = true;
-    const server = await startServer({
-      port: 0,
-      demo: true,
-      demoReplies: false,
+    const server = await each.server({
       faults: ({ method, path }) => {
         if (failing && method === "POST" && path === "/v1/messages") throw new Error("injected");
       },
     });
-    each.afterTest(() => server.close());
     const harness = await each.start({ server });
     await openFirst(harness, "bob");
     await harness.type("important words");
@@ -195,8 +190,7 @@ describe("the open conversation", () => {
   it("keeps a message that arrives while an older page is loading", async () => {
     // The real server behind a relay that holds the first older page of messages until the
     // open conversation's poll has brought the news: the page lands after the news.
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     const forward = (req: Seen, res: ServerResponse) => relayTo(server.url, req, res);
     let held: (() => void) | undefined;
     // The news as the open conversation's poll answered it, each time.

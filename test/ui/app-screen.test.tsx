@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest, KEYS, startHarness } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst } from "./helpers.ts";
+import { apiFor, conversationWith, firstInboxAnswer, openFirst } from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -136,11 +135,7 @@ describe("the screen", () => {
     const bob = apiFor(harness.server, 1);
     const carol = apiFor(harness.server, 2);
     await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list");
-    // The first inbox answer is history: only what arrives after it is news.
-    await harness.waitFor(
-      () => harness!.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
-      "the first inbox answer",
-    );
+    await firstInboxAnswer(harness);
     const withBob = await conversationWith(alice, "bob");
     await alice.conversations.update(withBob.id, { is_muted: true });
     await bob.messages.send({

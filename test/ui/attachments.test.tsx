@@ -5,9 +5,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
-import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, newestMessage, openFirst } from "./helpers.ts";
+import { harnessEachTest, KEYS } from "./harness.tsx";
+import {
+  apiFor,
+  conversationWith,
+  enterLine,
+  newestMessage,
+  openFirst,
+  refusedAttach,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -50,24 +56,24 @@ async function answerLostOnce(target: string): Promise<string> {
 const newest = async (api: Api, name: string) => (await newestMessage(api, name))!;
 
 /** Types a line into the composer and presses Enter. */
-async function enter(h: Harness, line: string) {
-  await h.type(line);
-  await h.press(KEYS.enter);
-}
-
 const sent = (text: string) => (s: string) =>
   new RegExp(`you · \\d\\d:\\d\\d[^\\n]*\\n[^\\n]*${text}`).test(s) && !s.includes("sending…");
 
+/** alice's client with her conversation with bob open, and her API. */
+async function withBob() {
+  const harness = await each.start();
+  await openFirst(harness, "bob");
+  return { harness, api: apiFor(harness.server) };
+}
+
 describe("/attach in the composer", () => {
   it("adds several attachments above the draft, /detach removes one, Enter sends them", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
+    const { harness, api } = await withBob();
+    await enterLine(harness, "/attach https://files.example.com/q3/Plan%20v2.pdf");
     await harness.waitFor((s) => s.includes("📎 Plan v2.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached Plan v2.pdf");
-    await enter(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
-    await enter(harness, "/attach https://example.com/notes");
+    await enterLine(harness, "/attach http://img.example.com/x?id=7 shot.PNG");
+    await enterLine(harness, "/attach https://example.com/notes");
     await harness.waitFor(
       (s) =>
         s.includes("📎 1 Plan v2.pdf · PDF") &&
@@ -75,10 +81,10 @@ describe("/attach in the composer", () => {
         s.includes("📎 3 notes"),
       "three, numbered",
     );
-    await enter(harness, "/detach 3");
+    await enterLine(harness, "/detach 3");
     await harness.waitFor((s) => !s.includes("📎 3 notes"), "the third removed");
     expect(harness.screen()).toContain("Removed notes.");
-    await enter(harness, "the plan and a shot");
+    await enterLine(harness, "the plan and a shot");
     await harness.waitFor(sent("the plan and a shot"), "the message sent");
     await harness.waitFor((s) => s.includes("Message bob · Enter sends"), "an empty composer");
     expect(harness.screen()).not.toContain("📎 1 Plan");
@@ -98,10 +104,8 @@ describe("/attach in the composer", () => {
   });
 
   it("sends attachments with nothing typed under their file names", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach https://x.test/a/report.csv");
+    const { harness, api } = await withBob();
+    await enterLine(harness, "/attach https://x.test/a/report.csv");
     await harness.waitFor((s) => s.includes("📎 report.csv · CSV"), "the attachment");
     await harness.press(KEYS.enter);
     await harness.waitFor(sent("report.csv"), "the message sent");
@@ -113,22 +117,19 @@ describe("/attach in the composer", () => {
   });
 
   it("refuses a URL that is not http or https, and keeps the draft", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach javascript:alert(1)");
-    await harness.waitFor(
-      (s) => s.includes("Not attached: only http and https addresses can be attached"),
-      "the refusal",
+    const { harness } = await withBob();
+    await refusedAttach(
+      harness,
+      "/attach javascript:alert(1)",
+      "only http and https addresses can be attached",
     );
     expect(harness.screen()).toContain("/attach javascript:alert(1)");
     expect(harness.screen()).not.toMatch(/📎 (alert|javascript)/u);
   });
 
   it("says an unknown command is unknown and keeps it; // sends a leading slash", async () => {
-    const harness = await each.start();
-    const api = apiFor(harness.server);
-    await openFirst(harness, "bob");
-    await enter(harness, "/shrug fine");
+    const { harness, api } = await withBob();
+    await enterLine(harness, "/shrug fine");
     await harness.waitFor((s) => s.includes("Unknown command /shrug"), "the unknown command");
     expect(harness.screen()).toContain("/shrug fine");
     await harness.press("\x01"); // Ctrl+A: the start of the line
@@ -139,9 +140,8 @@ describe("/attach in the composer", () => {
   });
 
   it("keeps a draft's attachments when switching conversations", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach https://x.test/keep.txt");
+    const { harness } = await withBob();
+    await enterLine(harness, "/attach https://x.test/keep.txt");
     await harness.waitFor((s) => s.includes("📎 keep.txt · TXT"), "the attachment");
     await harness.press(KEYS.escape, KEYS.escape, KEYS.down, KEYS.enter);
     await harness.waitFor(
@@ -155,8 +155,7 @@ describe("/attach in the composer", () => {
 
 describe("A on a message", () => {
   it("refuses on someone else's message: only the sender adds attachments", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
+    const { harness } = await withBob();
     await harness.press(KEYS.escape);
     await harness.waitFor((s) => /[│║]▌/.test(s), "bob's newest message selected");
     await harness.press("A");
@@ -204,8 +203,7 @@ describe("A on a message", () => {
   });
 
   it("adds it once when the answer to the PUT was lost and it is tried again", async () => {
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     const alice = apiFor(server);
     const chat = await conversationWith(alice, "bob");
     await alice.messages.send({ conversation_id: chat.id, message: "the file follows" });

@@ -5,7 +5,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { harnessEachTest } from "./harness.tsx";
@@ -44,8 +43,7 @@ async function burst(api: Api, conversationId: string, count: number): Promise<v
 
 async function duringBurst(open: boolean) {
   // A bot's burst is within a real server's limits; this one has none, to send it at once.
-  const server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
-  each.afterTest(() => server.close());
+  const server = await each.server({ rateLimit: false });
   const h = await each.start({ server, pollPace: NO_POLLS });
   await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
   if (open) await openFirst(h, "carol");

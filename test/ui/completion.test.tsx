@@ -58,8 +58,8 @@ describe("completion in the composer", () => {
 
   it("↓ marks the next, Enter takes it and does not send; Esc closes the list", async () => {
     const h = await each.start();
-    const alice = apiFor(h.server);
     await openFirst(h, "#team");
+    const alice = apiFor(h.server);
     const team = await conversationWith(alice, "team");
     const before = (await alice.messages.list({ conversation_id: team.id, limit: 1 })).data[0];
     await h.type("@");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   attachmentFrom,
   attachmentLabel,
+  type ComposerInput,
   detach,
   fileTypeOf,
   parseComposerInput,
@@ -9,84 +10,72 @@ import {
   textForAttachments,
 } from "../../src/ui/composer/commands.ts";
 
+/** Each draft parses to exactly its ComposerInput. */
+function expectParsed(cases: [string, ComposerInput][]) {
+  for (const [draft, parsed] of cases) expect(parseComposerInput(draft), draft).toEqual(parsed);
+}
+
+/** What /attach URL makes: the attachment with its name and, when known, its type. */
+const attached = (file_url: string, filename: string, file_type?: string): ComposerInput => ({
+  kind: "attach",
+  attachment: { file_url, filename, ...(file_type ? { file_type } : {}) },
+});
+
 describe("parseComposerInput", () => {
   it("takes /attach without a scheme as a file on disk, quoted or escaped as pasted", () => {
-    expect(parseComposerInput("/attach ~/notes.pdf")).toEqual({
-      kind: "upload",
-      path: "~/notes.pdf",
-    });
-    expect(parseComposerInput("/attach notes")).toEqual({ kind: "upload", path: "notes" });
-    expect(parseComposerInput("/attach ~/my notes.pdf")).toEqual({
-      kind: "upload",
-      path: "~/my notes.pdf",
-    });
-    expect(parseComposerInput("/attach '/tmp/a b.pdf'")).toEqual({
-      kind: "upload",
-      path: "/tmp/a b.pdf",
-    });
-    expect(parseComposerInput("/attach /tmp/a\\ b.pdf")).toEqual({
-      kind: "upload",
-      path: "/tmp/a b.pdf",
-    });
+    for (const [draft, path] of [
+      ["/attach ~/notes.pdf", "~/notes.pdf"],
+      ["/attach notes", "notes"],
+      ["/attach ~/my notes.pdf", "~/my notes.pdf"],
+      ["/attach '/tmp/a b.pdf'", "/tmp/a b.pdf"],
+      ["/attach /tmp/a\\ b.pdf", "/tmp/a b.pdf"],
+    ] as const) {
+      expect(parseComposerInput(draft), draft).toEqual({ kind: "upload", path });
+    }
   });
 
   it("offers a path alone as a file, and leaves commands and sentences alone", () => {
-    expect(parseComposerInput("/home/me/notes.pdf")).toEqual({
-      kind: "path",
-      path: "/home/me/notes.pdf",
-      text: "/home/me/notes.pdf",
-    });
     expect(parseComposerInput("'/home/me/my notes.pdf' ")).toMatchObject({
       kind: "path",
       path: "/home/me/my notes.pdf",
     });
     expect(parseComposerInput("~/x.png")).toMatchObject({ kind: "path", path: "~/x.png" });
-    expect(parseComposerInput("/usr/bin is full")).toEqual({
-      kind: "unknown",
-      command: "/usr/bin",
-    });
-    expect(parseComposerInput("//usr/bin")).toEqual({ kind: "text", text: "/usr/bin" });
-    expect(parseComposerInput("/detach")).toEqual({ kind: "detach", which: "last" });
-    expect(parseComposerInput("~/a\nb")).toEqual({ kind: "text", text: "~/a\nb" });
+    expectParsed([
+      [
+        "/home/me/notes.pdf",
+        { kind: "path", path: "/home/me/notes.pdf", text: "/home/me/notes.pdf" },
+      ],
+      ["/usr/bin is full", { kind: "unknown", command: "/usr/bin" }],
+      ["//usr/bin", { kind: "text", text: "/usr/bin" }],
+      ["/detach", { kind: "detach", which: "last" }],
+      ["~/a\nb", { kind: "text", text: "~/a\nb" }],
+    ]);
   });
 
   it("takes a draft without a leading / as the message, and // as one literal /", () => {
-    expect(parseComposerInput("hello /attach x")).toEqual({
-      kind: "text",
-      text: "hello /attach x",
-    });
-    expect(parseComposerInput(" /attach x")).toEqual({ kind: "text", text: " /attach x" });
-    expect(parseComposerInput("//usr/bin is full")).toEqual({
-      kind: "text",
-      text: "/usr/bin is full",
-    });
-    expect(parseComposerInput("//")).toEqual({ kind: "text", text: "/" });
+    expectParsed([
+      ["hello /attach x", { kind: "text", text: "hello /attach x" }],
+      [" /attach x", { kind: "text", text: " /attach x" }],
+      ["//usr/bin is full", { kind: "text", text: "/usr/bin is full" }],
+      ["//", { kind: "text", text: "/" }],
+    ]);
   });
 
   it("reads /attach URL with the name from the URL's path and the type from its extension", () => {
-    expect(parseComposerInput("/attach https://files.example.com/a/b/Q3%20plan.pdf")).toEqual({
-      kind: "attach",
-      attachment: {
-        file_url: "https://files.example.com/a/b/Q3%20plan.pdf",
-        filename: "Q3 plan.pdf",
-        file_type: "application/pdf",
-      },
-    });
+    const url = "https://files.example.com/a/b/Q3%20plan.pdf";
+    expect(parseComposerInput(`/attach ${url}`)).toEqual(
+      attached(url, "Q3 plan.pdf", "application/pdf"),
+    );
   });
 
   it("takes the rest of the line as the file name, and leaves out a type it does not know", () => {
-    expect(parseComposerInput("/ATTACH  http://x.test/f?id=1   the   notes.md ")).toEqual({
-      kind: "attach",
-      attachment: {
-        file_url: "http://x.test/f?id=1",
-        filename: "the notes.md",
-        file_type: "text/markdown",
-      },
-    });
-    expect(parseComposerInput("/attach https://x.test/data.bin")).toEqual({
-      kind: "attach",
-      attachment: { file_url: "https://x.test/data.bin", filename: "data.bin" },
-    });
+    expectParsed([
+      [
+        "/ATTACH  http://x.test/f?id=1   the   notes.md ",
+        attached("http://x.test/f?id=1", "the notes.md", "text/markdown"),
+      ],
+      ["/attach https://x.test/data.bin", attached("https://x.test/data.bin", "data.bin")],
+    ]);
     // A name without an extension: the URL's says the type.
     expect(parseComposerInput("/attach https://x.test/shot.png screenshot")).toMatchObject({
       attachment: { filename: "screenshot", file_type: "image/png" },
@@ -114,19 +103,20 @@ describe("parseComposerInput", () => {
   });
 
   it("reads /detach and /detach N", () => {
-    expect(parseComposerInput("/detach")).toEqual({ kind: "detach", which: "last" });
-    expect(parseComposerInput("/detach 2")).toEqual({ kind: "detach", which: 2 });
+    expectParsed([
+      ["/detach", { kind: "detach", which: "last" }],
+      ["/detach 2", { kind: "detach", which: 2 }],
+    ]);
     expect(parseComposerInput("/detach 0")).toMatchObject({ kind: "refused" });
     expect(parseComposerInput("/detach two")).toMatchObject({ kind: "refused" });
   });
 
   it("names an unknown command", () => {
-    expect(parseComposerInput("/shrug ok")).toEqual({ kind: "unknown", command: "/shrug" });
-    expect(parseComposerInput("/")).toEqual({ kind: "unknown", command: "/" });
-    expect(parseComposerInput("/usr/bin is full")).toEqual({
-      kind: "unknown",
-      command: "/usr/bin",
-    });
+    expectParsed([
+      ["/shrug ok", { kind: "unknown", command: "/shrug" }],
+      ["/", { kind: "unknown", command: "/" }],
+      ["/usr/bin is full", { kind: "unknown", command: "/usr/bin" }],
+    ]);
   });
 });
 

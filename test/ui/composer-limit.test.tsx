@@ -9,8 +9,8 @@ const each = harnessEachTest();
 describe("the composer near the message length limit", () => {
   it("counts near 10,000, keeps a longer text on Enter, and sends it once short enough", async () => {
     const harness = await each.start();
-    const alice = apiFor(harness.server);
     await openFirst(harness, "bob");
+    const alice = apiFor(harness.server);
     const chat = await conversationWith(alice, "bob");
     const before = (await alice.messages.list({ conversation_id: chat.id, limit: 100 })).data;
 

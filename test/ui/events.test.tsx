@@ -3,7 +3,6 @@
 // And the same client against a server without events, which polls as before.
 import type { ServerResponse } from "node:http";
 import { describe, expect, it, vi } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import { liveMode } from "../../src/ui/queries/live.ts";
 import { QUIET_POLLS } from "../../src/ui/queries/polling.ts";
 import { relayTo, type Seen, startForeignServer } from "../api/foreign-server.ts";
@@ -24,8 +23,7 @@ async function helpSays(h: Harness, words: string) {
 
 /** The real server behind a relay that has no /v1/events, and what the relay saw. */
 async function serverWithoutEvents() {
-  const server = await startServer({ port: 0, demo: true, demoReplies: false });
-  each.afterTest(() => server.close());
+  const server = await each.server();
   const relay = await startForeignServer(async (req: Seen, res: ServerResponse) => {
     if (req.url.startsWith("/v1/events")) {
       res.writeHead(404, { "content-type": "application/json" });
@@ -38,10 +36,17 @@ async function serverWithoutEvents() {
   return { server, relay };
 }
 
+/** A client of `serverWithoutEvents` at `pollPace`, once it knows there is no stream. */
+async function pollingClient(pollPace?: { openMs: number; listMs: number }) {
+  const { server, relay } = await serverWithoutEvents();
+  const h = await each.start({ server, baseUrl: relay.url, ...(pollPace ? { pollPace } : {}) });
+  await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+  return { server, relay, h };
+}
+
 describe("with the event stream", () => {
   it("shows a message, its edit and its deletion in the open conversation", async () => {
-    const harness = await each.start({ pollPace: NO_POLLS });
-    const h = harness;
+    const h = await each.start({ pollPace: NO_POLLS });
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     await helpSays(h, "live");
     await openFirst(h, "bob");
@@ -61,8 +66,7 @@ describe("with the event stream", () => {
   it("shows another conversation's news in its row, and rings the bell", async () => {
     const errors = vi.spyOn(console, "error");
     each.afterTest(() => errors.mockRestore());
-    const harness = await each.start({ pollPace: NO_POLLS });
-    const h = harness;
+    const h = await each.start({ pollPace: NO_POLLS });
     await openFirst(h, "bob");
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     const carol = apiFor(h.server, 2);
@@ -82,8 +86,7 @@ describe("with the event stream", () => {
   });
 
   it("puts a conversation started elsewhere into the list", async () => {
-    const harness = await each.start({ pollPace: NO_POLLS, user: 1 });
-    const h = harness;
+    const h = await each.start({ pollPace: NO_POLLS, user: 1 });
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     const frank = apiFor(h.server, 5);
     const listed = await apiFor(h.server, 1).conversations.list({ limit: 100 });
@@ -96,10 +99,7 @@ describe("with the event stream", () => {
 
 describe("without an event stream", () => {
   it("polls as before, and says so", async () => {
-    const { server, relay } = await serverWithoutEvents();
-    const harness = await each.start({ server, baseUrl: relay.url });
-    const h = harness;
-    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    const { server, relay, h } = await pollingClient();
     await helpSays(h, "polling every 0.4 s");
     await openFirst(h, "bob");
     const bob = apiFor(server, 1);
@@ -110,15 +110,8 @@ describe("without an event stream", () => {
   });
 
   it("renders nothing for polls that bring nothing new", async () => {
-    const { server, relay } = await serverWithoutEvents();
-    const harness = await each.start({
-      server,
-      baseUrl: relay.url,
-      pollPace: { openMs: 300, listMs: 300 },
-    });
-    const h = harness;
+    const { relay, h } = await pollingClient({ openMs: 300, listMs: 300 });
     await openFirst(h, "bob");
-    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
     // Past the polls that mark bob's conversation read and bring it back so (its retrieval
     // comes at most once a second): settled once two polls' time goes by without a render.
     await until(
@@ -142,15 +135,8 @@ describe("without an event stream", () => {
   });
 
   it("marks news read as it arrives, without polling the open conversation itself", async () => {
-    const { server, relay } = await serverWithoutEvents();
     // The lists' pace (which the open conversation also follows) never comes in the test.
-    const harness = await each.start({
-      server,
-      baseUrl: relay.url,
-      pollPace: { openMs: 300, listMs: 600_000 },
-    });
-    const h = harness;
-    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    const { server, relay, h } = await pollingClient({ openMs: 300, listMs: 600_000 });
     await openFirst(h, "bob");
     const bob = apiFor(server, 1);
     const withAlice = await conversationWith(bob, "alice");
@@ -174,14 +160,7 @@ describe("without an event stream", () => {
   });
 
   it("follows the open conversation through its list, not by marking it opened again", async () => {
-    const { server, relay } = await serverWithoutEvents();
-    const harness = await each.start({
-      server,
-      baseUrl: relay.url,
-      pollPace: { openMs: 600_000, listMs: 200 },
-    });
-    const h = harness;
-    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    const { server, relay, h } = await pollingClient({ openMs: 600_000, listMs: 200 });
     await openFirst(h, "bob");
     const bob = apiFor(server, 1);
     const withAlice = await conversationWith(bob, "alice");
@@ -203,15 +182,8 @@ describe("without an event stream", () => {
   });
 
   it("polls a quiet conversation at half its pace, and its news still comes", async () => {
-    const { server, relay } = await serverWithoutEvents();
     const openMs = 100;
-    const harness = await each.start({
-      server,
-      baseUrl: relay.url,
-      pollPace: { openMs, listMs: 600_000 },
-    });
-    const h = harness;
-    await h.waitFor(() => liveMode(h.queryClient).get() === "none", "no stream");
+    const { server, relay, h } = await pollingClient({ openMs, listMs: 600_000 });
     await openFirst(h, "bob");
     const bob = apiFor(server, 1);
     const withAlice = await conversationWith(bob, "alice");
@@ -238,8 +210,7 @@ describe("without an event stream", () => {
   });
 
   it("fetches what is on screen at once when the stream drops", async () => {
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     // A stream that the relay holds open (live) until the test drops it; any stream asked
     // for after that is never answered.
     let stream: ServerResponse | undefined;
@@ -251,8 +222,7 @@ describe("without an event stream", () => {
       res.write(": open\n\n");
     });
     each.afterTest(() => relay.close());
-    const harness = await each.start({ server, baseUrl: relay.url, pollPace: NO_POLLS });
-    const h = harness;
+    const h = await each.start({ server, baseUrl: relay.url, pollPace: NO_POLLS });
     await h.waitFor(() => liveMode(h.queryClient).get() === "live", "the stream up");
     // What the stream's opening asked for has come back: nothing else is on its way.
     await until(() => h.queryClient.isFetching() === 0, "the refetch on opening done");

@@ -27,6 +27,18 @@ async function latest(h: Harness, name: string): Promise<string | undefined> {
   return (await newestMessage(apiFor(h.server), name))?.message;
 }
 
+/**
+ * alice types `draft` to bob and presses Ctrl+G, with `editorEnv` for the editor: the
+ * harness, and the screen once it says `said`.
+ */
+async function ctrlG(editorEnv: NodeJS.ProcessEnv | undefined, draft: string, said: string) {
+  const harness = await each.start(editorEnv ? { editorEnv } : {});
+  await openFirst(harness, "bob");
+  await harness.type(draft);
+  await harness.press(CTRL_G);
+  return { harness, screen: await harness.waitFor((s) => s.includes(said), `"${said}"`) };
+}
+
 describe("the draft in $EDITOR", () => {
   it("hands the terminal over with Ctrl+G and takes back the saved text as the draft, unsent", async () => {
     const harness = await each.start({ editorEnv: { EDITOR: script(APPEND) } });
@@ -70,15 +82,10 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("edits the message being edited, and keeps the draft when the editor fails", async () => {
-    const harness = await each.start({
-      editorEnv: { EDITOR: script('printf "ruined" > "$1"; exit 4') },
-    });
-    await openFirst(harness, "bob");
-    await harness.type("keep this draft");
-    await harness.press(CTRL_G);
-    const failed = await harness.waitFor(
-      (s) => s.includes("Draft not changed: editor.sh exited with status 4"),
-      "why",
+    const { screen: failed } = await ctrlG(
+      { EDITOR: script('printf "ruined" > "$1"; exit 4') },
+      "keep this draft",
+      "Draft not changed: editor.sh exited with status 4",
     );
     expect(failed).toContain("keep this draft");
     expect(failed).not.toContain("ruined");
@@ -101,14 +108,7 @@ describe("the draft in $EDITOR", () => {
   });
 
   it("says it cannot where there is no editor at the person's end (parley ssh)", async () => {
-    const harness = await each.start();
-    await openFirst(harness, "bob");
-    await harness.type("stays");
-    await harness.press(CTRL_G);
-    const screen = await harness.waitFor(
-      (s) => s.includes("cannot open an editor over parley ssh"),
-      "the refusal",
-    );
+    const { screen } = await ctrlG(undefined, "stays", "cannot open an editor over parley ssh");
     expect(screen).toContain("stays");
   });
 });

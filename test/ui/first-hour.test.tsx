@@ -7,6 +7,7 @@ import { harnessEachTest, KEYS } from "./harness.tsx";
 import {
   apiFor,
   conversationWith,
+  markedLines,
   openFirst,
   selectRow,
   sendOwn,
@@ -14,12 +15,6 @@ import {
 } from "./helpers.ts";
 
 const each = harnessEachTest();
-/** The message lines marked as selected. */
-const marked = (s: string) =>
-  s
-    .split("\n")
-    .filter((l) => l.includes("│▌"))
-    .join("\n");
 
 describe("a resize", () => {
   it("never loses your place: the open conversation, the focus, the selection, the draft", async () => {
@@ -30,7 +25,7 @@ describe("a resize", () => {
     await harness.press("k");
     await harness.press("k");
     const before = await harness.waitFor(
-      (s) => marked(s) !== "" && s.includes("y copy"),
+      (s) => markedLines(s) !== "" && s.includes("y copy"),
       "a message selected in the messages pane",
     );
     await harness.resize(50, 12);
@@ -42,7 +37,7 @@ describe("a resize", () => {
       (s) => !s.includes("terminal too small") && s.includes("online"),
       "the chat back",
     );
-    expect(marked(after)).toBe(marked(before));
+    expect(markedLines(after)).toBe(markedLines(before));
     expect(after).toContain("y copy");
     expect(after).toContain("half a thought");
   });

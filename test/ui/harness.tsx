@@ -12,7 +12,7 @@ import { localFiles } from "../../src/client/local-files.ts";
 import { type MountedClient, mountClient } from "../../src/client/mount.tsx";
 import { localOpener, type OpenUrl } from "../../src/client/opener.ts";
 import { createClientSession } from "../../src/client/session.ts";
-import { type RunningServer, startServer } from "../../src/server/index.ts";
+import { type RunningServer, type StartOptions, startServer } from "../../src/server/index.ts";
 import type { ThemeSetting } from "../../src/ui/look/theme.ts";
 import type { PollPace, Session } from "../../src/ui/screen/session.ts";
 import { headlessTerminal, screenText } from "../virtual-terminal.ts";
@@ -120,6 +120,8 @@ export type Harness = {
 export function harnessEachTest(): {
   start: typeof startHarness;
   afterTest(cleanup: () => unknown): void;
+  /** A demo server (port 0, no demo replies) for this test alone: closed after it. */
+  server(options?: StartOptions): Promise<RunningServer>;
 } {
   const started: Harness[] = [];
   const cleanups: (() => unknown)[] = [];
@@ -134,6 +136,11 @@ export function harnessEachTest(): {
       return harness;
     },
     afterTest: (cleanup) => cleanups.push(cleanup),
+    async server(options = {}) {
+      const server = await startServer({ port: 0, demo: true, demoReplies: false, ...options });
+      cleanups.push(() => server.close());
+      return server;
+    },
   };
 }
 

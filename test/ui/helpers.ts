@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type Api, createApi } from "../../src/api/client.ts";
 import type { Conversation, Message } from "../../src/api/schema.ts";
 import type { RunningServer } from "../../src/server/index.ts";
+import { keys } from "../../src/ui/queries/query-keys.ts";
 import { type Harness, KEYS } from "./harness.tsx";
 
 export function apiFor(server: RunningServer, user = 0): Api {
@@ -44,12 +45,46 @@ export const paneText = (screen: string) =>
     .map((line) => line.split("││")[1] ?? "")
     .join("\n");
 
+/** The message lines marked as selected, as one text. */
+export const markedLines = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((line) => line.includes("│▌"))
+    .join("\n");
+
 /** Rows of the sidebar, top to bottom, as the names they show. */
 export function sidebarNames(screen: string): string[] {
   return screen
     .split("\n")
     .map((line) => /^│[▸• ](?:[📌🔕📦@]+ )?(\S+)/u.exec(line)?.[1])
     .filter((name): name is string => name !== undefined && !/^\d/.test(name));
+}
+
+/** The index of the selected sidebar row among the rows shown. */
+export const sidebarCursor = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
+    .findIndex((line) => line.startsWith("│▸"));
+
+/** Types `line` into the composer and presses Enter. */
+export async function enterLine(h: Harness, line: string) {
+  await h.type(line);
+  await h.press(KEYS.enter);
+}
+
+/** Enters `line`, and waits for the status bar's one line about it: "Not attached: `why`". */
+export async function refusedAttach(h: Harness, line: string, why: string) {
+  await enterLine(h, line);
+  return h.waitFor((s) => s.includes(`Not attached: ${why}`), `the refusal (${why})`);
+}
+
+/** Until the first inbox answer is in: it is history, only what arrives after it is news. */
+export async function firstInboxAnswer(h: Harness) {
+  await h.waitFor(
+    () => h.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
+    "the first inbox answer",
+  );
 }
 
 /** Moves the sidebar cursor to the row named `name`, up or down. */

@@ -4,7 +4,6 @@
 // reads (hundreds of keys each): a soak, `npm run test:soak`.
 import { describe, expect, it } from "vitest";
 import type { Api } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
 import {
   HISTORY_PAGES_KEPT,
   type MessagePages,
@@ -34,8 +33,7 @@ async function seed(api: Api, conversationId: string, texts: (n: number) => stri
 }
 
 async function start(texts: (n: number) => string = token) {
-  const server = await startServer({ port: 0, demo: true, demoReplies: false, rateLimit: false });
-  each.afterTest(() => server.close());
+  const server = await each.server({ rateLimit: false });
   const alice = apiFor(server);
   const withBob = (await conversationWith(alice, "bob")).id;
   await seed(alice, withBob, texts);

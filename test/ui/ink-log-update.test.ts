@@ -10,23 +10,13 @@ import logUpdate from "../../src/ui/ink/log-update.ts";
 import Output from "../../src/ui/ink/output.ts";
 import { headlessTerminal } from "../virtual-terminal.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
+import { ESC, INK_TEXTS } from "./ink-texts.ts";
 
-const ESC = "\x1b";
 const TEXTS = [
-  "plain text",
+  ...INK_TEXTS,
   "x",
-  " ",
-  "",
-  `${ESC}[31mred${ESC}[39m and ${ESC}[1mbold${ESC}[22m`,
-  `${ESC}[7minverse over\ntwo lines${ESC}[27m`,
-  `${ESC}[2m${ESC}[1mdim and bold${ESC}[22m then plain`,
-  `${ESC}[44m${ESC}[37m white on blue ${ESC}[39m${ESC}[49m`,
   `${ESC}[38;5;117m│${ESC}[39m`,
-  `${ESC}]8;;https://example.com${ESC}\\a link${ESC}]8;;${ESC}\\`,
-  "漢字とかな wide",
   "👍 thumbs",
-  "╭──────╮\n│ box  │\n╰──────╯",
-  "line one\nline two\n\nline four",
   "x".repeat(70),
   "漢".repeat(40),
 ];

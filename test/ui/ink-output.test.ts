@@ -10,6 +10,7 @@ import { PORTED_INK_VERSION } from "../../scripts/ink-plugin.ts";
 import { seededRandom } from "../../src/server/demo/random.ts";
 import Output from "../../src/ui/ink/output.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
+import { ESC, INK_TEXTS } from "./ink-texts.ts";
 
 type Transformer = (line: string, index: number) => string;
 type Op =
@@ -28,23 +29,12 @@ function draw(OutputClass: typeof Output, width: number, height: number, ops: Op
   return output.get().output;
 }
 
-const ESC = "\x1b";
 const TEXTS = [
-  "plain text",
-  "",
-  " ",
-  `${ESC}[31mred${ESC}[39m and ${ESC}[1mbold${ESC}[22m`,
-  `${ESC}[7minverse over\ntwo lines${ESC}[27m`,
-  `${ESC}[2m${ESC}[1mdim and bold${ESC}[22m then plain`,
-  `${ESC}[44m${ESC}[37m white on blue ${ESC}[39m${ESC}[49m`,
-  `${ESC}]8;;https://example.com${ESC}\\a link${ESC}]8;;${ESC}\\`,
+  ...INK_TEXTS,
   // One link of parley's, with an id, in coloured pieces over two rows and wide text.
   `${ESC}[36m${ESC}]8;id=pmsg_1-0;https://example.com/a?b=1${ESC}\\a wrapped${ESC}]8;;${ESC}\\${ESC}[39m\n${ESC}]8;id=pmsg_1-0;https://example.com/a?b=1${ESC}\\link 漢字${ESC}]8;;${ESC}\\ after`,
-  "漢字とかな wide",
   "👍🏽 ❤️ 🇩🇪 👩‍💻 emoji",
   "e\u0301 combining, zero\u200bwidth",
-  "╭──────╮\n│ box  │\n╰──────╯",
-  "line one\nline two\n\nline four",
   "x".repeat(130),
   "🙂".repeat(70),
   "tab\tseparated",

@@ -3,7 +3,15 @@
 // in the status bar fades after a while or at the next key.
 import { describe, expect, it } from "vitest";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, newestMessage, openFirst, sendOwn, sidebarNames } from "./helpers.ts";
+import {
+  apiFor,
+  markedLines,
+  newestMessage,
+  openFirst,
+  sendOwn,
+  sidebarCursor,
+  sidebarNames,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -11,45 +19,34 @@ const CTRL_D = "\x04";
 const CTRL_U = "\x15";
 const CTRL_E = "\x05";
 
-/** The message lines marked as selected. */
-const marked = (s: string) =>
-  s
-    .split("\n")
-    .filter((l) => l.includes("│▌"))
-    .join("\n");
-
-/** The index of the selected sidebar row among the rows shown. */
-const sidebarCursor = (s: string) =>
-  s
-    .split("\n")
-    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
-    .findIndex((line) => line.startsWith("│▸"));
-
 describe("Ctrl+D and Ctrl+U", () => {
   it("page half the message pane and never delete or edit your own message", async () => {
     const harness = await each.start();
     await openFirst(harness, "#team");
     await sendOwn(harness, "mine to keep");
     await harness.press(KEYS.escape);
-    await harness.waitFor((s) => marked(s).includes("mine to keep"), "your message selected");
+    await harness.waitFor((s) => markedLines(s).includes("mine to keep"), "your message selected");
 
     await harness.press(CTRL_D, CTRL_E);
     const screen = harness.screen();
     expect(screen).not.toContain("Delete this message");
     expect(screen).not.toContain("editing");
-    expect(marked(screen)).toContain("mine to keep");
+    expect(markedLines(screen)).toContain("mine to keep");
 
     await harness.press("k");
-    const oneUp = await harness.waitFor((s) => !marked(s).includes("mine"), "one up");
+    const oneUp = await harness.waitFor((s) => !markedLines(s).includes("mine"), "one up");
     await harness.press("k");
-    const twoUp = await harness.waitFor((s) => marked(s) !== marked(oneUp), "two up");
+    const twoUp = await harness.waitFor((s) => markedLines(s) !== markedLines(oneUp), "two up");
     await harness.press("j");
-    await harness.waitFor((s) => marked(s) === marked(oneUp), "one up again");
+    await harness.waitFor((s) => markedLines(s) === markedLines(oneUp), "one up again");
     await harness.press(CTRL_U);
-    const paged = await harness.waitFor((s) => marked(s) !== marked(oneUp), "half a page up");
-    expect(marked(paged)).not.toBe(marked(twoUp));
+    const paged = await harness.waitFor(
+      (s) => markedLines(s) !== markedLines(oneUp),
+      "half a page up",
+    );
+    expect(markedLines(paged)).not.toBe(markedLines(twoUp));
     await harness.press(CTRL_D);
-    await harness.waitFor((s) => marked(s) === marked(oneUp), "half a page down, back");
+    await harness.waitFor((s) => markedLines(s) === markedLines(oneUp), "half a page down, back");
   });
 
   it("move half the conversation list", async () => {
@@ -97,23 +94,24 @@ describe("the selection under a question", () => {
       (s) => s.includes("Delete this message for everyone?"),
       "the question",
     );
-    expect(marked(asking)).toContain("which one is it");
+    expect(markedLines(asking)).toContain("which one is it");
     await harness.press("n");
     await harness.waitFor((s) => s.includes("Kept."), "kept");
   });
 });
 
 describe("an error in the status bar", () => {
-  it("fades after 8 seconds", async () => {
+  /** Online, with the error `text` shown as if it had been on screen for `ageMs` already. */
+  async function errorShown(text: string, ageMs: number) {
     const harness = await each.start();
     await harness.waitFor((s) => s.includes("online"), "online");
-    // As if it had been on screen for almost 8 s already.
-    harness.session.status.notice.set({
-      kind: "error",
-      text: "Could not send: boom",
-      at: Date.now() - 7_700,
-    });
-    await harness.waitFor((s) => s.includes("✗ Could not send: boom"), "the error");
+    harness.session.status.notice.set({ kind: "error", text, at: Date.now() - ageMs });
+    await harness.waitFor((s) => s.includes(`✗ ${text}`), "the error");
+    return harness;
+  }
+
+  it("fades after 8 seconds", async () => {
+    const harness = await errorShown("Could not send: boom", 7_700);
     await harness.waitFor(
       (s) => !s.includes("Could not send") && s.includes("↑↓ move"),
       "the hints back",
@@ -121,16 +119,8 @@ describe("an error in the status bar", () => {
   });
 
   it("goes at the next key once it has been seen", async () => {
-    const harness = await each.start();
-    await harness.waitFor((s) => s.includes("online"), "online");
-    // As if it had been on screen for a second already (more than the half second that
-    // keeps a fresh error through a key).
-    harness.session.status.notice.set({
-      kind: "error",
-      text: "Could not pin: boom",
-      at: Date.now() - 1_000,
-    });
-    await harness.waitFor((s) => s.includes("✗ Could not pin: boom"), "the error");
+    // Seen for a second: more than the half second that keeps a fresh error through a key.
+    const harness = await errorShown("Could not pin: boom", 1_000);
     await harness.press("j");
     await harness.waitFor((s) => !s.includes("Could not pin") && s.includes("↑↓ move"), "gone");
   });

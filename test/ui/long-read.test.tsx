@@ -102,8 +102,7 @@ describe("unread", () => {
 
   it("leaves the view where a key took it while the unread start was still being found", async () => {
     // The older page that finds where unread starts is held until keys have moved the view.
-    const server = await startServer({ port: 0, demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
+    const server = await each.server();
     let release: (() => void) | undefined;
     let landed: Promise<unknown> | undefined;
     const relay = await startForeignServer((req, res) => {
@@ -162,13 +161,7 @@ describe("unread", () => {
 
 describe("search in the open conversation", () => {
   it("finds a message 300 messages back, shows progress, highlights it, and n/N move", async () => {
-    const server = await startServer({
-      port: 0,
-      demo: true,
-      demoReplies: false,
-      rateLimit: false,
-    });
-    each.afterTest(() => server.close());
+    const server = await each.server({ rateLimit: false });
     const bob = apiFor(server, 1);
     const withAlice = (await conversationWith(bob, "alice")).id;
     await sendAll(bob, withAlice, ["the needle alpha, long ago"]);

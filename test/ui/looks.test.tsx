@@ -6,7 +6,13 @@ import { darkTheme, lightTheme } from "../../src/ui/look/theme.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
 import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst, trueColourForFile } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  firstInboxAnswer,
+  openFirst,
+  trueColourForFile,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -73,10 +79,7 @@ describe("reading a group", () => {
     harness.session.notify = { bell: true, desktop: true, level: "mentions" };
     const carol = apiFor(harness.server, 2);
     await harness.waitFor((s) => s.includes("● online") && s.includes("#team"), "the list");
-    await harness.waitFor(
-      () => harness!.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
-      "the first inbox answer",
-    );
+    await firstInboxAnswer(harness);
     const team = await conversationWith(carol, "team");
     await carol.messages.send({ conversation_id: team.id, message: "plain news for all" });
     await carol.messages.send({ conversation_id: team.id, message: "@alice can you look?" });

@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest } from "./harness.tsx";
-import { apiFor, conversationWith, selectRow, sidebarNames, trueColourForFile } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  firstInboxAnswer,
+  selectRow,
+  sidebarNames,
+  trueColourForFile,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 
@@ -40,10 +47,7 @@ describe("mentions in the list", () => {
     const h = await each.start();
     const erin = apiFor(h.server, 4);
     await h.waitFor((s) => s.includes("● online") && sidebarNames(s).includes("#lunch"), "#lunch");
-    await h.waitFor(
-      () => h.queryClient.getQueryData(keys.messages.inbox()) !== undefined,
-      "the first inbox answer",
-    );
+    await firstInboxAnswer(h);
     // #lunch starts muted: M goes on to all (unmuted), then to mentions (muted again).
     await selectRow(h, "#lunch");
     await h.press("M");

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { startServer } from "../../src/server/index.ts";
+import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { runGroups, runUsers } from "../../src/server/users-cli.ts";
 import { type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
@@ -51,11 +51,24 @@ async function openPrompt(h: Harness, ready: string) {
   await h.waitFor((s) => s.includes("new conversation with:"), "the prompt");
 }
 
+/** A fresh team (freshTeam), and alice's `n` prompt open on it. */
+async function promptOnFreshTeam() {
+  const server = await freshTeam();
+  const harness = await each.start({ server });
+  await openPrompt(harness, "No conversations");
+  return { server, harness };
+}
+
+/** Once the conversation with `name` is open: alice has that one conversation only. */
+async function startedWith(harness: Harness, server: RunningServer, name: string) {
+  await harness.waitFor((s) => s.includes(`Message ${name}`), `the conversation with ${name}`);
+  const list = await apiFor(server).conversations.list();
+  expect(list.data.map((c) => c.contact_id)).toEqual([`ct_${name}`]);
+}
+
 describe("the new-conversation prompt on parley's server", () => {
   it("offers the people the server knows, completes a name typed in part, and Enter starts it", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { server, harness } = await promptOnFreshTeam();
     // Before anything is typed: everyone else, alice left out.
     let screen = await harness.waitFor(
       (s) => offered(s).length === 5,
@@ -70,15 +83,11 @@ describe("the new-conversation prompt on parley's server", () => {
     // Tab picks the first (the harness draws no inverse without colours: Enter shows it).
     await harness.press(KEYS.tab);
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message erin"), "the conversation with erin");
-    const list = await apiFor(server).conversations.list();
-    expect(list.data.map((c) => c.contact_id)).toEqual(["ct_erin"]);
+    await startedWith(harness, server, "erin");
   });
 
   it("marks the name a part typed completes to, and Enter starts that one", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { server, harness } = await promptOnFreshTeam();
     await harness.type("fr");
     const screen = await harness.waitFor(
       (s) => offered(s)[0] === "frank" && markedRows(s).join() === "frank",
@@ -86,17 +95,12 @@ describe("the new-conversation prompt on parley's server", () => {
     );
     expect(screen).toContain("Enter starts the one marked ▸");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
+    await startedWith(harness, server, "frank");
     expect(harness.screen()).not.toContain("No one");
-    expect((await apiFor(server).conversations.list()).data.map((c) => c.contact_id)).toEqual([
-      "ct_frank",
-    ]);
   });
 
   it("moves the mark with ↓ and ↑, and starts the one marked", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { harness } = await promptOnFreshTeam();
     // Nothing typed: nothing marked, and Enter starts nothing.
     await harness.waitFor((s) => offered(s).length === 5, "everyone listed");
     expect(markedRows(harness.screen())).toEqual([]);
@@ -121,29 +125,21 @@ describe("the new-conversation prompt on parley's server", () => {
   });
 
   it("completes a part typed and Entered in one read, before the list showed it", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { harness } = await promptOnFreshTeam();
     await harness.press("fr\r");
     await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
   });
 
   it("starts a conversation with a whole user name typed, without picking", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { server, harness } = await promptOnFreshTeam();
     // Enter in the same moment as the name: no pause for the completion to catch up.
     await harness.paste("Frank");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message frank"), "the conversation with frank");
-    const list = await apiFor(server).conversations.list();
-    expect(list.data.map((c) => c.contact_id)).toEqual(["ct_frank"]);
+    await startedWith(harness, server, "frank");
   });
 
   it("says in one line that nobody has an unknown name, and keeps the prompt open", async () => {
-    const server = await freshTeam();
-    const harness = await each.start({ server });
-    await openPrompt(harness, "No conversations");
+    const { server, harness } = await promptOnFreshTeam();
     await harness.type("bobby");
     await harness.press(KEYS.enter);
     const screen = await harness.waitFor(
@@ -156,10 +152,7 @@ describe("the new-conversation prompt on parley's server", () => {
     await harness.press(KEYS.backspace, KEYS.backspace);
     await harness.waitFor((s) => !s.includes("No one and no group"), "the line gone once typing");
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message bob"), "the conversation with bob");
-    expect((await apiFor(server).conversations.list()).data.map((c) => c.contact_id)).toEqual([
-      "ct_bob",
-    ]);
+    await startedWith(harness, server, "bob");
   });
 });
 

@@ -5,22 +5,17 @@ import { describe, expect, it } from "vitest";
 import { COMMON_REACTIONS } from "../../src/ui/messages/emoji.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, newestMessage, openFirst, sidebarNames } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  markedLines,
+  newestMessage,
+  openFirst,
+  sidebarCursor,
+  sidebarNames,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
-/** The index of the selected sidebar row among the rows shown. */
-const sidebarCursor = (s: string) =>
-  s
-    .split("\n")
-    .filter((line) => /^│[▸• ](?:[📌🔕📦]+ )?\S/u.test(line) && !/^│[▸• ]\s*\d/u.test(line))
-    .findIndex((line) => line.startsWith("│▸"));
-
-/** The message lines marked as selected. */
-const marked = (s: string) =>
-  s
-    .split("\n")
-    .filter((l) => l.includes("│▌"))
-    .join("\n");
 
 describe("keys that arrive in one read", () => {
   it("each move the list's cursor", async () => {
@@ -42,18 +37,18 @@ describe("keys that arrive in one read", () => {
     const harness = await each.start();
     await openFirst(harness, "#team");
     await harness.press(KEYS.escape);
-    const newest = await harness.waitFor((s) => marked(s) !== "", "a message selected");
+    const newest = await harness.waitFor((s) => markedLines(s) !== "", "a message selected");
     // Three steps one at a time, to know where three in one read must land.
     let before = newest;
     for (let i = 0; i < 3; i++) {
       await harness.press("k");
-      before = await harness.waitFor((s) => marked(s) !== marked(before), "one up");
+      before = await harness.waitFor((s) => markedLines(s) !== markedLines(before), "one up");
     }
-    const threeUp = marked(before);
+    const threeUp = markedLines(before);
     await harness.press("G");
-    await harness.waitFor((s) => marked(s) === marked(newest), "back at the newest");
+    await harness.waitFor((s) => markedLines(s) === markedLines(newest), "back at the newest");
     await harness.press(KEYS.up.repeat(3));
-    await harness.waitFor((s) => marked(s) === threeUp, "three up at once");
+    await harness.waitFor((s) => markedLines(s) === threeUp, "three up at once");
   });
 
   it("reach the link chooser the first key opened", async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/server/errors.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
-import { harnessEachTest, KEYS } from "./harness.tsx";
+import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
 import { apiFor, conversationWith, openFirst, selectRow, sidebarNames } from "./helpers.ts";
 
 const each = harnessEachTest();
@@ -31,13 +31,37 @@ async function restartableServer() {
   };
 }
 
+/** alice in her conversation with bob, and the server gone. */
+async function awayFromBob() {
+  const server = await restartableServer();
+  const harness = await each.start({ server: server.first, pollPace });
+  await openFirst(harness, "bob");
+  await server.stop();
+  return { server, harness };
+}
+
+/**
+ * Starts the server again and waits for the queue to be through: nothing left unsent, and
+ * `last`, its last change's confirmation, said. alice's API and her conversation with bob.
+ */
+async function carriedOut(
+  server: Awaited<ReturnType<typeof restartableServer>>,
+  harness: Harness,
+  last: string,
+) {
+  await server.start();
+  await harness.waitFor(
+    (s) => s.includes("● online") && !s.includes("not sent") && s.includes(last),
+    "the queue carried out",
+    20_000,
+  );
+  const alice = apiFor(server.first);
+  return { alice, chat: await conversationWith(alice, "bob") };
+}
+
 describe("the outbox", () => {
   it("queues what is done while the server is gone and carries it out in order, once", async () => {
-    const server = await restartableServer();
-    const harness = await each.start({ server: server.first, pollPace });
-    await openFirst(harness, "bob");
-    await server.stop();
-
+    const { server, harness } = await awayFromBob();
     await harness.type("first while away");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("not sent yet"), "the send waiting");
@@ -50,15 +74,8 @@ describe("the outbox", () => {
       "the mute shown and three changes queued",
     );
 
-    await server.start();
     // The mute is the last change: its confirmation means the queue is through.
-    await harness.waitFor(
-      (s) => s.includes("● online") && !s.includes("not sent") && s.includes("✓ Muted bob."),
-      "the queue carried out",
-      20_000,
-    );
-    const alice = apiFor(server.first);
-    const chat = await conversationWith(alice, "bob");
+    const { alice, chat } = await carriedOut(server, harness, "✓ Muted bob.");
     expect(chat.is_muted).toBe(true);
     const page = await alice.messages.list({ conversation_id: chat.id, limit: 10 });
     const texts = page.data.map((m) => m.message).reverse();
@@ -68,11 +85,7 @@ describe("the outbox", () => {
   });
 
   it("takes a waiting send back into the composer with e, offline, and the keys after go there", async () => {
-    const server = await restartableServer();
-    const harness = await each.start({ server: server.first, pollPace });
-    await openFirst(harness, "bob");
-    await server.stop();
-
+    const { server, harness } = await awayFromBob();
     await harness.type("taken back");
     await harness.press(KEYS.enter);
     await harness.waitFor((s) => s.includes("not sent yet"), "the send waiting");
@@ -137,14 +150,7 @@ describe("the outbox", () => {
       "the attachment shown, two changes queued",
     );
 
-    await server.start();
-    await harness.waitFor(
-      (s) => s.includes("● online") && !s.includes("not sent") && s.includes("Attached later.pdf."),
-      "the queue carried out",
-      20_000,
-    );
-    const alice = apiFor(server.first);
-    const chat = await conversationWith(alice, "bob");
+    const { alice, chat } = await carriedOut(server, harness, "Attached later.pdf.");
     const page = await alice.messages.list({ conversation_id: chat.id, limit: 2 });
     const [sent, before] = page.data;
     expect(sent?.message).toBe("sent with a picture");
@@ -160,16 +166,12 @@ describe("the outbox", () => {
     // The server turns the mute away for a while (503: the outbox tries again), so its
     // "Muted" list comes without #team at first.
     let holdUpdates = false;
-    const server = await startServer({
-      port: 0,
-      demo: true,
-      demoReplies: false,
+    const server = await each.server({
       faults: ({ method, path }) => {
         if (holdUpdates && method === "PUT" && path.startsWith("/v1/conversations/"))
           throw new HttpError(503, "internal", "Try again soon.");
       },
     });
-    each.afterTest(() => server.close());
     const harness = await each.start({ server, pollPace });
     await selectRow(harness, "#team");
     holdUpdates = true;
@@ -194,16 +196,12 @@ describe("the outbox", () => {
     // The server refuses the send as it would one to a conversation gone meanwhile. (Gone
     // through the API, its deletion would reach this client live and close it first.)
     let refuse = false;
-    const server = await startServer({
-      port: 0,
-      demo: true,
-      demoReplies: false,
+    const server = await each.server({
       faults: ({ method, path }) => {
         if (refuse && method === "POST" && path === "/v1/messages")
           throw new HttpError(404, "not_found", "No such conversation.");
       },
     });
-    each.afterTest(() => server.close());
     const harness = await each.start({ server, pollPace });
     await openFirst(harness, "bob");
     refuse = true;

@@ -42,25 +42,27 @@ describe("the poll scheduler", () => {
     return null;
   }
   let fetches: number[] = [];
-
-  it("keeps its pace while other code writes to the query and renders (they used to reset it)", async () => {
+  /** Counts fetches afresh and renders Polled at `every` ms, under a QueryClient of its own. */
+  function startPolling(every: number) {
     fetches = [];
     const queryClient = new QueryClient();
-    const app = render(
+    const tree = () => (
       <QueryClientProvider client={queryClient}>
-        <Polled every={100} />
-      </QueryClientProvider>,
+        <Polled every={every} />
+      </QueryClientProvider>
     );
+    const app = render(tree());
     unmount = app.unmount;
+    return { queryClient, app, rerender: () => app.rerender(tree()) };
+  }
+
+  it("keeps its pace while other code writes to the query and renders (they used to reset it)", async () => {
+    const { queryClient, rerender } = startPolling(100);
     // What the open conversation's poll does to the list: a write every 30 ms, far more
     // often than the list's own pace, and a re-render each time.
     const writer = setInterval(() => {
       queryClient.setQueryData(["list"], Math.random());
-      app.rerender(
-        <QueryClientProvider client={queryClient}>
-          <Polled every={100} />
-        </QueryClientProvider>,
-      );
+      rerender();
     }, 30);
     await vi.advanceTimersByTimeAsync(1200);
     clearInterval(writer);
@@ -69,13 +71,7 @@ describe("the poll scheduler", () => {
   });
 
   it("stops when the query is no longer needed", async () => {
-    fetches = [];
-    const queryClient = new QueryClient();
-    const app = render(
-      <QueryClientProvider client={queryClient}>
-        <Polled every={50} />
-      </QueryClientProvider>,
-    );
+    const { app } = startPolling(50);
     await vi.advanceTimersByTimeAsync(300);
     app.unmount();
     const count = fetches.length;

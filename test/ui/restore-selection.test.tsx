@@ -1,7 +1,6 @@
 // Issue 40, trip 11: restored from Archived, a conversation is where `1` (All) lands: the
 // selection stays on it, so the next `m` or `p` acts on it and never on another row.
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import type { ConversationPages } from "../../src/ui/queries/cache.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { until } from "../wait.ts";
@@ -21,8 +20,7 @@ describe("restoring from Archived, then All", () => {
     "keeps the selection on the restored conversation (1 pressed %s), and m mutes it",
     async (_, settled) => {
       // Archived before the client starts: no list it loads has ever had #team.
-      const server = await startServer({ port: 0, demo: true, demoReplies: false });
-      each.afterTest(() => server.close());
+      const server = await each.server();
       const alice = apiFor(server);
       const team = await conversationWith(alice, "team");
       await alice.conversations.update(team.id, { archived_at: Math.floor(Date.now() / 1000) });

@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
-import { type Harness, harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, newestMessage, openFirst } from "./helpers.ts";
+import type { StartOptions } from "../../src/server/index.ts";
+import { harnessEachTest, KEYS } from "./harness.tsx";
+import { apiFor, enterLine, newestMessage, openFirst, refusedAttach } from "./helpers.ts";
 
 const each = harnessEachTest();
 const home = mkdtempSync(join(tmpdir(), "parley-home-"));
@@ -19,34 +19,34 @@ const notes = randomBytes(3 * 1024 * 1024 + 17);
 writeFileSync(join(home, "docs", "notes.pdf"), notes);
 writeFileSync(join(home, "my plan.txt"), "the plan\n");
 
-async function enter(h: Harness, line: string) {
-  await h.type(line);
-  await h.press(KEYS.enter);
-}
-
 const sentWith = (name: string) => (s: string) =>
   new RegExp(`you · \\d\\d:\\d\\d[\\s\\S]*📎 ${name}`, "u").test(s) && !s.includes("sending…");
 
+/** alice in her conversation with bob, with `home` as her disk, on a server of `options`. */
+async function withHome(options: StartOptions = {}) {
+  const server = await each.server(options);
+  const harness = await each.start({ server, home });
+  await openFirst(harness, "bob");
+  return { server, harness };
+}
+
 describe("/attach PATH", () => {
   it("uploads the file, attaches it to the draft, and the message carries its URL", async () => {
-    const server = await startServer({ demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
-    const harness = await each.start({ server, home });
-    await openFirst(harness, "bob");
+    const { server, harness } = await withHome();
     // The limit, said before anything is sent.
     await harness.waitFor((s) => s.includes("/attach URL or path, up to 25 MB"), "the limit");
     // Every notice the status bar is given, progress included.
     const notices: string[] = [];
     const { notice } = harness.session.status;
     each.afterTest(notice.subscribe(() => notices.push(notice.get()?.text ?? "")));
-    await enter(harness, "/attach ~/docs/notes.pdf");
+    await enterLine(harness, "/attach ~/docs/notes.pdf");
     await harness.waitFor((s) => s.includes("📎 notes.pdf · PDF"), "the attachment");
     expect(harness.screen()).toContain("Attached notes.pdf (3.0 MB)");
     const progress = notices.filter((text) => text.startsWith("Uploading notes.pdf: "));
     expect(notices.filter(Boolean)[0]).toBe("Uploading notes.pdf (3.0 MB)…");
     expect(progress.length).toBeGreaterThan(3);
     expect(progress.at(-1)).toMatch(/^Uploading notes\.pdf: 90% of 3\.0 MB…$/);
-    await enter(harness, "the notes");
+    await enterLine(harness, "the notes");
     await harness.waitFor(sentWith("notes.pdf"), "the message sent");
     const message = (await newestMessage(apiFor(server), "bob"))!;
     expect(message.message).toBe("the notes");
@@ -58,18 +58,11 @@ describe("/attach PATH", () => {
   });
 
   it("says the limit before sending a file larger than it, and sends nothing", async () => {
-    const server = await startServer({
-      demo: true,
-      demoReplies: false,
-      uploads: { maxBytes: 1024 * 1024 },
-    });
-    each.afterTest(() => server.close());
-    const harness = await each.start({ server, home });
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach ~/docs/notes.pdf");
-    await harness.waitFor(
-      (s) => s.includes("Not attached: notes.pdf is 3.0 MB; this server takes files up to 1.0 MB"),
-      "the refusal",
+    const { server, harness } = await withHome({ uploads: { maxBytes: 1024 * 1024 } });
+    await refusedAttach(
+      harness,
+      "/attach ~/docs/notes.pdf",
+      "notes.pdf is 3.0 MB; this server takes files up to 1.0 MB",
     );
     const alice = server.demoUsers[0]!.token;
     const used = await fetch(`${server.url}/v1/files`, {
@@ -79,10 +72,7 @@ describe("/attach PATH", () => {
   });
 
   it("offers a path pasted alone (quoted, as a dropped file is) and uploads it on y", async () => {
-    const server = await startServer({ demo: true, demoReplies: false });
-    each.afterTest(() => server.close());
-    const harness = await each.start({ server, home });
-    await openFirst(harness, "bob");
+    const { harness } = await withHome();
     await harness.paste(`'${join(home, "my plan.txt")}'`);
     await harness.press(KEYS.enter);
     await harness.waitFor(
@@ -96,25 +86,15 @@ describe("/attach PATH", () => {
   });
 
   it("a missing file, and a server without uploads, are one line each", async () => {
-    const server = await startServer({ demo: true, demoReplies: false, uploads: false });
-    each.afterTest(() => server.close());
-    const harness = await each.start({ server, home });
-    await openFirst(harness, "bob");
-    await enter(harness, "/attach ~/nothing.pdf");
-    await harness.waitFor(
-      (s) => s.includes("Not attached: there is no file ~/nothing.pdf"),
-      "no file",
-    );
+    const { harness } = await withHome({ uploads: false });
+    await refusedAttach(harness, "/attach ~/nothing.pdf", "there is no file ~/nothing.pdf");
     // Kept, to be put right.
     expect(harness.screen()).toContain("/attach ~/nothing.pdf");
     await harness.press(KEYS.backspace.repeat("/attach ~/nothing.pdf".length));
-    await enter(harness, "/attach ~/my plan.txt");
-    await harness.waitFor(
-      (s) =>
-        s.includes(
-          "Not attached: this server takes no uploads: attach a link instead (/attach https://…)",
-        ),
-      "no uploads",
+    await refusedAttach(
+      harness,
+      "/attach ~/my plan.txt",
+      "this server takes no uploads: attach a link instead (/attach https://…)",
     );
     expect(harness.screen()).not.toContain("📎 my plan.txt");
   });
@@ -122,10 +102,10 @@ describe("/attach PATH", () => {
   it("without the person's disk (parley ssh) a path is refused in one line", async () => {
     const harness = await each.start();
     await openFirst(harness, "bob");
-    await enter(harness, "/attach ~/docs/notes.pdf");
-    await harness.waitFor(
-      (s) => s.includes("Not attached: over parley ssh a path names the server's disk, not yours"),
-      "the refusal",
+    await refusedAttach(
+      harness,
+      "/attach ~/docs/notes.pdf",
+      "over parley ssh a path names the server's disk, not yours",
     );
   });
 });

@@ -2,7 +2,6 @@
 // API's lists. The status bar says so at once, with what to try, instead of "connecting…"
 // for good; the list says it too, instead of the 404's "does not know that conversation".
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/server/index.ts";
 import { harnessEachTest } from "./harness.tsx";
 
 /** The screen's last row: the status bar. */
@@ -14,8 +13,7 @@ describe("a base URL beside the API", () => {
   it.each(["/v1", "/api"])(
     "ending in %s says so in the status bar, and what to try",
     async (path) => {
-      const server = await startServer({ port: 0, demo: true, demoReplies: false });
-      each.afterTest(() => server.close());
+      const server = await each.server();
       const h = await each.start({ server, baseUrl: `${server.url}${path}` });
       const screen = await h.waitFor(
         (s) => s.includes("No API at this base URL"),

@@ -3,43 +3,32 @@
 // --trust-proxy 127.0.0.1` (src/web/server.ts, from source). A WebSocket through it is
 // upgraded and drawn, and the visitor's address is the one nginx appended to what the
 // visitor sent. nginx: apt-get install nginx (.ci/run does); without it, skipped.
-import { spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ClientOptions, WebSocket } from "ws";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { startWebServer, type WebServer } from "../../src/web/server.ts";
+import { freePort } from "../free-port.ts";
+import { NGINX, startNginx } from "../nginx.ts";
+import { onPath } from "../processes.ts";
 import { selfSignedCert } from "../self-signed.ts";
 import { until } from "../wait.ts";
 
 const doc = readFileSync(new URL("../../docs/team.md", import.meta.url), "utf8");
 const section = doc.split("\n### `parley web` behind a reverse proxy\n")[1]?.split(/\n##+ /)[0];
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => spawnSync(p, ["-v"]).status === 0);
-const OPENSSL = spawnSync("sh", ["-c", "command -v openssl"]).status === 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(NGINX === undefined || !OPENSSL)(
+describe.skipIf(NGINX === undefined || !onPath("openssl"))(
   "docs/team.md's nginx lines for parley web",
   () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-web-nginx-"));
     const log: string[] = [];
     let api: RunningServer | undefined;
     let web: WebServer | undefined;
-    let nginx: ReturnType<typeof spawn> | undefined;
+    let nginx: ChildProcess | undefined;
     afterAll(async () => {
       nginx?.kill("SIGTERM");
       await web?.close();
@@ -67,25 +56,7 @@ describe.skipIf(NGINX === undefined || !OPENSSL)(
         .replace("/etc/letsencrypt/live/demo.example.com/fullchain.pem", join(dir, "cert.pem"))
         .replace("/etc/letsencrypt/live/demo.example.com/privkey.pem", join(dir, "key.pem"));
       expect(local).not.toContain("8080");
-      const temps = ["body", "proxy", "fastcgi", "uwsgi", "scgi"];
-      for (const temp of temps) mkdirSync(join(dir, temp));
-      writeFileSync(
-        join(dir, "nginx.conf"),
-        [
-          "daemon off;",
-          process.getuid?.() === 0 ? "user root;" : "",
-          "worker_processes 1;",
-          `pid ${join(dir, "nginx.pid")};`,
-          `error_log ${join(dir, "error.log")} warn;`,
-          "events { worker_connections 64; }",
-          "http {",
-          `  access_log ${join(dir, "access.log")};`,
-          ...temps.map((t) => `  ${t === "body" ? "client_body" : t}_temp_path ${join(dir, t)};`),
-          local,
-          "}",
-        ].join("\n"),
-      );
-      nginx = spawn(NGINX!, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
+      nginx = startNginx(dir, local);
 
       const ca = readFileSync(join(dir, "cert.pem"), "utf8");
       let bytes = 0;

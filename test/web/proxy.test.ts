@@ -3,35 +3,25 @@
 // per-address cap and the log follow the forwarded address only when the connection
 // comes from a trusted proxy, and only its right-most untrusted entry.
 import { spawnSync } from "node:child_process";
-import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { startWebServer, type WebServer } from "../../src/web/server.ts";
 import { until } from "../wait.ts";
+import { hello, openVisit, type Visit } from "./visit.ts";
 
 const PAGE = new URL("../../src/web/page/", import.meta.url);
 const CLI = new URL("../../src/cli.ts", import.meta.url).pathname;
 
-type Visit = { socket: WebSocket; said: Record<string, unknown>[]; bytes(): number };
-
 /** A session through the "proxy" for `forwardedFor`; resolves once it is drawn or ended. */
 async function visit(web: WebServer, forwardedFor: string): Promise<Visit> {
-  const socket = new WebSocket(`ws://127.0.0.1:${web.port}/session`, {
-    origin: `http://127.0.0.1:${web.port}`,
-    headers: { "x-forwarded-for": forwardedFor },
-  });
-  const said: Record<string, unknown>[] = [];
-  let bytes = 0;
-  socket.on("message", (data, binary) => {
-    if (binary) bytes += (data as Buffer).length;
-    else said.push(JSON.parse(String(data)));
-  });
-  socket.on("error", () => {});
-  await once(socket, "open");
-  socket.send(JSON.stringify({ type: "hello", columns: 100, rows: 30, theme: "dark" }));
-  await until(() => bytes > 0 || socket.readyState === WebSocket.CLOSED, "a frame or the end");
-  return { socket, said, bytes: () => bytes };
+  const v = openVisit(web, undefined, { "x-forwarded-for": forwardedFor });
+  await hello(v);
+  await until(
+    () => v.bytes() > 0 || v.socket.readyState === WebSocket.CLOSED,
+    "a frame or the end",
+  );
+  return v;
 }
 
 async function leave(web: WebServer, visits: Visit[]): Promise<void> {

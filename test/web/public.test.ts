@@ -4,43 +4,13 @@
 // The server and its sessions run in this process (src/web/server.ts, from source).
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
 import { demoWorlds } from "../../src/server/demo/worlds.ts";
 import { type RunningServer, startServer } from "../../src/server/index.ts";
 import { MAX_MESSAGE_BYTES, startWebServer, type WebServer } from "../../src/web/server.ts";
 import { until } from "../wait.ts";
+import { hello, openVisit } from "./visit.ts";
 
 const PAGE = new URL("../../src/web/page/", import.meta.url);
-
-type Visit = {
-  socket: WebSocket;
-  /** The JSON texts the server sent. */
-  said: Record<string, unknown>[];
-  /** Bytes of screen received. */
-  bytes(): number;
-  closed: Promise<number>;
-};
-
-/** A WebSocket to `web`'s /session, from `origin` (default: its own page's). */
-function open(web: WebServer, origin = `http://127.0.0.1:${web.port}`): Visit {
-  const socket = new WebSocket(`ws://127.0.0.1:${web.port}/session`, { origin });
-  const said: Record<string, unknown>[] = [];
-  let bytes = 0;
-  socket.on("message", (data, binary) => {
-    if (binary) bytes += (data as Buffer).length;
-    else said.push(JSON.parse(String(data)));
-  });
-  socket.on("error", () => {});
-  const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
-  return { socket, said, bytes: () => bytes, closed };
-}
-
-async function hello(visit: Visit, extra: Record<string, unknown> = {}): Promise<void> {
-  if (visit.socket.readyState !== WebSocket.OPEN) await once(visit.socket, "open");
-  visit.socket.send(
-    JSON.stringify({ type: "hello", columns: 100, rows: 30, theme: "dark", ...extra }),
-  );
-}
 
 describe("parley web, to a hostile visitor", () => {
   let api: RunningServer;
@@ -69,6 +39,28 @@ describe("parley web, to a hostile visitor", () => {
     await api?.close();
   });
 
+  /** A web server on which each visitor gets a demo world of their own. */
+  const withWorlds = async (options: { idleMs?: number } = {}) => {
+    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
+    const own = await startWebServer({
+      assets: PAGE,
+      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
+      ...options,
+    });
+    const close = async () => {
+      await own.close();
+      await worlds.close();
+    };
+    return { worlds, web: own, close };
+  };
+  /** Two visitors, each with a first frame drawn. */
+  const twoDrawn = async (on: WebServer) => {
+    const visits = [openVisit(on), openVisit(on)];
+    for (const visit of visits) await hello(visit);
+    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
+    return visits;
+  };
+
   it("serves its page with a strict policy, and nothing but its files", async () => {
     const page = await fetch(`http://127.0.0.1:${web.port}/`);
     expect(page.headers.get("content-security-policy")).toMatch(
@@ -91,7 +83,7 @@ describe("parley web, to a hostile visitor", () => {
 
   it("refuses a WebSocket from another site's page, or from none", async () => {
     for (const origin of ["https://evil.example", "null"]) {
-      const visit = open(web, origin);
+      const visit = openVisit(web, origin);
       const [error] = (await once(visit.socket, "unexpected-response").then(
         ([, response]) => [response.statusCode],
         () => [0],
@@ -106,13 +98,13 @@ describe("parley web, to a hostile visitor", () => {
   });
 
   it("ends a session whose first message is not a hello, and one past the size bound", async () => {
-    const wrong = open(web);
+    const wrong = openVisit(web);
     await once(wrong.socket, "open");
     wrong.socket.send("\x1b]0;owned\x07 not json");
     expect(await wrong.closed).toBe(1002);
     expect(wrong.said[0]).toMatchObject({ type: "end" });
 
-    const big = open(web);
+    const big = openVisit(web);
     await hello(big);
     await until(() => big.bytes() > 0, "the first frame");
     big.socket.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x61));
@@ -122,10 +114,8 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("lets 2 visitors in from one address, and tells the third politely", async () => {
-    const visits = [open(web), open(web)];
-    for (const visit of visits) await hello(visit);
-    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
-    const third = open(web);
+    const visits = await twoDrawn(web);
+    const third = openVisit(web);
     await hello(third);
     expect(await third.closed).toBe(1013);
     expect(third.said[0]).toEqual({
@@ -138,31 +128,19 @@ describe("parley web, to a hostile visitor", () => {
   }, 30_000);
 
   it("gives each visitor a world that ends with them", async () => {
-    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
-    const own = await startWebServer({
-      assets: PAGE,
-      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
-    });
-    const visits = [open(own), open(own)];
-    for (const visit of visits) await hello(visit);
-    await until(() => visits.every((v) => v.bytes() > 0), "two first frames");
+    const { worlds, web: own, close } = await withWorlds();
+    const visits = await twoDrawn(own);
     expect(worlds.size()).toBe(2);
     visits[0]!.socket.close();
     await until(() => worlds.size() === 1, "the world of the one who left gone");
     visits[1]!.socket.close();
     await until(() => worlds.size() === 0, "the other world gone");
-    await own.close();
-    await worlds.close();
+    await close();
   }, 30_000);
 
   it("ends a session nobody types in, and its world, saying why", async () => {
-    const worlds = demoWorlds({ start: startServer, log: (line) => log.push(line) });
-    const idle = await startWebServer({
-      assets: PAGE,
-      access: { kind: "demo", url: api.url, users: api.demoUsers, world: worlds.enter },
-      idleMs: 1500,
-    });
-    const visit = open(idle);
+    const { worlds, web: idle, close } = await withWorlds({ idleMs: 1500 });
+    const visit = openVisit(idle);
     await hello(visit);
     expect(await visit.closed).toBe(1000);
     expect(visit.said.at(-1)).toMatchObject({
@@ -170,18 +148,17 @@ describe("parley web, to a hostile visitor", () => {
       notes: [expect.stringContaining("nothing was typed for 2 s")],
     });
     await until(() => worlds.size() === 0, "the idle visitor's world gone");
-    await idle.close();
-    await worlds.close();
+    await close();
   }, 30_000);
 
   it("signs in with a token sent in the first message, and says so when it does not", async () => {
-    const wrong = open(tokenWeb);
+    const wrong = openVisit(tokenWeb);
     await hello(wrong, { token: "not-a-token-of-anyone" });
     expect(await wrong.closed).toBe(1008);
     expect(wrong.said).toEqual([{ type: "signin", message: "That token does not sign in here." }]);
 
     const bob = api.demoUsers.find((u) => u.username === "bob")!;
-    const right = open(tokenWeb);
+    const right = openVisit(tokenWeb);
     await hello(right, { token: bob.token });
     await until(() => right.bytes() > 0, "bob's first frame");
     await until(

@@ -62,11 +62,13 @@ describe("truncate", () => {
 });
 
 describe("padEnd", () => {
-  it("pads by display width and never cuts", () => {
-    expect(padEnd("ab", 4)).toBe("ab  ");
-    expect(padEnd("你", 4)).toBe("你  ");
-    expect(padEnd("👍🏽", 3)).toBe("👍🏽 ");
-    expect(padEnd("abcdef", 3)).toBe("abcdef");
+  it.each([
+    ["ab", 4, "ab  "],
+    ["你", 4, "你  "],
+    ["👍🏽", 3, "👍🏽 "],
+    ["abcdef", 3, "abcdef"],
+  ] as const)("pads %j to %i columns by display width, never cutting", (text, width, padded) => {
+    expect(padEnd(text, width)).toBe(padded);
   });
 });
 

@@ -49,23 +49,9 @@ describe("wrap", () => {
 
   it("never exceeds the width and keeps every grapheme whole and in order (random)", () => {
     const next = random(7);
-    const alphabet = [
-      "a",
-      "b",
-      "word",
-      "x".repeat(13),
-      " ",
-      "  ",
-      "\n",
-      "你",
-      "好",
-      "👍🏽",
-      "👨‍👩‍👧",
-      "🇺🇸",
-      "e\u0301",
-      "😀",
-      "ñ",
-    ];
+    const words = ["a", "b", "word", "x".repeat(13), " ", "  ", "\n"];
+    const graphemes = ["你", "好", "👍🏽", "👨‍👩‍👧", "🇺🇸", "e\u0301", "😀", "ñ"];
+    const alphabet = [...words, ...graphemes];
     for (let n = 0; n < 2000; n++) {
       const text = randomString(next, alphabet, 30);
       const width = 1 + Math.floor(next() * 14);
