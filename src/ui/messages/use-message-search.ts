@@ -52,9 +52,14 @@ type Walk = { seeking: object; items: readonly Item[]; keys: Set<string>; count:
 function useWalked(items: readonly Item[], seeking: object | undefined): number {
   const [walk, setWalk] = useState<Walk | undefined>(undefined);
   // Counted after each render that brought a new window: the count a frame behind it.
+  // Not while no walk is under way: a state set after every new message, even to what it
+  // was, made React render the pane and Ink draw the frame a second time for each one.
   useEffect(() => {
+    if (!seeking) {
+      if (walk !== undefined) setWalk(undefined);
+      return;
+    }
     setWalk((last) => {
-      if (!seeking) return undefined;
       const keysOf = (list: readonly Item[]) => new Set(list.map((i) => i.key));
       if (last?.seeking !== seeking) {
         return { seeking, items, keys: keysOf(items), count: items.length };
@@ -63,7 +68,7 @@ function useWalked(items: readonly Item[], seeking: object | undefined): number 
       const added = items.filter((i) => !last.keys.has(i.key)).length;
       return { seeking, items, keys: keysOf(items), count: last.count + added };
     });
-  }, [items, seeking]);
+  }, [items, seeking, walk]);
   if (!seeking) return 0;
   return walk?.seeking === seeking ? walk.count : items.length;
 }
