@@ -1,9 +1,9 @@
-import { availableParallelism } from "node:os";
 // Where `parley ssh` runs its sessions' clients: worker threads, each with a session host
 // (src/ssh/host.ts), so drawing never holds up the SSH connections and the API server on
 // the main thread, and twenty people typing at once are drawn on the spare cores; or,
 // without a worker script (running from source, tests), a host in this thread. The SSH
 // server sees the same thing either way.
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSessionHost, type FromHost, type ToHost } from "./host.ts";
 import { IDLE_RETIRE_MS } from "./idle-gc.ts";

@@ -16,6 +16,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const idOf = (item: unknown): string | undefined =>
   isPlainObject(item) && typeof item.id === "string" ? item.id : undefined;
 
+function byIdOf(list: readonly unknown[]): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  for (const item of list) {
+    const id = idOf(item);
+    if (id !== undefined) map.set(id, item);
+  }
+  return map;
+}
+
 function shareArrays(prev: readonly unknown[], next: readonly unknown[], depth: number) {
   let byId: Map<string, unknown> | undefined;
   let same = prev.length === next.length;
@@ -26,7 +35,7 @@ function shareArrays(prev: readonly unknown[], next: readonly unknown[], depth: 
     if (before !== item) {
       const id = idOf(item);
       if (id !== undefined && idOf(before) !== id) {
-        byId ??= new Map(prev.flatMap((p) => (idOf(p) === undefined ? [] : [[idOf(p)!, p]])));
+        byId ??= byIdOf(prev);
         before = byId.get(id);
       }
     }
@@ -55,7 +64,8 @@ function shareObjects(prev: Record<string, unknown>, next: Record<string, unknow
  * by `id` where they have one, else by index. `prev` itself when all of it is equal.
  */
 export function shareById<T>(prev: unknown, next: T, depth = 0): T {
-  if (prev === next || depth > 100) return (prev === next ? prev : next) as T;
+  if (prev === next) return prev as T;
+  if (depth > 100) return next;
   if (Array.isArray(prev) && Array.isArray(next)) return shareArrays(prev, next, depth) as T;
   if (isPlainObject(prev) && isPlainObject(next)) return shareObjects(prev, next, depth) as T;
   return next;
