@@ -3,18 +3,27 @@
 // answers some requests its own way.
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.ts";
-import { PINNED_FIRST } from "../../src/ui/queries/conversations.ts";
+import { PINNED_FIRST, UNPINNED } from "../../src/ui/queries/conversations.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { conversation, type Seen, startForeignServer } from "../api/foreign-server.ts";
 import { harnessEachTest, KEYS } from "./harness.tsx";
-import { apiFor, conversationWith, openFirst, paneText } from "./helpers.ts";
+import {
+  apiFor,
+  conversationWith,
+  openFirst,
+  paneText,
+  sidebarCursor,
+  sidebarNames,
+} from "./helpers.ts";
 
 const each = harnessEachTest();
 /**
  * The real server behind a relay; `answer` may replace a request's answer (its body as the
  * real server sent it is given), or return undefined to pass it on as it came.
  */
-async function relay(answer: (req: Seen, body: string) => string | undefined) {
+async function relay(
+  answer: (req: Seen, body: string) => string | undefined | Promise<string | undefined>,
+) {
   const real = await startServer({ port: 0, demo: true, demoReplies: false });
   const front = await startForeignServer((req, res) => {
     void (async () => {
@@ -24,8 +33,9 @@ async function relay(answer: (req: Seen, body: string) => string | undefined) {
         body: req.method === "GET" ? undefined : req.body,
       });
       const body = await reply.text();
+      const replaced = await answer(req, body);
       res.writeHead(reply.status, { "content-type": reply.headers.get("content-type") ?? "" });
-      res.end(answer(req, body) ?? body);
+      res.end(replaced ?? body);
     })().catch(() => res.destroy());
   });
   each.afterTest(() => front.close());
@@ -66,6 +76,30 @@ describe("a server that repeats a page", () => {
     const state = harness.queryClient.getQueryState(keys.conversations.list(PINNED_FIRST));
     expect(state?.status).toBe("success");
   }, 30_000);
+});
+
+describe("a server that answers the pinned list last", () => {
+  it("shows no row until it has, so the cursor starts on the first pinned row", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { real, front } = await relay(async (req) => {
+      if (req.url.startsWith("/v1/conversations?") && req.url.includes("pinned=true")) await held;
+      return undefined;
+    });
+    const h = await each.start({ server: real, baseUrl: front.url });
+    await h.waitFor(
+      () => h.queryClient.getQueryData(keys.conversations.list(UNPINNED)) !== undefined,
+      "the unpinned list's answer",
+    );
+    await h.waitFor((s) => s.includes("loading…"), "the list loading");
+    expect(sidebarNames(h.screen())).toEqual([]);
+    release();
+    const screen = await h.waitFor((s) => s.includes("#team"), "the whole list");
+    expect(sidebarNames(screen).slice(0, 3)).toEqual(["bob", "#design", "#team"]);
+    expect(sidebarCursor(screen)).toBe(0);
+  });
 });
 
 describe("a page of thousands", () => {

@@ -187,8 +187,12 @@ export function useConversationList(filter: Filter): ConversationList {
   // A conversation restored from Archived (or archived from the others) is in the list it
   // moved to at once, from the cached list it left: the list it joins may not have it
   // before its next answer, and the selection, kept on it, would go to another row.
+  // "All" is the pinned rows, then the rest: the rest waits for the pinned answer (or its
+  // failure). Drawn first, its rows all moved down under the cursor when the pinned came,
+  // and a key pressed on the first row landed on another.
+  const pinnedPending = isAll && first.status === "pending";
   const conversations = useMemo(() => {
-    const own = isAll ? [first.data, rest.data] : [first.data];
+    const own = isAll ? (pinnedPending ? [] : [first.data, rest.data]) : [first.data];
     const listed = mergeLists(
       held ? [pinned.data, rest.data, muted.data, archived.data] : own,
       changes,
@@ -196,7 +200,18 @@ export function useConversationList(filter: Filter): ConversationList {
     );
     const left = filter === "archived" ? [pinned.data, rest.data] : [archived.data];
     return withMoved(listed, mergeLists(left, changes, inFilter[filter]));
-  }, [isAll, held, filter, first.data, rest.data, pinned.data, muted.data, archived.data, changes]);
+  }, [
+    isAll,
+    pinnedPending,
+    held,
+    filter,
+    first.data,
+    rest.data,
+    pinned.data,
+    muted.data,
+    archived.data,
+    changes,
+  ]);
   const error = first.error ?? (isAll ? rest.error : null);
   return {
     conversations,
