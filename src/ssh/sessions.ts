@@ -103,7 +103,7 @@ export function createSessionRegistry(options: {
   idleMs?: number;
 }): SessionRegistry {
   const { pool, log } = options;
-  const live = new Set<LiveSession & { stop(why?: string): void }>();
+  const live = new Set<LiveSession & { stop(why?: string): boolean }>();
   let nextSessionId = 1;
   let closing = false;
   const plural = (n: number) => `${n} live session${n === 1 ? "" : "s"}`;
@@ -212,17 +212,24 @@ export function createSessionRegistry(options: {
     };
     const ended = Promise.withResolvers<void>();
     let endedWhy: string | undefined;
+    let stopping = false;
     const keepTag = randomUUID().slice(0, 8);
     const liveTags = [...live].filter((e) => e.user === user.username).map((e) => e.keepTag);
     const entry = {
       user: user.username,
       keepTag,
       resize: (columns: number, rows: number) => resizes.push({ columns, rows }),
-      /** Ends the client and gives the terminal back (server shutdown). */
+      /**
+       * Ends the client and gives the terminal back (server shutdown): false when it was
+       * already ending (two ways of hearing of one removal end it once, said once).
+       */
       stop: (why?: string) => {
+        if (stopping) return false;
+        stopping = true;
         endedWhy = why;
         if (opened) pool.send({ type: "stop", id });
         else finish();
+        return true;
       },
       drop: onClose,
       done: ended.promise,
@@ -282,9 +289,9 @@ export function createSessionRegistry(options: {
     closing: () => closing,
     start,
     endUser(username, why) {
-      const theirs = [...live].filter((entry) => entry.user === username);
-      for (const entry of theirs) entry.stop(why);
-      return theirs.length;
+      let ended = 0;
+      for (const entry of [...live]) if (entry.user === username && entry.stop(why)) ended++;
+      return ended;
     },
     async stopAll() {
       closing = true;

@@ -13,7 +13,8 @@ import { newHostKey } from "../../src/ssh/host-key.ts";
 import { type Crash, type HostPool, workerPool } from "../../src/ssh/pool.ts";
 import { startSshServer } from "../../src/ssh/server.ts";
 import { until } from "../wait.ts";
-import { visit } from "./visit.ts";
+import { connect, shell } from "./built.ts";
+import { clientKey, visit } from "./visit.ts";
 
 let api: RunningServer;
 
@@ -91,6 +92,33 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
       );
     } finally {
       await pool.close();
+    }
+  }, 30_000);
+
+  it("end a removed person's sessions once, however many ways the removal is heard", async () => {
+    const logged: string[] = [];
+    const server = await startSshServer({
+      hostKey: newHostKey().private,
+      api: { url: api.url, users: api.demoUsers },
+      authorizedKeys: null,
+      hostScript: WORKER_SCRIPT,
+      hostThreads: 1,
+      log: (line) => logged.push(line),
+    });
+    try {
+      const alice = await shell(await connect(server.port, "alice", { privateKey: clientKey }));
+      await alice.waitFor("● online", "alice's list");
+      // The removal's event, and the look at the accounts that found her gone, one after
+      // the other: the second finds her session ending, not another to end.
+      expect(server.endSessionsOf("alice")).toBe(1);
+      expect(server.endSessionsOf("alice")).toBe(0);
+      await alice.closed;
+      expect(alice.text()).toContain("your access to this server was removed");
+      expect(logged.filter((l) => l.includes("ended "))).toEqual([
+        'parley ssh: ended 1 session of "alice": removed',
+      ]);
+    } finally {
+      await server.close();
     }
   }, 30_000);
 
