@@ -238,13 +238,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       if (token !== undefined) localTokens.delete(token);
       tokenOf.delete(userId);
     };
+    // Every token people() made, by whose it is, until their removal's event has been
+    // heard: people() may drop one from localTokens before that (its look at the accounts
+    // came first), and the session's stream, ended with the removal, is still not logged.
+    const sessionTokens = new Map<string, string>();
     endAccessOnEvents(events, hubLog, {
       dropDemoToken: (userId) => forget(demoTokenOf, userId),
       removed(userId, username) {
         forget(localTokenOf, userId);
+        for (const [token, owner] of sessionTokens)
+          if (owner === userId) sessionTokens.delete(token);
         for (const listener of removedListeners) listener(username);
       },
-      isSessionToken: (token) => localTokenOf.get(localTokens.get(token) ?? "") === token,
+      isSessionToken: (token) => sessionTokens.has(token),
     });
     await events.start();
     const hub = events;
@@ -327,6 +333,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
           token = newToken();
           localTokenOf.set(a.id, token);
           localTokens.set(token, a.id);
+          sessionTokens.set(token, a.id);
         }
         return { username: a.username, token, contactId: a.id };
       });

@@ -12,7 +12,9 @@ import {
   UsersError,
   UsersUsageError,
 } from "../../src/server/users-cli.ts";
+import { until } from "../wait.ts";
 import { clientFor, contactConversation, groupConversation, message } from "./helpers.ts";
+import { openEvents } from "./sse.ts";
 import { folderForFile, freshDb, madeDb, rawQuery, STORE } from "./stores.ts";
 
 const { dir, running } = folderForFile("parley-people");
@@ -102,6 +104,25 @@ describe("people(), how parley ssh signs its sessions in", () => {
     await runUsers(db, ["remove", "gil"]);
     expect(await server.people()).toEqual([]);
     expect((await clientFor(server.url, gil!.token).get("/v1/conversations")).status).toBe(401);
+  });
+
+  it("never logs a session's stream as a person's, when people() heard of the removal first", async () => {
+    const db = await newDb();
+    await runUsers(db, ["add", "gil"]);
+    const log: string[] = [];
+    const server = await startServer({ db, demoReplies: false, log: (line) => log.push(line) });
+    running.push(server);
+    const removed: string[] = [];
+    server.onRemoved((name) => removed.push(name));
+    const [gil] = await server.people();
+    const stream = await openEvents(server.url, gil!.token);
+    await runUsers(db, ["remove", "gil"]);
+    // Before the removal's event is read (another process's commit is looked for a few
+    // times a second): the look at the accounts drops gil's token first.
+    expect(await server.people()).toEqual([]);
+    await until(() => removed.includes("gil") && stream.ended, "the removal heard");
+    // parley ssh says it, as the end of gil's session; the server has nothing to add.
+    expect(log.filter((l) => l.includes("ended "))).toEqual([]);
   });
 });
 
