@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import {
   CLIENT_OPTIONS,
   COMMANDS,
@@ -17,6 +16,7 @@ import {
   USERS_OPTIONS,
   WEB_OPTIONS,
 } from "./cli-options.ts";
+import { trimHeapWhenQuiet } from "./client/heap-trim.ts";
 import { CODE_CACHE, type CodeCache } from "./code-cache.ts";
 import { hideSqliteWarning, nodeRefusal } from "./node-check.ts";
 
@@ -312,17 +312,14 @@ async function client(args: string[]): Promise<void> {
       "A token on the command line would show in `ps`: use PARLEY_TOKEN, --token-file or the config file.",
     );
   }
-  // A chat client lives for hours and loads long histories in bursts; by default V8 keeps
-  // the heap it grew for the garbage of a burst (360 MB resident after loading 10,000
-  // messages, of which 40 MB live). Sized for memory it stays near 150 MB, at a cost of
-  // a few milliseconds per frame (npm run bench). Not for `parley ssh`: there one process
-  // renders for every session, and CPU is what runs out first. Set once the first frame
-  // is out: during start-up it costs some 20 ms of extra garbage collection (npm run bench).
-  // V8's cache of the code the start ran is kept first: made with other flags, the next
-  // start would refuse it (src/code-cache.ts).
+  // V8 runs as made for speed, and gives back what it grew once the client is quiet
+  // (src/client/heap-trim.ts). Not for `parley ssh`: there one process renders for every
+  // session. Set once the first frame is out, after V8's cache of the code the start ran
+  // is kept: made with other flags (--expose-gc), the next start would refuse it
+  // (src/code-cache.ts).
   setTimeout(() => {
     (globalThis as { [CODE_CACHE]?: CodeCache })[CODE_CACHE]?.save();
-    setFlagsFromString("--optimize-for-size");
+    trimHeapWhenQuiet();
   }, 1000).unref();
   // Before anything reads Node's Headers, Request or Response, which would load undici.
   (await import("./api/fetch-classes.ts")).installFetchClasses();

