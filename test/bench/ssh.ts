@@ -611,7 +611,7 @@ export async function benchSshAttack(): Promise<string> {
       if (performance.now() > deadline) throw new Error("the attacker's first screen never came");
       await new Promise((r) => setTimeout(r, 20));
     }
-    await Promise.all(everyone.map(openConversation));
+    await Promise.all(everyone.map((s) => openConversation(s)));
     for (let attempt = 1; !attacker.received().includes("Enter send"); attempt++) {
       if (attempt > 5) throw new Error("the attacker's conversation did not open");
       attacker.stream.write("\r");
