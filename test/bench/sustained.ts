@@ -96,6 +96,8 @@ async function run(targets: Target[], seconds: number): Promise<string> {
     const started = performance.now();
     let sent = 0;
     let failed = 0;
+    // Each failure's status (0: the request itself failed), to say what failed.
+    const failures = new Map<number, number>();
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       const target = targets[w % targets.length]!;
       // Writer w sends messages w, w + WRITERS, ... each at its time in the schedule.
@@ -111,7 +113,10 @@ async function run(targets: Target[], seconds: number): Promise<string> {
           target.conversationId,
         );
         if (status === 200) sent++;
-        else failed++;
+        else {
+          failed++;
+          failures.set(status, (failures.get(status) ?? 0) + 1);
+        }
       }
     });
     await Promise.all(writers);
@@ -130,7 +135,7 @@ async function run(targets: Target[], seconds: number): Promise<string> {
     );
     const lastTenth = timed.flatMap((t) => t.latencies.slice(-Math.floor(t.latencies.length / 10)));
     return [
-      `${(sent / (sendingMs / 1000)).toFixed(0)} a second (${sent} sent, ${failed} failed)`,
+      `${(sent / (sendingMs / 1000)).toFixed(0)} a second (${sent} sent, ${failed} failed${failed > 0 ? `: ${[...failures].map(([status, n]) => `${n} × ${status === 0 ? "no answer" : status}`).join(", ")}` : ""})`,
       `${pct(all, 0.5).toFixed(0)} / ${pct(all, 0.99).toFixed(0)}`,
       `${pct(firstTenth, 0.5).toFixed(0)} → ${pct(lastTenth, 0.5).toFixed(0)}`,
       caught
