@@ -141,8 +141,8 @@ export function installCodeCache(bundle: string, folder: string | undefined): Co
   };
   let saved = false;
   const save = () => {
-    // Flags changed since start (the client's --optimize-for-size) make a cache V8 would
-    // refuse at the next start.
+    // Flags changed since start (the client's --expose-gc, src/client/heap-trim.ts) make a
+    // cache V8 would refuse at the next start.
     if (saved || cachedDataVersionTag() !== tag) return;
     saved = true;
     for (const entry of compiled) {
