@@ -21,8 +21,8 @@ import { cacheFolder } from "../../src/code-cache.ts";
 
 const SOURCE = pathToFileURL(resolve(import.meta.dirname, "../../src/code-cache.ts")).href;
 
-// Loads the bundle's entry, runs it, then keeps the cache (after --optimize-for-size, as
-// the client sets it, when asked).
+// Loads the bundle's entry, runs it, then keeps the cache (after --expose-gc, as the
+// client sets it for src/client/heap-trim.ts, when asked).
 const HARNESS = `
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
@@ -31,7 +31,7 @@ const [bundle, base, flags] = process.argv.slice(2);
 const cache = installCodeCache(bundle, cacheFolder(process.env, bundle, base));
 const entry = createRequire(bundle + "/")("./entry.cjs");
 const answer = entry.run();
-if (flags === "flags") setFlagsFromString("--optimize-for-size");
+if (flags === "flags") setFlagsFromString("--expose-gc");
 cache.save();
 console.log(JSON.stringify({ folder: cache.folder ?? null, loaded: cache.loaded(), answer }));
 `;
