@@ -50,15 +50,21 @@ function openAlice(
   });
 }
 
+/** `parley ssh` in this process, its sessions on `threads` workers, anyone signing in. */
+function onWorkers(threads: number, log?: (line: string) => void) {
+  return startSshServer({
+    hostKey: newHostKey().private,
+    api: { url: api.url, users: api.demoUsers },
+    authorizedKeys: null,
+    hostScript: WORKER_SCRIPT,
+    hostThreads: threads,
+    ...(log ? { log } : {}),
+  });
+}
+
 describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threads", () => {
   it("run on every worker: people sign in, type and leave", async () => {
-    const threaded = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      hostScript: WORKER_SCRIPT,
-      hostThreads: 2,
-    });
+    const threaded = await onWorkers(2);
     try {
       expect(threaded.threads).toBe(2);
       const users = api.demoUsers.map((u) => u.username);
@@ -97,14 +103,7 @@ describe.skipIf(!existsSync(WORKER_SCRIPT))("parley ssh sessions on worker threa
 
   it("end a removed person's sessions once, however many ways the removal is heard", async () => {
     const logged: string[] = [];
-    const server = await startSshServer({
-      hostKey: newHostKey().private,
-      api: { url: api.url, users: api.demoUsers },
-      authorizedKeys: null,
-      hostScript: WORKER_SCRIPT,
-      hostThreads: 1,
-      log: (line) => logged.push(line),
-    });
+    const server = await onWorkers(1, (line) => logged.push(line));
     try {
       const alice = await shell(await connect(server.port, "alice", { privateKey: clientKey }));
       await alice.waitFor("● online", "alice's list");
