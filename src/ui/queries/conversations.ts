@@ -184,13 +184,13 @@ export function useConversationList(filter: Filter): ConversationList {
     rest.data === undefined ||
     pinned.hasNextPage ||
     rest.hasNextPage;
-  // A conversation restored from Archived (or archived from the others) is in the list it
-  // moved to at once, from the cached list it left: the list it joins may not have it
-  // before its next answer, and the selection, kept on it, would go to another row.
   // "All" is the pinned rows, then the rest: the rest waits for the pinned answer (or its
   // failure). Drawn first, its rows all moved down under the cursor when the pinned came,
   // and a key pressed on the first row landed on another.
   const pinnedPending = isAll && first.status === "pending";
+  // A conversation restored from Archived (or archived from the others) is in the list it
+  // moved to at once, from the cached list it left: the list it joins may not have it
+  // before its next answer, and the selection, kept on it, would go to another row.
   const conversations = useMemo(() => {
     const own = isAll ? (pinnedPending ? [] : [first.data, rest.data]) : [first.data];
     const listed = mergeLists(
