@@ -24,10 +24,27 @@ export async function moveTo(ui: Screen, name: string): Promise<void> {
   const row = new RegExp(`^\\S*\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "u");
   await ui.waitFor((s) => s.includes(name), `${name} in the list`);
   for (let i = 0; i < 20; i++) {
-    const before = selectedName(await ui.screen());
+    const before = await settledSelection(ui);
     if (row.test(before)) return;
     await ui.down();
     await ui.waitFor((s) => selectedName(s) !== before, "the cursor to move");
   }
   throw new Error(`the cursor did not reach ${name}: on ${selectedName(await ui.screen())}`);
+}
+
+/**
+ * The selected row's name once two reads 100 ms apart agree on one. A read taken while the
+ * list still loads (no selection) or while a frame is half drawn named another row, and
+ * the `j` sent for it landed once the list showed: on the row after the one wanted (a
+ * browser's terminal in CI opened #design for bob).
+ */
+async function settledSelection(ui: Screen): Promise<string> {
+  let last = selectedName(await ui.screen());
+  for (let i = 0; i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = selectedName(await ui.screen());
+    if (now !== "" && now === last) return now;
+    last = now;
+  }
+  throw new Error(`no settled selection in 20 s: on "${last}"`);
 }
