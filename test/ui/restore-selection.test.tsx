@@ -3,14 +3,17 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationPages } from "../../src/ui/queries/cache.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
+import { relayTo, startForeignServer } from "../api/foreign-server.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest } from "./harness.tsx";
-import { apiFor, conversationWith, selectRow } from "./helpers.ts";
+import { apiFor, conversationWith, selectRow, sidebarNames } from "./helpers.ts";
 
 const each = harnessEachTest();
 
 const selectedRow = (screen: string) =>
   screen.split("\n").find((line) => /^[│║]▸/.test(line)) ?? "";
+// In the list, not only in the status line's "Restored #team.".
+const listed = (screen: string, name: string) => sidebarNames(screen).includes(name);
 
 describe("restoring from Archived, then All", () => {
   it.each([
@@ -50,7 +53,7 @@ describe("restoring from Archived, then All", () => {
       }
       await h.press("1");
       const screen = await h.waitFor(
-        (s) => s.includes("#team") && /▸/.test(selectedRow(s)) && !s.includes("📦"),
+        (s) => listed(s, "#team") && /▸/.test(selectedRow(s)) && !s.includes("📦"),
         "All",
       );
       expect(selectedRow(screen)).toMatch(/▸#team\s/);
@@ -60,4 +63,47 @@ describe("restoring from Archived, then All", () => {
       expect((await conversationWith(alice, "bob")).is_muted).toBe(false);
     },
   );
+
+  it("keeps it when a acted on a row only shown as selected, a list still on its way", async () => {
+    const server = await each.server();
+    const alice = apiFor(server);
+    const team = await conversationWith(alice, "team");
+    await alice.conversations.update(team.id, { archived_at: Math.floor(Date.now() / 1000) });
+    // All's unpinned rows are held back: a list on its way keeps the cursor where it is
+    // drawn (the first row of Archived) without making that row the selection.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = false;
+    const front = await startForeignServer((req, res) => {
+      const unpinned = req.url.startsWith("/v1/conversations?") && req.url.includes("pinned=false");
+      if (unpinned && !holding) {
+        holding = true;
+        void held.then(() => relayTo(server.url, req, res));
+      } else void relayTo(server.url, req, res);
+    });
+    each.afterTest(() => front.close());
+    const h = await each.start({ server, baseUrl: front.url });
+    await h.waitFor((s) => listed(s, "bob"), "the pinned rows");
+    await h.press("4");
+    await h.waitFor((s) => sidebarNames(s)[0] === "#team", "#team first under Archived");
+    expect(holding).toBe(true);
+    await h.press("a");
+    await h.waitFor((s) => s.includes("Restored #team."), "restored");
+    await until(() => h.session.outbox.changes.get().length === 0, "the restore on the server");
+    release();
+    // Every list answered: the row that took #team's place is made the selection.
+    await until(
+      () => h.queryClient.isFetching({ queryKey: keys.conversations.lists() }) === 0,
+      "the lists answered",
+    );
+    await h.waitFor((s) => /▸📦 /u.test(selectedRow(s)), "the cursor on the next archived row");
+    await h.press("1");
+    const screen = await h.waitFor(
+      (s) => listed(s, "#team") && !s.includes("📦"),
+      "All, with #team",
+    );
+    expect(selectedRow(screen)).toMatch(/▸#team\s/);
+  });
 });

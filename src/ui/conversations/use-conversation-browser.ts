@@ -143,6 +143,10 @@ export function useConversationBrowser() {
     setSelectedId(id: string) {
       setFollowBest(false);
       departed.current = undefined;
+      // A row picked from those drawn was seen in this list, even if a key's change takes it
+      // out before a frame draws it selected: 4, then a on the first row (only shown as
+      // selected while a list was on its way), then 1 went to the first row of All.
+      if (conversations.some((c) => c.id === id)) seenIn.current = searching ? undefined : filter;
       setSelectedId(id);
     },
     /** The conversation on the right, also selected in the list. */
