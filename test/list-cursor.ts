@@ -8,6 +8,17 @@ export function selectedName(screen: string): string {
   return cell.replace(/\s{2,}.*$/, "").trim();
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Whether a row of the conversation list shows `name` (after its icons), not only some
+ * other place on the screen: the status line's "Muted #team.", a pane's title or preview.
+ */
+export function listed(screen: string, name: string): boolean {
+  const row = new RegExp(`^[│║][▸• ](?:[^\\s│║]+ )?${escaped(name)}(?:\\s|[│║])`, "u");
+  return screen.split("\n").some((line) => row.test(line));
+}
+
 type Screen = {
   screen: () => string | Promise<string>;
   down: () => unknown;
@@ -21,8 +32,8 @@ type Screen = {
  * too many, which then landed after the next key.
  */
 export async function moveTo(ui: Screen, name: string): Promise<void> {
-  const row = new RegExp(`^\\S*\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "u");
-  await ui.waitFor((s) => s.includes(name), `${name} in the list`);
+  const row = new RegExp(`^\\S*\\s*${escaped(name)}$`, "u");
+  await ui.waitFor((s) => listed(s, name), `${name} in the list`);
   for (let i = 0; i < 20; i++) {
     const before = await settledSelection(ui);
     if (row.test(before)) return;

@@ -2,7 +2,7 @@
 // as a person would: open, send, react, pin, mute, archive, filter, resize, quit; and the
 // terminal is given back as it was, also after SIGTERM and SIGHUP.
 import { describe, expect, it } from "vitest";
-import { moveTo as moveInList } from "../list-cursor.ts";
+import { listed, moveTo as moveInList } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 import {
   beat,
@@ -75,14 +75,14 @@ describe.skipIf(!hasTmux())("parley in a real terminal", () => {
     p.send("m");
     await p.waitFor((s) => /▸📌🔕 #team/u.test(s), "#team muted");
     p.send("3");
-    await p.waitFor((s) => s.includes("#team") && !s.includes("#design"), "the Muted filter");
+    await p.waitFor((s) => listed(s, "#team") && !s.includes("#design"), "the Muted filter");
     p.send("1");
     await p.waitFor((s) => s.includes("#design"), "All again");
     await moveTo(p, "#team");
     p.send("a");
     await p.waitFor((s) => s.includes("Archived #team"), "#team archived");
     p.send("4");
-    await p.waitFor((s) => s.includes("#team"), "the Archived filter");
+    await p.waitFor((s) => /^[│║][▸• ]\S*📦 #team\s/mu.test(s), "the Archived filter");
 
     // Resize: smaller, too small, back.
     p.resize(80, 24);

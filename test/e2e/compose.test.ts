@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApi } from "../../src/api/client.ts";
-import { moveTo } from "../list-cursor.ts";
+import { listed, moveTo } from "../list-cursor.ts";
 import { clientIn, demoServerIn, keptFolders } from "./kept-home.ts";
 import { beat, CLI, e2eEachTest, hasTmux, type Pane, startPane } from "./tmux.ts";
 
@@ -106,7 +106,11 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
     bob.type("@ali");
     await bob.waitFor((s) => s.includes("@alice"), "bob's completion of alice");
     bob.send("Tab");
-    await bob.waitFor((s) => s.includes("@alice "), "bob's Tab taken");
+    // The completion's row gone: "@alice " alone is also in its " @alice · Tab/Enter takes".
+    await bob.waitFor(
+      (s) => s.includes("@alice ") && !s.includes("Tab/Enter takes"),
+      "bob's Tab taken",
+    );
     bob.type("ready to ship?");
     await bob.waitFor((s) => s.includes("@alice ready to ship?"), "bob's draft");
     bob.send("Enter");
@@ -180,9 +184,12 @@ describe.skipIf(!hasTmux())("the composer and the list, in tmux", () => {
     pane.send("Escape");
     await beat();
     pane.send("BTab");
-    await pane.waitFor((s) => s.includes("Esc clears"), "the search kept, the list focused");
+    await pane.waitFor(
+      (s) => s.includes("Esc clears") && s.includes("↑↓ move"),
+      "the search kept, the list focused",
+    );
     pane.send("Escape");
-    await pane.waitFor((s) => !s.includes("Esc clears") && s.includes("bob"), "the whole list");
+    await pane.waitFor((s) => !s.includes("Esc clears") && listed(s, "bob"), "the whole list");
 
     // The n prompt: its keys in the status bar, its box bordered, at every size.
     for (const [columns, rows] of SIZES) {

@@ -132,7 +132,11 @@ describe.skipIf(skip !== undefined)("parley ssh with the OpenSSH client", () => 
     alice.send("Enter");
     await alice.waitFor((s) => s.includes("Message bob"), "alice's composer");
     await enterLine(alice, text);
-    await alice.waitFor((s) => s.includes(text) && !s.includes("sending…"), "alice's message sent");
+    // Sent, and out of the composer (its placeholder back): the next line is typed apart.
+    await alice.waitFor(
+      (s) => s.includes(text) && s.includes("Message bob") && !s.includes("sending…"),
+      "alice's message sent",
+    );
 
     // A path would name the server's disk here: refused in one line, the draft kept.
     await enterLine(alice, "/attach /etc/hostname");

@@ -92,7 +92,11 @@ describe("the conversation list", () => {
     await harness.waitFor((s) => s.includes("Kept."), "kept");
     expect((await alice.conversations.get(withCarol.id)).id).toBe(withCarol.id);
     await harness.press("D", "y");
-    await harness.waitFor((s) => !sidebarNames(s).includes("carol"), "carol gone");
+    // Out of the list as the delete is queued; "Deleted carol." once the server has it.
+    await harness.waitFor(
+      (s) => !sidebarNames(s).includes("carol") && s.includes("Deleted carol."),
+      "carol gone",
+    );
     await expect(alice.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });
     const carol = apiFor(harness.server, 2);
     await expect(carol.conversations.get(withCarol.id)).rejects.toMatchObject({ status: 404 });

@@ -78,7 +78,10 @@ describe("a new line in the composer", () => {
       0, 1, 2, 3,
     ]);
     await harness.press(KEYS.enter);
-    await harness.waitFor((s) => s.includes("Message bob"), "the composer empty again");
+    await harness.waitFor(
+      (s) => s.includes("Message bob") && !s.includes("sending…"),
+      "the composer empty again, the message sent",
+    );
     const sent = await newestMessage(apiFor(harness.server), "bob");
     expect(sent?.message).toBe("one\ntwo\nthree\nfour");
   });
