@@ -19,12 +19,20 @@ export type ConnectionLimits = {
   requestTimeoutMs?: number;
 };
 
+/**
+ * How long an idle kept-alive connection stays open (Node's default, said here because a
+ * reverse proxy must close its idle connections to parley sooner: one it reuses just as
+ * parley closes it fails the request it carried, a 502 for a send through nginx).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 export const DEFAULT_MAX_PER_ADDRESS = 100;
 
 export function httpServerOptions(limits: ConnectionLimits = {}): ServerOptions {
   const headersTimeout = limits.headersTimeoutMs ?? 10_000;
   return {
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     headersTimeout,
     requestTimeout: Math.max(headersTimeout, limits.requestTimeoutMs ?? 30_000),
     connectionsCheckingInterval: Math.min(1000, headersTimeout),

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { KEEP_ALIVE_TIMEOUT_MS } from "../../src/server/connections.ts";
 import { runUsers } from "../../src/server/users-cli.ts";
 import { freePort } from "../free-port.ts";
 import { NGINX, startNginx } from "../nginx.ts";
@@ -197,6 +198,17 @@ describe.skipIf(STORE !== "postgres" || NGINX === undefined || !onPath("openssl"
     }, 60_000);
   },
 );
+
+describe("docs/team.md's nginx configuration, read", () => {
+  it("closes an idle connection to parley before parley does", () => {
+    const upstream = /upstream parley \{([^}]*)\}/.exec(
+      block("nginx", "TLS through a reverse proxy (nginx)"),
+    )?.[1];
+    expect(upstream).toMatch(/^\s*keepalive \d+;$/m);
+    const idle = /^\s*keepalive_timeout (\d+)s;$/m.exec(upstream ?? "")?.[1];
+    expect(Number(idle) * 1000).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS);
+  });
+});
 
 describe.skipIf(!onPath("systemd-analyze"))("docs/team.md's systemd unit", () => {
   it("passes systemd-analyze verify with nothing to say", () => {
