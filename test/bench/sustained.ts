@@ -52,7 +52,13 @@ function stream(agent: Agent, url: string, token: string, timed?: Timed): Promis
   });
 }
 
-function post(agent: Agent, url: string, token: string, conversationId: string): Promise<number> {
+/** The answer's status, or the request's error code (ECONNRESET…) when none came. */
+function post(
+  agent: Agent,
+  url: string,
+  token: string,
+  conversationId: string,
+): Promise<number | string> {
   const sent = Math.round(performance.timeOrigin + performance.now());
   const body = `conversation_id=${conversationId}&message=sent+${sent}+${"x".repeat(120)}`;
   return new Promise((resolve) => {
@@ -71,7 +77,7 @@ function post(agent: Agent, url: string, token: string, conversationId: string):
         res.on("end", () => resolve(res.statusCode ?? 0));
       },
     );
-    req.on("error", () => resolve(0));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.end(body);
   });
 }
@@ -96,8 +102,8 @@ async function run(targets: Target[], seconds: number): Promise<string> {
     const started = performance.now();
     let sent = 0;
     let failed = 0;
-    // Each failure's status (0: the request itself failed), to say what failed.
-    const failures = new Map<number, number>();
+    // Each failure's status, or its error code when no answer came, to say what failed.
+    const failures = new Map<number | string, number>();
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       const target = targets[w % targets.length]!;
       // Writer w sends messages w, w + WRITERS, ... each at its time in the schedule.
@@ -135,7 +141,7 @@ async function run(targets: Target[], seconds: number): Promise<string> {
     );
     const lastTenth = timed.flatMap((t) => t.latencies.slice(-Math.floor(t.latencies.length / 10)));
     return [
-      `${(sent / (sendingMs / 1000)).toFixed(0)} a second (${sent} sent, ${failed} failed${failed > 0 ? `: ${[...failures].map(([status, n]) => `${n} × ${status === 0 ? "no answer" : status}`).join(", ")}` : ""})`,
+      `${(sent / (sendingMs / 1000)).toFixed(0)} a second (${sent} sent, ${failed} failed${failed > 0 ? `: ${[...failures].map(([status, n]) => `${n} × ${typeof status === "string" ? `no answer (${status})` : status}`).join(", ")}` : ""})`,
       `${pct(all, 0.5).toFixed(0)} / ${pct(all, 0.99).toFixed(0)}`,
       `${pct(firstTenth, 0.5).toFixed(0)} → ${pct(lastTenth, 0.5).toFixed(0)}`,
       caught
