@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ConversationPages } from "../../src/ui/queries/cache.ts";
 import { keys } from "../../src/ui/queries/query-keys.ts";
 import { relayTo, startForeignServer } from "../api/foreign-server.ts";
+import { listed } from "../list-cursor.ts";
 import { until } from "../wait.ts";
 import { harnessEachTest } from "./harness.tsx";
 import { apiFor, conversationWith, selectRow, sidebarNames } from "./helpers.ts";
@@ -12,8 +13,6 @@ const each = harnessEachTest();
 
 const selectedRow = (screen: string) =>
   screen.split("\n").find((line) => /^[│║]▸/.test(line)) ?? "";
-// In the list, not only in the status line's "Restored #team.".
-const listed = (screen: string, name: string) => sidebarNames(screen).includes(name);
 
 describe("restoring from Archived, then All", () => {
   it.each([
